@@ -1,0 +1,27 @@
+import { HttpClient, type ClientOptions } from './http-client.js';
+import { Personas } from './resources/personas.js';
+import { Usage } from './resources/usage.js';
+
+/** The typed REST client: one property per resource. */
+export class PalaverClient {
+  readonly http: HttpClient;
+  readonly usage: Usage;
+  readonly personas: Personas;
+
+  constructor(options: ClientOptions = {}) {
+    this.http = new HttpClient(options);
+    this.usage = new Usage(this.http);
+    this.personas = new Personas(this.http);
+  }
+}
+
+/**
+ * Creates a REST client for the platform.
+ *
+ * @example
+ * const client = createClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: process.env.PALAVER_API_KEY });
+ * const personas = await client.personas.list();
+ */
+export function createClient(options: ClientOptions = {}): PalaverClient {
+  return new PalaverClient(options);
+}

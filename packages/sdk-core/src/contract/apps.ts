@@ -1,0 +1,4 @@
+import type { RouteDefinition } from './define-route.js';
+
+// Placeholder: schemas and routes of this group are being written.
+export const appRoutes = {} satisfies Record<string, RouteDefinition>;

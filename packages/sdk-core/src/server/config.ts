@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+const Port = z.coerce.number().int().min(0).max(65535);
+const Flag = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .transform((value) => value === true || value === 'true' || value === '1' || value === 'yes');
+
+/** The server's whole configuration; every field has a default that works on a bare machine. */
+export const ServerConfig = z.object({
+  port: Port.default(8080),
+  host: z.string().min(1).default('127.0.0.1'),
+  /** Public base URL (used in links the server hands out); derived from host/port when absent. */
+  publicUrl: z.url().optional(),
+  /** SQLite file path or `:memory:`; ignored when `databaseUrl` is set. */
+  database: z.string().min(1).default(':memory:'),
+  /** PostgreSQL connection string. */
+  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  /** The dev project's API key; generated at first start when absent. */
+  apiKey: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Server secret for token signing and secret encryption (32+ chars); generated and stored when absent. */
+  secretKey: z.string().min(32, 'must be at least 32 characters').optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Largest accepted JSON body. */
+  maxBodyBytes: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Largest accepted upload (voice cloning). */
+  maxUploadBytes: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  livekit: z
+    .object({
+      url: z.string().optional(),
+      apiKey: z.string().optional(),
+      apiSecret: z.string().optional(),
+    })
+    .default({}),
+  webhook: z
+    .object({
+      url: z.url().optional(),
+      secret: z.string().min(8).optional(),
+      allowPrivateAddresses: Flag.default(true),
+    })
+    .default({ allowPrivateAddresses: true }),
+});
+export type ServerConfig = z.output<typeof ServerConfig>;
+export type ServerConfigInput = z.input<typeof ServerConfig>;
+
+/** Environment variable -> config path. */
+const environmentMap: Record<string, string> = {
+  PORT: 'port',
+  PALAVER_HOST: 'host',
+  PALAVER_PUBLIC_URL: 'publicUrl',
+  PALAVER_DATABASE: 'database',
+  DATABASE_URL: 'databaseUrl',
+  REDIS_URL: 'redisUrl',
+  PALAVER_API_KEY: 'apiKey',
+  PALAVER_SECRET_KEY: 'secretKey',
+  PALAVER_LOG_LEVEL: 'logLevel',
+  PALAVER_MAX_BODY_BYTES: 'maxBodyBytes',
+  PALAVER_MAX_UPLOAD_BYTES: 'maxUploadBytes',
+  LIVEKIT_URL: 'livekit.url',
+  LIVEKIT_API_KEY: 'livekit.apiKey',
+  LIVEKIT_API_SECRET: 'livekit.apiSecret',
+  PALAVER_WEBHOOK_URL: 'webhook.url',
+  PALAVER_WEBHOOK_SECRET: 'webhook.secret',
+  PALAVER_WEBHOOK_ALLOW_PRIVATE: 'webhook.allowPrivateAddresses',
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    node[key] ??= {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys.at(-1)!] = value;
+}
+
+function deepMerge(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+  const result = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) continue;
+    const current = result[key];
+    result[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object'
+        ? deepMerge(current as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
+  }
+  return result;
+}
+
+/**
+ * Reads the configuration from environment variables, then applies explicit overrides.
+ * A bad value throws a {@link ConfigError} naming the variable.
+ */
+export function loadConfig(
+  environment: Record<string, string | undefined> = process.env,
+  overrides: ServerConfigInput = {},
+): ServerConfig {
+  const fromEnvironment: Record<string, unknown> = {};
+  for (const [variable, path] of Object.entries(environmentMap)) {
+    const value = environment[variable];
+    if (value !== undefined && value !== '') setPath(fromEnvironment, path, value);
+  }
+  const merged = deepMerge(fromEnvironment, overrides as Record<string, unknown>);
+  const parsed = ServerConfig.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const path = issue.path.join('.');
+      const variable = Object.entries(environmentMap).find(([, target]) => target === path)?.[0];
+      return `${variable ?? path}${variable ? ` (${path})` : ''}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return parsed.data;
+}

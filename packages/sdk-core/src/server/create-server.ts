@@ -1,0 +1,110 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Logger } from 'pino';
+import { loadConfig, type ServerConfig, type ServerConfigInput } from './config.js';
+import { createApp } from './http/create-app.js';
+import { createLogger } from './logger.js';
+import { ServerSecret } from './services/auth/server-secret.js';
+import { closeServices, createServices, type Services } from './services/index.js';
+import { openStore } from './store/database.js';
+
+/** Handles a websocket upgrade for one path (the media endpoint, the TTS socket). */
+export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export interface CreateServerOptions {
+  /** Explicit settings; they win over environment variables. */
+  config?: ServerConfigInput;
+  /** Environment to read `PALAVER_*`, `DATABASE_URL`... from (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** PostgreSQL schema to isolate this server's tables (tests). */
+  databaseSchema?: string;
+  logger?: Logger;
+}
+
+/** A running (or ready to listen) Palaver platform. */
+export interface PalaverServer {
+  /** Answers one request in process: `createClient({ fetch: server.fetch })`. */
+  fetch(request: Request): Promise<Response>;
+  /** Starts the HTTP listener (port 0 picks a free one) and resolves with the base URL. */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Stops listening and releases the database and engines. */
+  close(): Promise<void>;
+  /** Base URL once listening. */
+  readonly url: string | undefined;
+  /** The development project's API key. */
+  readonly apiKey: string;
+  /** The development project's id. */
+  readonly project: string;
+  readonly config: ServerConfig;
+  readonly services: Services;
+  /** Registers a websocket upgrade handler for an exact path. */
+  onUpgrade(path: string, handler: UpgradeHandler): void;
+}
+
+/**
+ * Creates the platform: opens storage (SQLite in memory by default), runs migrations, ensures the dev
+ * project and key, and builds the HTTP app.
+ *
+ * @example
+ * const server = await createServer();
+ * const client = createClient({ apiKey: server.apiKey, fetch: server.fetch });
+ */
+export async function createServer(options: CreateServerOptions = {}): Promise<PalaverServer> {
+  const config = loadConfig(options.env ?? process.env, options.config);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const store = await openStore({ file: config.database, url: config.databaseUrl, schema: options.databaseSchema });
+  const secret = await ServerSecret.load(store, config.secretKey);
+  const services = await createServices({ store, config, logger, secret });
+  const dev = await services.projects.ensureDevProject(config.apiKey);
+  const app = createApp(services);
+  const upgrades = new Map<string, UpgradeHandler>();
+
+  let httpServer: Server | undefined;
+  let url: string | undefined;
+
+  const server: PalaverServer = {
+    fetch: async (request) => app.fetch(request),
+    get url() {
+      return url;
+    },
+    apiKey: dev.apiKey,
+    project: dev.project,
+    config,
+    services,
+    onUpgrade(path, handler) {
+      upgrades.set(path, handler);
+    },
+    async listen(port = config.port, host = config.host) {
+      if (httpServer) throw new Error('Server is already listening');
+      httpServer = await new Promise<Server>((resolve, reject) => {
+        const started = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(started as Server));
+        started.once('error', reject);
+      });
+      httpServer.on('upgrade', (request, socket, head) => {
+        const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+        const handler = upgrades.get(path);
+        if (handler) handler(request, socket, head);
+        else socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      });
+      const address = httpServer.address() as AddressInfo;
+      const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+      url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`;
+      return url;
+    },
+    async close() {
+      if (httpServer) {
+        const closing = httpServer;
+        httpServer = undefined;
+        await new Promise<void>((resolve) => {
+          closing.close(() => resolve());
+          closing.closeAllConnections?.();
+        });
+      }
+      await closeServices(services);
+      await store.close();
+    },
+  };
+  return server;
+}

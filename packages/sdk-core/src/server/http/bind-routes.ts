@@ -1,0 +1,124 @@
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { z } from 'zod';
+import type { RouteDefinition } from '../../contract/define-route.js';
+import { BadRequestError, PayloadTooLargeError } from '../../errors/api-error.js';
+import type { Services } from '../services/index.js';
+import { authenticate } from './authenticate.js';
+import type { Handler, HandlerContext } from './handler.js';
+import type { AppEnvironment } from './app-environment.js';
+import { invalidInput } from './validation-error.js';
+
+/** `/v1/persona/{persona_id}` -> `/v1/persona/:persona_id` */
+export function toHonoPath(path: string): string {
+  return path.replace(/\{([a-zA-Z0-9_]+)\}/g, ':$1');
+}
+
+/** Static segments before parameters, so `/v1/persona/list` is never taken for a persona id. */
+export function compareRoutes(left: RouteDefinition, right: RouteDefinition): number {
+  const a = left.path.split('/');
+  const b = right.path.split('/');
+  for (let index = 0; index < Math.min(a.length, b.length); index += 1) {
+    const aParam = a[index]!.startsWith('{');
+    const bParam = b[index]!.startsWith('{');
+    if (aParam !== bParam) return aParam ? 1 : -1;
+  }
+  return b.length - a.length;
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema as z.ZodType & { def: { type: string; innerType?: z.ZodType } };
+  while (current.def.innerType && ['optional', 'default', 'nullable', 'prefault'].includes(current.def.type)) {
+    current = current.def.innerType as typeof current;
+  }
+  return current;
+}
+
+function readQuery(url: URL, schema: z.ZodObject | undefined): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    const field = schema?.shape[key] as z.ZodType | undefined;
+    const wantsArray = field !== undefined && (unwrap(field).def as { type: string }).type === 'array';
+    query[key] = wantsArray ? values.flatMap((value) => value.split(',')).filter((value) => value !== '') : values.at(-1);
+  }
+  return query;
+}
+
+async function readBody(context: Context, route: RouteDefinition): Promise<unknown> {
+  if (route.request?.bodyEncoding === 'multipart') {
+    const type = context.req.header('content-type') ?? '';
+    if (!type.includes('multipart/form-data')) throw new BadRequestError('Invalid body: expected multipart/form-data');
+    try {
+      return await context.req.parseBody();
+    } catch (error) {
+      throw new BadRequestError('Invalid body: malformed multipart/form-data', { cause: error });
+    }
+  }
+  const text = await context.req.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new BadRequestError(`Invalid body: malformed JSON (${(error as Error).message})`, { cause: error });
+  }
+}
+
+function parse<T extends z.ZodType>(schema: T, value: unknown, location: 'body' | 'query' | 'path'): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw invalidInput(location, result.error);
+  return result.data;
+}
+
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    try {
+      decoded[key] = decodeURIComponent(value);
+    } catch {
+      throw new BadRequestError(`Invalid path: ${key}: malformed percent-encoding`);
+    }
+  }
+  return decoded;
+}
+
+/** Registers one route: auth, body limit, input validation, the handler, and response validation. */
+export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, handler: Handler<RouteDefinition>, services: Services): void {
+  const maxSize = route.request?.bodyEncoding === 'multipart' ? services.config.maxUploadBytes : services.config.maxBodyBytes;
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new PayloadTooLargeError(`Request body is larger than ${maxSize} bytes`);
+    },
+  });
+
+  app.on(route.method, toHonoPath(route.path), limit, async (context) => {
+    const principal = await authenticate(context.req.raw.headers, route.auth, services, {
+      humanHeader: route.humanHeader !== false,
+    });
+    context.set('principal', principal);
+    const input: Record<string, unknown> = {};
+    if (route.request?.params) input.params = parse(route.request.params, decodeParams(context.req.param()), 'path');
+    if (route.request?.query) input.query = parse(route.request.query, readQuery(new URL(context.req.url), route.request.query), 'query');
+    if (route.request?.body) input.body = parse(route.request.body, await readBody(context, route), 'body');
+
+    const handlerContext: HandlerContext = {
+      principal,
+      services,
+      requestId: context.get('requestId'),
+      request: context.req.raw,
+      logger: context.get('logger'),
+    };
+    const output = await handler(input as never, handlerContext);
+
+    switch (route.success.kind) {
+      case 'json':
+        return context.json(route.success.schema.parse(output) as object, 200);
+      case 'empty':
+        return context.body(null, 200);
+      case 'binary':
+      case 'json-or-sse':
+        return output as Response;
+    }
+  });
+}

@@ -1,0 +1,69 @@
+import { Hono } from 'hono';
+import { requestId } from 'hono/request-id';
+import { HTTPException } from 'hono/http-exception';
+import { allRoutes, routes } from '../../contract/routes.js';
+import type { RouteDefinition } from '../../contract/define-route.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { Services } from '../services/index.js';
+import type { AppEnvironment } from './app-environment.js';
+import { bindRoute, compareRoutes } from './bind-routes.js';
+import { renderDocsPage } from './docs-page.js';
+import type { Handler } from './handler.js';
+import { handlers } from './handlers/index.js';
+import { buildOpenApiDocument } from './openapi.js';
+
+function handlerFor(route: RouteDefinition): Handler<RouteDefinition> {
+  for (const [groupName, group] of Object.entries(routes)) {
+    for (const [name, candidate] of Object.entries(group as Record<string, RouteDefinition>)) {
+      if (candidate === route) {
+        return (handlers as unknown as Record<string, Record<string, Handler<RouteDefinition>>>)[groupName]![name]!;
+      }
+    }
+  }
+  throw new Error(`No handler for ${route.method} ${route.path}`);
+}
+
+/** The platform's HTTP application: every contract route plus `/openapi.json`, `/docs` and `/health`. */
+export function createApp(services: Services): Hono<AppEnvironment> {
+  const app = new Hono<AppEnvironment>();
+
+  app.use(requestId({ headerName: 'x-request-id' }));
+  app.use(async (context, next) => {
+    const logger = services.logger.child({ requestId: context.get('requestId') });
+    context.set('logger', logger);
+    const started = performance.now();
+    await next();
+    logger.debug(
+      { method: context.req.method, path: new URL(context.req.url).pathname, status: context.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+
+  app.onError((error, context) => {
+    const requestIdentifier = context.get('requestId');
+    if (ApiError.isInstance(error)) {
+      return context.json(error.toJSON(), error.status as 400);
+    }
+    if (error instanceof HTTPException) {
+      return context.json({ type: error.status === 413 ? 'payload_too_large' : 'invalid_input', message: error.message }, error.status);
+    }
+    (context.get('logger') ?? services.logger).error({ err: error }, 'unhandled error');
+    const message = `Internal server error (request ${requestIdentifier})`;
+    return context.json({ type: 'internal_error', message, error: message }, 500);
+  });
+
+  app.notFound((context) =>
+    context.json({ type: 'not_found', message: `No route for ${context.req.method} ${new URL(context.req.url).pathname}` }, 404),
+  );
+
+  app.get('/health', (context) => context.json({ status: 'ok' }));
+  let openApiDocument: object | undefined;
+  app.get('/openapi.json', (context) => {
+    openApiDocument ??= buildOpenApiDocument(allRoutes, { serverUrl: services.config.publicUrl });
+    return context.json(openApiDocument);
+  });
+  app.get('/docs', (context) => context.html(renderDocsPage('/openapi.json')));
+
+  for (const route of [...allRoutes].sort(compareRoutes)) bindRoute(app, route, handlerFor(route), services);
+  return app;
+}

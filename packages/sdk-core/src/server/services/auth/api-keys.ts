@@ -1,0 +1,71 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Store } from '../../store/database.js';
+import { newId, nowIso } from '../../store/ids.js';
+
+export interface VerifiedKey {
+  id: string;
+  project: string;
+}
+
+function digest(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/** Generates a new API key string: `pk_` and 32 random bytes. */
+export function generateApiKey(): string {
+  return `pk_${randomBytes(32).toString('base64url')}`;
+}
+
+/** API keys, stored as SHA-256 digests and compared in constant time. */
+export class ApiKeyService {
+  constructor(private readonly store: Store) {}
+
+  async create(project: string, name: string, key: string = generateApiKey()): Promise<{ id: string; key: string }> {
+    const id = newId('key');
+    await this.store.db
+      .insertInto('api_keys')
+      .values({
+        id,
+        project,
+        name,
+        key_hash: digest(key).toString('hex'),
+        key_prefix: key.slice(0, 10),
+        created_at: nowIso(),
+        revoked_at: null,
+      })
+      .execute();
+    return { id, key };
+  }
+
+  /** The key's id and project, or undefined when the key is unknown or revoked. */
+  async verify(key: string): Promise<VerifiedKey | undefined> {
+    const presented = digest(key);
+    const row = await this.store.db
+      .selectFrom('api_keys')
+      .select(['id', 'project', 'key_hash', 'revoked_at'])
+      .where('key_hash', '=', presented.toString('hex'))
+      .executeTakeFirst();
+    if (!row || row.revoked_at !== null) return undefined;
+    // Both sides are 32-byte digests, so timingSafeEqual never sees unequal lengths.
+    if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), presented)) return undefined;
+    return { id: row.id, project: row.project };
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.verify(key)) !== undefined;
+  }
+
+  async list(project: string) {
+    return this.store.db
+      .selectFrom('api_keys')
+      .select(['id', 'name', 'key_prefix', 'created_at', 'revoked_at'])
+      .where('project', '=', project)
+      .orderBy('created_at')
+      .execute();
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    const result = await this.store.db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}

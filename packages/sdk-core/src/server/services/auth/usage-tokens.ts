@@ -1,0 +1,123 @@
+import { SignJWT, jwtVerify } from 'jose';
+import { MAX_TOKEN_TTL_SECONDS } from '../../../contract/usage.js';
+import type { Store } from '../../store/database.js';
+import { newId, nowIso } from '../../store/ids.js';
+
+const ALGORITHM = 'HS256';
+const ISSUER = 'palaver';
+const AUDIENCE = 'palaver-api';
+
+export interface VerifiedToken {
+  id: string;
+  project: string;
+  human: string;
+}
+
+/**
+ * Usage tokens: JWTs (HS256, algorithm pinned) bound to one project and human, with a server-side
+ * record that is authoritative for expiry and revocation, so `update_ttl` and `revoke` take effect on
+ * the very next request. The JWT's own `exp` is a hard cap ({@link MAX_TOKEN_TTL_SECONDS} after issue).
+ */
+export class UsageTokenService {
+  constructor(
+    private readonly store: Store,
+    private readonly key: Uint8Array,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async create(project: string, human: string, ttlSeconds: number): Promise<string> {
+    const id = newId('tok');
+    const issuedAt = this.now();
+    await this.store.db
+      .insertInto('usage_tokens')
+      .values({
+        id,
+        project,
+        human,
+        created_at: new Date(issuedAt).toISOString(),
+        expires_at: new Date(issuedAt + ttlSeconds * 1000).toISOString(),
+        revoked_at: null,
+      })
+      .execute();
+    return new SignJWT({ prj: project })
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setSubject(human)
+      .setJti(id)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(Math.floor(issuedAt / 1000))
+      .setExpirationTime(Math.floor(issuedAt / 1000) + MAX_TOKEN_TTL_SECONDS)
+      .sign(this.key);
+  }
+
+  /** The token's identity when its signature, claims and server-side record are all valid. */
+  async verify(token: string): Promise<VerifiedToken | undefined> {
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        currentDate: new Date(this.now()),
+      }));
+    } catch {
+      return undefined;
+    }
+    if (typeof payload.jti !== 'string' || typeof payload.sub !== 'string' || typeof payload.prj !== 'string') return undefined;
+    const record = await this.store.db
+      .selectFrom('usage_tokens')
+      .selectAll()
+      .where('id', '=', payload.jti)
+      .executeTakeFirst();
+    if (!record || record.revoked_at !== null) return undefined;
+    if (Date.parse(record.expires_at) <= this.now()) return undefined;
+    if (record.project !== payload.prj || record.human !== payload.sub) return undefined;
+    return { id: record.id, project: record.project, human: record.human };
+  }
+
+  private activeTokens(project: string, human: string) {
+    return this.store.db
+      .selectFrom('usage_tokens')
+      .selectAll()
+      .where('project', '=', project)
+      .where('human', '=', human)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', new Date(this.now()).toISOString());
+  }
+
+  /** Remaining whole seconds of the human's longest-lived active token, or undefined when none. */
+  async remainingSeconds(project: string, human: string): Promise<number | undefined> {
+    const row = await this.activeTokens(project, human).orderBy('expires_at', 'desc').executeTakeFirst();
+    if (!row) return undefined;
+    return Math.max(0, Math.ceil((Date.parse(row.expires_at) - this.now()) / 1000));
+  }
+
+  /** Sets the remaining lifetime of every active token of the human; false when none is active. */
+  async updateTtl(project: string, human: string, ttlSeconds: number): Promise<boolean> {
+    const tokens = await this.activeTokens(project, human).execute();
+    if (tokens.length === 0) return false;
+    for (const token of tokens) {
+      const cap = Date.parse(token.created_at) + MAX_TOKEN_TTL_SECONDS * 1000;
+      const expiresAt = Math.min(this.now() + ttlSeconds * 1000, cap);
+      await this.store.db
+        .updateTable('usage_tokens')
+        .set({ expires_at: new Date(expiresAt).toISOString() })
+        .where('id', '=', token.id)
+        .execute();
+    }
+    return true;
+  }
+
+  /** Revokes every active token of the human; false when none was active. */
+  async revoke(project: string, human: string): Promise<boolean> {
+    const result = await this.store.db
+      .updateTable('usage_tokens')
+      .set({ revoked_at: nowIso() })
+      .where('project', '=', project)
+      .where('human', '=', human)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', new Date(this.now()).toISOString())
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}

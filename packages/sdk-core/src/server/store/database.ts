@@ -1,0 +1,83 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index.js';
+import type { Database } from './tables.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  /** SQLite file or `:memory:`, used when `url` is absent. */
+  file?: string;
+  /** PostgreSQL connection string. */
+  url?: string | undefined;
+  /** PostgreSQL schema to use (created when missing); isolates test runs. */
+  schema?: string | undefined;
+}
+
+/** The storage handle every repository uses. */
+export interface Store {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Runs `work` in one transaction (serialised on SQLite, row locks available on PostgreSQL). */
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+function quoteIdentifier(identifier: string): string {
+  if (!/^[a-zA-Z_][a-zA-Z0-9_]{0,62}$/.test(identifier)) throw new Error(`Invalid schema name: ${identifier}`);
+  return `"${identifier}"`;
+}
+
+async function preparePostgresSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Opens the database, applies pending migrations and returns the store. */
+export async function openStore(options: DatabaseOptions): Promise<Store> {
+  let db: Kysely<Database>;
+  let dialect: DialectName;
+  if (options.url) {
+    if (options.schema) await preparePostgresSchema(options.url, options.schema);
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: 10,
+      ...(options.schema ? { options: `-c search_path=${quoteIdentifier(options.schema)}` } : {}),
+    });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    dialect = 'postgres';
+  } else {
+    const database = new BetterSqlite3(options.file ?? ':memory:');
+    database.pragma('journal_mode = WAL');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('foreign_keys = ON');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    dialect = 'sqlite';
+  }
+
+  const migrator = new Migrator({
+    db,
+    provider: {
+      getMigrations: async () => Object.fromEntries(migrations.map((migration) => [migration.name, { up: migration.up }])),
+    },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    const failed = results?.find((result) => result.status === 'Error');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+
+  return {
+    db,
+    dialect,
+    transaction: (work) => db.transaction().execute(work),
+    close: () => db.destroy(),
+  };
+}

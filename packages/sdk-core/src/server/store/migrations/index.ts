@@ -1,0 +1,5 @@
+import { coreMigration } from './0001-core.js';
+import type { Migration } from './migration.js';
+
+/** Every migration, in order. Append new ones; never edit a released one. */
+export const migrations: Migration[] = [coreMigration];

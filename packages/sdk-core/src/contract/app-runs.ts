@@ -1,4 +1,137 @@
-import type { RouteDefinition } from './define-route.js';
+import { z } from 'zod';
+import { GraphInput } from './apps.js';
+import { FreeObject, Id } from './common.js';
+import { defineRoute } from './define-route.js';
 
-// Placeholder: schemas and routes of this group are being written.
-export const appRunRoutes = {} satisfies Record<string, RouteDefinition>;
+export const AppRun = z
+  .object({
+    id: z.string(),
+    app: z.string().optional().describe('Id of the app being run.'),
+    version: z.number().int().optional().describe('Version of the app being run.'),
+  })
+  .meta({ id: 'AppRun', description: 'One execution of an app graph.' });
+export type AppRun = z.infer<typeof AppRun>;
+
+export const AppRunConnectionDetails = z
+  .object({ token: z.string(), url: z.string() })
+  .meta({ id: 'AppRunConnectionDetails', description: 'Where and how to join the run\'s realtime media connection.' });
+export type AppRunConnectionDetails = z.infer<typeof AppRunConnectionDetails>;
+
+export const AppRunPadValueType = z
+  .enum(['string', 'float', 'int', 'boolean', 'object', 'enum'])
+  .meta({ id: 'AppRunPadValueType' });
+
+export const AppRunPadValue = z
+  .object({
+    type: AppRunPadValueType,
+    value: z.union([z.string(), z.number(), z.boolean(), FreeObject]).optional(),
+  })
+  .superRefine((pad, context) => {
+    if (pad.value === undefined) return;
+    const expected: Record<z.infer<typeof AppRunPadValueType>, (value: unknown) => boolean> = {
+      string: (value) => typeof value === 'string',
+      enum: (value) => typeof value === 'string',
+      float: (value) => typeof value === 'number',
+      int: (value) => Number.isInteger(value),
+      boolean: (value) => typeof value === 'boolean',
+      object: (value) => typeof value === 'object' && value !== null,
+    };
+    if (!expected[pad.type](pad.value)) {
+      context.addIssue({ code: 'custom', message: `value does not match type '${pad.type}'`, path: ['value'] });
+    }
+  })
+  .meta({ id: 'AppRunPadValue', description: 'A typed value for a node pad.' });
+export type AppRunPadValue = z.infer<typeof AppRunPadValue>;
+
+export const AppRunNodePadValueParam = z
+  .object({
+    node: z.string().min(1).max(128).describe('Id of the node that owns the pad.'),
+    pad: z.string().min(1).max(128).describe('Id of the pad.'),
+    item: z.unknown().optional().describe('Listed as required by the spec without a type; accepted as given.'),
+    value: AppRunPadValue,
+  })
+  .meta({ id: 'AppRunNodePadValueParam' });
+export type AppRunNodePadValueParam = z.infer<typeof AppRunNodePadValueParam>;
+
+const Overrides = z.array(AppRunNodePadValueParam).max(1000);
+const RunId = z.string().min(1).max(200);
+
+export const CreateAppRunRequest = z
+  .object({
+    app: Id.describe('Id of the app to run.'),
+    run_id: RunId.optional(),
+    publisher_metadata: FreeObject.optional().describe('Free-form metadata attached to the run.'),
+    version: z.number().int().min(1).optional().describe('Version to run (the published one, else the newest, when omitted).'),
+    overrides: Overrides.optional(),
+  })
+  .meta({ id: 'CreateAppRunRequest' });
+export type CreateAppRunRequest = z.infer<typeof CreateAppRunRequest>;
+
+export const CreateAppRunFromGraphRequest = z
+  .object({
+    graph: GraphInput,
+    publisher_metadata: FreeObject.optional(),
+    run_id: RunId.optional().describe('When a run with this id exists it is used and the graph is ignored.'),
+    overrides: Overrides.optional(),
+  })
+  .meta({ id: 'CreateAppRunFromGraphRequest' });
+export type CreateAppRunFromGraphRequest = z.infer<typeof CreateAppRunFromGraphRequest>;
+
+export const CreateAppRunResponse = z
+  .object({ app_run: AppRun, connection_details: AppRunConnectionDetails })
+  .meta({ id: 'CreateAppRunResponse' });
+export type CreateAppRunResponse = z.infer<typeof CreateAppRunResponse>;
+
+export const AppDebugRequest = z.object({ run_id: RunId }).meta({ id: 'AppDebugRequest' });
+export type AppDebugRequest = z.infer<typeof AppDebugRequest>;
+
+export const AppDebugResponse = z
+  .object({ graph: FreeObject, connection_details: AppRunConnectionDetails })
+  .meta({ id: 'AppDebugResponse' });
+export type AppDebugResponse = z.infer<typeof AppDebugResponse>;
+
+export const appRunRoutes = {
+  create: defineRoute({
+    operationId: 'appRuns.create',
+    method: 'POST',
+    path: '/v1/app/run',
+    auth: 'K/B',
+    tag: 'App runs',
+    summary: 'Run an app',
+    request: { body: CreateAppRunRequest },
+    success: { kind: 'json', schema: CreateAppRunResponse },
+    errors: [404],
+  }),
+  createFromGraph: defineRoute({
+    operationId: 'appRuns.createFromGraph',
+    method: 'POST',
+    path: '/v1/app/run_from_graph',
+    auth: 'K/B',
+    tag: 'App runs',
+    summary: 'Run a graph without saving it as an app',
+    request: { body: CreateAppRunFromGraphRequest },
+    success: { kind: 'json', schema: CreateAppRunResponse },
+  }),
+  pushPadValue: defineRoute({
+    operationId: 'appRuns.pushPadValue',
+    method: 'POST',
+    path: '/v1/app/run/{run}/push_pad_value',
+    auth: 'K/B',
+    tag: 'App runs',
+    summary: 'Push a value into a node pad of a running app',
+    request: { params: z.object({ run: Id }), body: AppRunNodePadValueParam },
+    success: { kind: 'empty' },
+    errors: [404],
+  }),
+  debug: defineRoute({
+    operationId: 'appRuns.debug',
+    method: 'POST',
+    path: '/v1/app/debug',
+    auth: 'K/B',
+    tag: 'App runs',
+    summary: 'Attach a debugger to a run: its graph and connection details',
+    request: { body: AppDebugRequest },
+    success: { kind: 'json', schema: AppDebugResponse },
+    errors: [404],
+  }),
+};

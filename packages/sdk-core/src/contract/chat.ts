@@ -1,4 +1,246 @@
-import type { RouteDefinition } from './define-route.js';
+import { z } from 'zod';
+import { FreeObject } from './common.js';
+import { defineRoute } from './define-route.js';
 
-// Placeholder: schemas and routes of this group are being written.
-export const chatRoutes = {} satisfies Record<string, RouteDefinition>;
+/** Largest `max_tokens` a chat completion may ask for (spec part 8). */
+export const MAX_COMPLETION_TOKENS = 4096;
+/** Function names of tools: letters, digits, `_` and `-`, at most 64 (spec part 8). */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const MAX_MESSAGES = 2048;
+const MAX_TOOLS = 128;
+
+export const ChatTextPart = z
+  .object({ type: z.literal('text'), text: z.string().max(1_000_000) })
+  .meta({ id: 'ChatTextPart' });
+
+export const ChatAudioPart = z
+  .object({
+    type: z.literal('input_audio'),
+    input_audio: z.object({
+      data: z.base64().describe('Base64-encoded audio.'),
+      format: z.enum(['wav', 'mp3', 'ogg']),
+    }),
+  })
+  .meta({ id: 'ChatAudioPart' });
+
+/** A URI or a base64 `data:` URI. */
+const MediaUrl = z.object({
+  url: z.url().describe('A URI or a base64 data URI.'),
+  detail: z.enum(['auto', 'low', 'high']).optional(),
+});
+
+export const ChatImagePart = z.object({ type: z.literal('image_url'), image_url: MediaUrl }).meta({ id: 'ChatImagePart' });
+export const ChatVideoPart = z.object({ type: z.literal('video_url'), video_url: MediaUrl }).meta({ id: 'ChatVideoPart' });
+
+export const ChatUserContentPart = z
+  .discriminatedUnion('type', [ChatTextPart, ChatAudioPart, ChatImagePart, ChatVideoPart])
+  .meta({ id: 'ChatUserContentPart' });
+export type ChatUserContentPart = z.infer<typeof ChatUserContentPart>;
+
+/** A string, or a non-empty array of text parts. */
+const TextContent = z.union([z.string(), z.array(ChatTextPart).min(1)]);
+
+export const ChatMessageToolCall = z
+  .object({
+    id: z.string().min(1).max(200),
+    type: z.literal('function'),
+    function: z.object({
+      name: z.string().regex(TOOL_NAME_PATTERN, 'must match ^[a-zA-Z0-9_-]{1,64}$'),
+      arguments: z.string().describe('The arguments as a JSON string.'),
+    }),
+  })
+  .meta({ id: 'ChatMessageToolCall' });
+export type ChatMessageToolCall = z.infer<typeof ChatMessageToolCall>;
+
+export const ChatSystemMessage = z
+  .object({ role: z.literal('system'), content: TextContent, name: z.string().max(256).optional() })
+  .meta({ id: 'ChatSystemMessage' });
+
+export const ChatUserMessage = z
+  .object({
+    role: z.literal('user'),
+    content: z.union([z.string(), z.array(ChatUserContentPart).min(1)]),
+    name: z.string().max(256).optional(),
+  })
+  .meta({ id: 'ChatUserMessage' });
+
+export const ChatAssistantMessage = z
+  .object({
+    role: z.literal('assistant'),
+    content: TextContent.nullable().optional(),
+    refusal: z.string().nullable().optional(),
+    tool_calls: z.array(ChatMessageToolCall).optional(),
+    name: z.string().max(256).optional(),
+  })
+  .meta({ id: 'ChatAssistantMessage' });
+
+export const ChatToolMessage = z
+  .object({
+    role: z.literal('tool'),
+    content: TextContent,
+    tool_call_id: z.string().min(1).max(200),
+    tool_call_name: z.string().optional(),
+  })
+  .meta({ id: 'ChatToolMessage' });
+
+export const ChatMessage = z
+  .discriminatedUnion('role', [ChatSystemMessage, ChatUserMessage, ChatAssistantMessage, ChatToolMessage])
+  .meta({ id: 'ChatMessage' });
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export const ChatCompletionTool = z
+  .object({
+    type: z.literal('function'),
+    function: z.object({
+      name: z.string().regex(TOOL_NAME_PATTERN, 'must match ^[a-zA-Z0-9_-]{1,64}$'),
+      description: z.string().max(10_000).optional(),
+      parameters: FreeObject.optional().describe('JSON Schema object of the arguments; omitted means no arguments.'),
+      strict: z.boolean().nullable().default(false),
+    }),
+  })
+  .meta({ id: 'ChatCompletionTool' });
+export type ChatCompletionTool = z.infer<typeof ChatCompletionTool>;
+
+export const ChatToolChoice = z
+  .union([
+    z.enum(['none', 'auto', 'required']),
+    z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+  ])
+  .meta({ id: 'ChatToolChoice', description: 'Default `none` without tools, `auto` with tools.' });
+export type ChatToolChoice = z.infer<typeof ChatToolChoice>;
+
+export const ChatCompletionRequest = z
+  .object({
+    messages: z.array(ChatMessage).min(1).max(MAX_MESSAGES),
+    model: z.string().min(1).max(200).describe('An LLM id of the platform.'),
+    metadata: FreeObject.nullable().optional(),
+    stream: z.boolean().nullable().default(false),
+    stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    max_tokens: z.number().int().min(1).max(MAX_COMPLETION_TOKENS).optional(),
+    tools: z.array(ChatCompletionTool).max(MAX_TOOLS).optional(),
+    tool_choice: ChatToolChoice.optional(),
+    parallel_tool_calls: z.boolean().default(true),
+  })
+  .superRefine((request, context) => {
+    const declared = new Set((request.tools ?? []).map((tool) => tool.function.name));
+    const choice = request.tool_choice;
+    if (choice !== undefined && choice !== 'none' && declared.size === 0) {
+      context.addIssue({ code: 'custom', path: ['tool_choice'], message: 'requires tools to be declared' });
+    } else if (typeof choice === 'object' && !declared.has(choice.function.name)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['tool_choice', 'function', 'name'],
+        message: `names '${choice.function.name}', which is not declared in tools`,
+      });
+    }
+    const names = (request.tools ?? []).map((tool) => tool.function.name);
+    const duplicate = names.find((name, index) => names.indexOf(name) !== index);
+    if (duplicate !== undefined) context.addIssue({ code: 'custom', path: ['tools'], message: `declares '${duplicate}' twice` });
+  })
+  .meta({ id: 'ChatCompletionRequest' });
+export type ChatCompletionRequest = z.output<typeof ChatCompletionRequest>;
+export type ChatCompletionRequestInput = z.input<typeof ChatCompletionRequest>;
+
+export const FinishReason = z
+  .enum(['stop', 'length', 'tool_calls', 'content_filter', 'function_call'])
+  .meta({ id: 'FinishReason' });
+export type FinishReason = z.infer<typeof FinishReason>;
+
+export const ChatCompletionUsage = z
+  .object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() })
+  .meta({ id: 'ChatCompletionUsage' });
+export type ChatCompletionUsage = z.infer<typeof ChatCompletionUsage>;
+
+export const ChatServiceExtension = z
+  .object({
+    voice: z
+      .object({ audio_url: z.string(), expires_at: z.number().int().describe('Unix seconds.') })
+      .nullable()
+      .optional(),
+  })
+  .meta({ id: 'ChatServiceExtension' });
+
+export const ChatCompletionResponse = z
+  .object({
+    id: z.string(),
+    object: z.literal('chat.completion'),
+    created: z.number().int().describe('Unix seconds.'),
+    model: z.string(),
+    choices: z.array(
+      z.object({
+        index: z.number().int(),
+        message: z.object({
+          role: z.literal('assistant'),
+          content: z.string().nullable(),
+          refusal: z.string().nullable(),
+          tool_calls: z.array(ChatMessageToolCall).optional(),
+          service_ext: ChatServiceExtension.nullable().optional(),
+        }),
+        finish_reason: FinishReason,
+        logprobs: z.null().optional(),
+      }),
+    ),
+    usage: ChatCompletionUsage.optional(),
+  })
+  .meta({ id: 'ChatCompletionResponse' });
+export type ChatCompletionResponse = z.infer<typeof ChatCompletionResponse>;
+
+export const ChatToolCallDelta = z
+  .object({
+    index: z.number().int(),
+    id: z.string().optional(),
+    type: z.literal('function').optional(),
+    function: z.object({ name: z.string().optional(), arguments: z.string().optional() }).optional(),
+  })
+  .meta({ id: 'ChatToolCallDelta' });
+export type ChatToolCallDelta = z.infer<typeof ChatToolCallDelta>;
+
+export const ChatCompletionChunk = z
+  .object({
+    id: z.string(),
+    object: z.literal('chat.completion.chunk'),
+    created: z.number().int().describe('Unix seconds.'),
+    model: z.string(),
+    choices: z.array(
+      z.object({
+        index: z.number().int(),
+        delta: z.object({
+          role: z.enum(['system', 'user', 'assistant']),
+          content: z.string().nullable(),
+          tool_calls: z.array(ChatToolCallDelta).optional(),
+          refusal: z.string().nullable().optional(),
+        }),
+        finish_reason: FinishReason.nullable(),
+        logprobs: z.null().optional(),
+      }),
+    ),
+    usage: ChatCompletionUsage.nullable().optional().describe('Only on the final chunk, when `stream_options.include_usage` is set.'),
+  })
+  .meta({
+    id: 'ChatCompletionChunk',
+    description:
+      'One `data:` event of a streamed completion; the stream ends with `data: [DONE]`. An upstream failure after the ' +
+      'stream began is sent as `event: error` with `data: {"error": {type, message}}`, then `data: [DONE]`.',
+  });
+export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunk>;
+
+/** The `data` of an `event: error` that ends a stream early. */
+export const ChatStreamError = z
+  .object({ error: z.object({ type: z.string(), code: z.string().nullable(), message: z.string() }) })
+  .meta({ id: 'ChatStreamError' });
+export type ChatStreamError = z.infer<typeof ChatStreamError>;
+
+export const chatRoutes = {
+  create: defineRoute({
+    operationId: 'chat.create',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    auth: 'K/B',
+    tag: 'Chat completions',
+    summary: 'Create a chat completion (OpenAI-compatible; streamed when `stream` is true)',
+    request: { body: ChatCompletionRequest },
+    success: { kind: 'json-or-sse', schema: ChatCompletionResponse, event: ChatCompletionChunk },
+  }),
+};

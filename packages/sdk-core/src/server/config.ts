@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
 const Port = z.coerce.number().int().min(0).max(65535);
+/** A comma-separated list (environment) or an array (code) of model names. */
+const ModelList = z
+  .union([z.array(z.string()), z.string()])
+  .transform((value) => (Array.isArray(value) ? value : value.split(',')).map((model) => model.trim()).filter((model) => model !== ''));
 const Flag = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
   .transform((value) => value === true || value === 'true' || value === '1' || value === 'yes');
@@ -39,6 +43,18 @@ export const ServerConfig = z.object({
       allowPrivateAddresses: Flag.default(true),
     })
     .default({ allowPrivateAddresses: true }),
+  /** Upstream LLMs offered as built-ins (the offline test model is always there). */
+  llm: z
+    .object({
+      /** Enables one built-in LLM per `openaiModels` entry; never copied into an LLM's headers. */
+      openaiApiKey: z.string().min(1).optional(),
+      openaiBaseUrl: z.url().default('https://api.openai.com/v1'),
+      openaiModels: ModelList.default(['gpt-4o-mini']),
+      /** Base URL of an Ollama server; enables one built-in LLM per `ollamaModels` entry. */
+      ollamaUrl: z.url().optional(),
+      ollamaModels: ModelList.default([]),
+    })
+    .prefault({}),
 });
 export type ServerConfig = z.output<typeof ServerConfig>;
 export type ServerConfigInput = z.input<typeof ServerConfig>;
@@ -62,6 +78,11 @@ const environmentMap: Record<string, string> = {
   PALAVER_WEBHOOK_URL: 'webhook.url',
   PALAVER_WEBHOOK_SECRET: 'webhook.secret',
   PALAVER_WEBHOOK_ALLOW_PRIVATE: 'webhook.allowPrivateAddresses',
+  OPENAI_API_KEY: 'llm.openaiApiKey',
+  OPENAI_BASE_URL: 'llm.openaiBaseUrl',
+  PALAVER_OPENAI_MODELS: 'llm.openaiModels',
+  PALAVER_OLLAMA_URL: 'llm.ollamaUrl',
+  PALAVER_OLLAMA_MODELS: 'llm.ollamaModels',
 };
 
 export class ConfigError extends Error {

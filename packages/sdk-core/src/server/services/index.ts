@@ -7,6 +7,13 @@ import type { ServerSecret } from './auth/server-secret.js';
 import { UsageTokenService } from './auth/usage-tokens.js';
 import { UsageLimitService } from './usage/usage-limits.js';
 import { PersonaService } from './personas/persona-service.js';
+import { ScenarioService } from './scenarios/scenario-service.js';
+import { LlmService } from './llms/llm-service.js';
+import { ToolService } from './tools/tool-service.js';
+import { SecretService } from './secrets/secret-service.js';
+import { ContextService } from './contexts/context-service.js';
+import { AnalyticsService } from './analytics/analytics-service.js';
+import { VoiceService } from './voices/voice-service.js';
 
 export interface ServiceDependencies {
   store: Store;
@@ -25,11 +32,23 @@ export interface Services {
   usageTokens: UsageTokenService;
   usageLimits: UsageLimitService;
   personas: PersonaService;
+  scenarios: ScenarioService;
+  llms: LlmService;
+  tools: ToolService;
+  secrets: SecretService;
+  contexts: ContextService;
+  analytics: AnalyticsService;
+  voices: VoiceService;
 }
 
 export async function createServices(dependencies: ServiceDependencies): Promise<Services> {
   const { store, config, logger, secret } = dependencies;
   const apiKeys = new ApiKeyService(store);
+  const secrets = new SecretService(store, secret.derive('secret-encryption'));
+  const llms = new LlmService(store, secrets, config.llm);
+  await llms.seedBuiltIns();
+  const voices = new VoiceService(store);
+  await voices.seedCatalog();
   return {
     store,
     config,
@@ -39,6 +58,13 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     usageTokens: new UsageTokenService(store, secret.derive('usage-token')),
     usageLimits: new UsageLimitService(store),
     personas: new PersonaService(store),
+    scenarios: new ScenarioService(store),
+    llms,
+    tools: new ToolService(store),
+    secrets,
+    contexts: new ContextService(store),
+    analytics: new AnalyticsService(store),
+    voices,
   };
 }
 

@@ -80,6 +80,122 @@ export interface ContextMessageRow {
   created_at: string;
 }
 
+/** A 64-bit integer column: PostgreSQL's `bigint` answers strings, SQLite numbers; read with `Number()`. */
+export type Int64 = number | string;
+
+export interface CreditRow {
+  id: string;
+  project: string;
+  name: string;
+  description: string;
+  allow_negative_balance: number;
+  created_at: string;
+}
+
+/** One row per (credit, human): the row locked while an entry is written; `balance` = sum of the entries. */
+export interface CreditBalanceRow {
+  credit: string;
+  human: string;
+  balance: Int64;
+  /** Number of entries so far; the latest entry has `sequence = entry_count`. */
+  entry_count: Int64;
+  updated_at: string;
+}
+
+export interface CreditLedgerEntryRow {
+  id: string;
+  credit: string;
+  project: string;
+  human: string;
+  /** 1, 2, 3... per (credit, human). */
+  sequence: Int64;
+  amount: Int64;
+  balance: Int64;
+  idempotency_key: string;
+  created_at: string;
+}
+
+export interface UsageRecordRow {
+  id: string;
+  project: string;
+  human: string | null;
+  type: string;
+  value: number;
+  /** JSON object. */
+  metadata: string;
+  created_at: string;
+}
+
+/** Running total per (project, human, type), so limit checks never sum the records. */
+export interface UsageCounterRow {
+  project: string;
+  human: string;
+  type: string;
+  used: number;
+  updated_at: string;
+}
+
+/** Usage promised to an in-flight request (a stream); expired rows count for nothing. */
+export interface UsageReservationRow {
+  id: string;
+  project: string;
+  human: string;
+  type: string;
+  amount: number;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface WebhookEndpointRow {
+  id: string;
+  project: string;
+  url: string;
+  /** The signing secret, sealed with the server key (services/auth/encryption.ts). */
+  secret_sealed: string;
+  enabled: number;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The outbox: one row per event, written in the transaction of the change that caused it. */
+export interface WebhookEventRow {
+  id: string;
+  project: string;
+  type: string;
+  /** The WebhookMessage body as JSON. */
+  body: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveryRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  project: string;
+  /** `pending`, `delivering` (claimed, under lease), `delivered`, `failed`. */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptRow {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  started_at: string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
 export interface Database {
   projects: ProjectRow;
   api_keys: ApiKeyRow;
@@ -88,4 +204,14 @@ export interface Database {
   settings: SettingRow;
   documents: DocumentRow;
   context_messages: ContextMessageRow;
+  credits: CreditRow;
+  credit_balances: CreditBalanceRow;
+  credit_ledger_entries: CreditLedgerEntryRow;
+  usage_records: UsageRecordRow;
+  usage_counters: UsageCounterRow;
+  usage_reservations: UsageReservationRow;
+  webhook_endpoints: WebhookEndpointRow;
+  webhook_events: WebhookEventRow;
+  webhook_deliveries: WebhookDeliveryRow;
+  webhook_attempts: WebhookAttemptRow;
 }

@@ -1,0 +1,81 @@
+/**
+ * Foundation benchmarks: cold start to first answered request, and GET-by-id throughput, each against a
+ * bare node:http server measured in the same run.
+ */
+import { spawnSync } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { createServer } from '@palaver/sdk-core/server';
+import { fixed, median, percentile } from './statistics.js';
+
+const folder = dirname(fileURLToPath(import.meta.url));
+const RUNS = 7;
+
+interface ColdStart {
+  status: number;
+  importMs: number;
+  startMs: number;
+  totalMs: number;
+}
+
+function coldStarts(mode: 'palaver' | 'bare'): ColdStart[] {
+  const results: ColdStart[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', join(folder, 'cold-start-child.ts'), mode], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`cold start child failed: ${child.stderr}`);
+    const result = JSON.parse(child.stdout) as ColdStart;
+    if (result.status !== 200) throw new Error(`cold start answered ${result.status}`);
+    results.push(result);
+  }
+  return results;
+}
+
+async function throughput(url: string, headers: Record<string, string>) {
+  const result = await autocannon({ url, headers, connections: 10, duration: 5, pipelining: 1 });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const palaverCold = coldStarts('palaver');
+const bareCold = coldStarts('bare');
+const startMedian = median(palaverCold.map((run) => run.startMs));
+console.log(`cold start (createServer -> first answered request, in-memory SQLite), ${RUNS} runs:`);
+console.log(`  palaver: median ${fixed(startMedian)} ms, p95 ${fixed(percentile(palaverCold.map((run) => run.startMs), 95))} ms (module import median ${fixed(median(palaverCold.map((run) => run.importMs)))} ms; total median ${fixed(median(palaverCold.map((run) => run.totalMs)))} ms)`);
+console.log(`  bare node:http: median ${fixed(median(bareCold.map((run) => run.startMs)))} ms (listen + first fetch)`);
+console.log(`  target < 100 ms: ${startMedian < 100 ? 'met' : 'MISSED'}; ratio palaver/bare ${fixed(startMedian / median(bareCold.map((run) => run.startMs)), 2)}`);
+
+const server = await createServer({ env: {}, config: { logLevel: 'silent' } });
+const base = await server.listen(0);
+const voice = (await (await fetch(`${base}/v1/voice/list`, { headers: { 'x-api-key': server.apiKey } })).json()) as { values?: Array<{ id: string }> };
+const voiceId = voice.values?.[0]?.id;
+let path = '/v1/usage/limits';
+let headers: Record<string, string> = { 'x-api-key': server.apiKey, 'x-human-id': 'bench' };
+let body = '[]';
+if (voiceId) {
+  const created = await fetch(`${base}/v1/persona`, {
+    method: 'POST',
+    headers: { 'x-api-key': server.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench', description: 'A persona for the benchmark', voice: voiceId }),
+  });
+  body = await created.text();
+  path = `/v1/persona/${(JSON.parse(body) as { id: string }).id}`;
+  headers = { 'x-api-key': server.apiKey };
+}
+const bare = createHttpServer((_request, response) => {
+  response.setHeader('content-type', 'application/json');
+  response.end(body);
+});
+await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+const barePort = (bare.address() as { port: number }).port;
+
+const palaverRun = await throughput(`${base}${path}`, headers);
+const bareRun = await throughput(`http://127.0.0.1:${barePort}${path}`, {});
+console.log(`GET ${path.replace(/\/[^/]+$/, '/{id}')} with auth + store read + contract validation, 10 connections, 5 s:`);
+console.log(`  palaver: ${fixed(palaverRun.requestsPerSecond, 0)} req/s, p50 ${palaverRun.p50} ms, p99 ${palaverRun.p99} ms`);
+console.log(`  bare node:http (same body, no work): ${fixed(bareRun.requestsPerSecond, 0)} req/s, p50 ${bareRun.p50} ms, p99 ${bareRun.p99} ms`);
+console.log(`  ratio palaver/bare: ${fixed(palaverRun.requestsPerSecond / bareRun.requestsPerSecond, 3)}`);
+
+bare.close();
+await server.close();

@@ -1,0 +1,3 @@
+import { parentPort } from 'node:worker_threads';
+const x: number = 42;
+parentPort!.postMessage({ x });

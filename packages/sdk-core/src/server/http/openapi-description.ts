@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { TtsClientMessage, TtsServiceMessage } from '../../contract/tts-socket.js';
+
+/** Path of the streaming TTS websocket (not an HTTP operation, so not under `paths`). */
+export const TTS_SOCKET_PATH = '/v1/voice/websocket';
+/** Paths of the embedded LiveKit-compatible media endpoint (signalling for WebRTC). */
+export const MEDIA_ENDPOINT_PATHS = ['/rtc', '/rtc/v1', '/rtc/validate', '/rtc/v1/validate'] as const;
+
+/** Markdown of `info.description`: authentication, the non-HTTP endpoints and the shared conventions. */
+export function openApiDescription(): string {
+  return [
+    'Palaver is a platform for realtime voice and chat AI agents. Requests and responses are JSON unless an operation says otherwise; paths carry the `/v1` prefix.',
+    '',
+    '## Authentication',
+    '- **API key** (`ApiKey`): send the secret key in the `x-api-key` header, from your server only. The optional `x-human-id` header ties the request to a human (your own user id).',
+    "- **Usage token** (`UsageToken`): a JWT minted with `POST /v1/usage/token` for one human, sent as `Authorization: Bearer <token>`. It lets a browser or app call the API directly on behalf of the key with that human's limits. It expires after its `ttl_seconds` and can be revoked.",
+    '- Operations marked K (security `ApiKey` only, `x-auth-class: K`) refuse usage tokens with 403. All others (K/B) accept either.',
+    '',
+    '## Lists',
+    'List answers share one shape: `values`, `total_count`, `next_page` (a token for the `page` query parameter, or null when there is no further page).',
+    '',
+    '## Realtime media (not an HTTP operation)',
+    '`POST /v1/realtime/start` answers `connection_details` `{url, token}`: a LiveKit URL and access token. The client joins the LiveKit room with a LiveKit client SDK; the agent is another participant. ' +
+      `The embedded server hosts a LiveKit-compatible signalling endpoint at ${MEDIA_ENDPOINT_PATHS.map((path) => `\`${path}\``).join(', ')} (websocket; see \`x-livekit\`).`,
+    '',
+    '## Streaming TTS websocket (not an HTTP operation)',
+    `Connect a websocket to \`${TTS_SOCKET_PATH}\` with the same credentials as HTTP calls. Messages are JSON objects \`{type, session, payload}\`: the client sends \`start_session\` {voice}, \`push_text\` {text}, \`eos\` {}; the service answers \`audio\` {audio (base64 PCM16LE), sample_rate, channels, audio_format, encoding}, \`final\` {} and \`error\` {message}. Schemas: \`x-websockets\`.`,
+    '',
+    '## Errors',
+    'Errors answer a BadRequest body `{type, message}`; `type` is one of `invalid_input`, `usage_limit_exceeded`, `project_disabled`, `moderation_error`, `unauthorized`, `forbidden`, `not_found`, `conflict`, `payload_too_large`, `not_implemented`, `internal_error`.',
+  ].join('\n');
+}
+
+function messageSchema(schema: z.core.$ZodType): object {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
+/** Specification extensions describing the two non-HTTP endpoints. */
+export function openApiExtensions(): { 'x-websockets': object; 'x-livekit': object } {
+  return {
+    'x-websockets': {
+      [TTS_SOCKET_PATH]: {
+        summary: 'Streaming text-to-speech',
+        security: [{ ApiKey: [] }, { UsageToken: [] }],
+        clientMessages: messageSchema(TtsClientMessage),
+        serviceMessages: messageSchema(TtsServiceMessage),
+      },
+    },
+    'x-livekit': {
+      summary: 'LiveKit-compatible media endpoint for realtime sessions (WebRTC signalling over a websocket)',
+      paths: [...MEDIA_ENDPOINT_PATHS],
+      authentication: 'The `connection_details.token` of a realtime session start, as the `access_token` query parameter or a bearer header.',
+      dataTopics: ['message', 'error', 'chat_input', 'tool_call', 'runtime_api'],
+    },
+  };
+}

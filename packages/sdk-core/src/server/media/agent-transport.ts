@@ -1,0 +1,176 @@
+import type { AudioFrame } from './audio/audio-frame.js';
+
+/** What kind of participant a room member is (LiveKit's `ParticipantInfo.Kind`, lower-cased). */
+export type ParticipantKind = 'standard' | 'ingress' | 'egress' | 'sip' | 'agent' | 'connector' | 'bridge';
+
+/** A room member as the agent sees it. */
+export interface RoomParticipant {
+  identity: string;
+  /** LiveKit participant sid (`PA_...`). */
+  sid: string;
+  name: string;
+  kind: ParticipantKind;
+  metadata: string;
+  attributes: Record<string, string>;
+}
+
+/** A data packet received from another participant. */
+export interface ReceivedData {
+  payload: Uint8Array;
+  topic: string | undefined;
+  /** Sender identity; undefined when the server sent it. */
+  from: string | undefined;
+  reliable: boolean;
+}
+
+export interface SendDataOptions {
+  topic?: string;
+  /** Lossy packets may be dropped or reordered (default reliable). */
+  reliable?: boolean;
+  /** Only these identities receive the packet (default everyone). */
+  destinationIdentities?: string[];
+}
+
+export interface SendTextOptions {
+  topic: string;
+  attributes?: Record<string, string>;
+  destinationIdentities?: string[];
+}
+
+/** An incoming text stream (LiveKit data stream with a text header). */
+export interface IncomingTextStream {
+  id: string;
+  topic: string;
+  from: string;
+  attributes: Record<string, string>;
+  /** Chunks as they arrive; ends when the sender closes the stream. */
+  [Symbol.asyncIterator](): AsyncIterator<string>;
+  /** The whole text once the stream ends. */
+  readAll(): Promise<string>;
+}
+
+/** A text stream being written: each `write` reaches the receivers at once. */
+export interface TextStreamWriter {
+  readonly id: string;
+  write(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RpcInvocation {
+  requestId: string;
+  callerIdentity: string;
+  payload: string;
+  responseTimeoutMs: number;
+}
+
+export interface PerformRpcOptions {
+  destinationIdentity: string;
+  method: string;
+  payload: string;
+  /** Default 10 s. */
+  responseTimeoutMs?: number;
+}
+
+/** One remote participant's audio track, decoded to PCM. */
+export interface RemoteAudioTrack {
+  trackSid: string;
+  participant: RoomParticipant;
+  /**
+   * Decoded frames (48 kHz mono, 10 or 20 ms each) until the track ends or the agent leaves.
+   * Only one consumer should iterate; frames that arrive while nobody reads are buffered up to ~2 s.
+   */
+  frames(): AsyncIterable<AudioFrame>;
+}
+
+/** The agent's published audio track: a paced PCM queue that can be flushed instantly on barge-in. */
+export interface AudioOutput {
+  readonly trackSid: string;
+  /** Queues PCM (any frame length, the output's sample rate, mono); resolves once less than ~200 ms is queued. */
+  write(frame: AudioFrame): Promise<void>;
+  /** Drops everything queued and not yet sent (barge-in). Returns the milliseconds dropped. */
+  flush(): number;
+  /** Resolves when everything queued so far has been sent. */
+  drained(): Promise<void>;
+  /** Milliseconds of audio queued and not yet sent. */
+  readonly queuedMs: number;
+  /** Unpublishes the track. */
+  close(): Promise<void>;
+}
+
+export interface AgentRoomEvents {
+  participantJoined: [participant: RoomParticipant];
+  participantLeft: [participant: RoomParticipant];
+  /** Metadata, name or attributes changed. */
+  participantUpdated: [participant: RoomParticipant];
+  audioTrack: [track: RemoteAudioTrack];
+  data: [data: ReceivedData];
+  textStream: [stream: IncomingTextStream];
+  roomMetadata: [metadata: string];
+  /** The agent left or was removed; no further events follow. */
+  disconnected: [reason: string];
+}
+
+export type AgentRoomEventName = keyof AgentRoomEvents;
+
+/**
+ * The agent's presence in one room: what the agent pipeline uses to talk to the people in it.
+ * Implementations must not block the caller on the network for longer than the operation needs.
+ */
+export interface AgentRoomConnection {
+  readonly room: string;
+  readonly identity: string;
+  readonly sid: string;
+  /** Everyone else in the room right now. */
+  participants(): RoomParticipant[];
+  /** Audio tracks of the others currently subscribed. */
+  audioTracks(): RemoteAudioTrack[];
+  on<E extends AgentRoomEventName>(event: E, listener: (...args: AgentRoomEvents[E]) => void): () => void;
+  /** Publishes an audio track (source microphone, Opus 48 kHz mono) fed with PCM. */
+  publishAudio(options?: { name?: string; sampleRate?: number }): Promise<AudioOutput>;
+  sendData(payload: Uint8Array | string, options?: SendDataOptions): Promise<void>;
+  sendText(text: string, options: SendTextOptions): Promise<void>;
+  streamText(options: SendTextOptions): Promise<TextStreamWriter>;
+  registerRpcMethod(method: string, handler: (invocation: RpcInvocation) => Promise<string>): void;
+  performRpc(options: PerformRpcOptions): Promise<string>;
+  setMetadata(metadata: string): Promise<void>;
+  /** Merges into the agent's attributes (an empty value removes the key). */
+  setAttributes(attributes: Record<string, string>): Promise<void>;
+  setRoomMetadata(metadata: string): Promise<void>;
+  leave(): Promise<void>;
+}
+
+export interface JoinRoomOptions {
+  room: string;
+  /** Default `agent`. */
+  identity?: string;
+  name?: string;
+  metadata?: string;
+  attributes?: Record<string, string>;
+  /** Aborting a pending join leaves the room. */
+  signal?: AbortSignal;
+}
+
+export interface EnsureRoomOptions {
+  room: string;
+  metadata?: string;
+  /** Seconds an empty room lives (default 300). */
+  emptyTimeoutSeconds?: number;
+}
+
+/**
+ * How the agent pipeline reaches rooms: in process against the embedded endpoint, or over
+ * `@livekit/rtc-node` against a LiveKit deployment. The pipeline must not know which.
+ *
+ * @example
+ * await transport.ensureRoom({ room: session.id, metadata: JSON.stringify({ session: session.id }) });
+ * const connection = await transport.join({ room: session.id });
+ * const output = await connection.publishAudio();
+ * connection.on('audioTrack', async (track) => { for await (const frame of track.frames()) vad.push(frame); });
+ */
+export interface AgentTransport {
+  readonly kind: 'embedded' | 'livekit';
+  ensureRoom(options: EnsureRoomOptions): Promise<void>;
+  deleteRoom(room: string): Promise<void>;
+  join(options: JoinRoomOptions): Promise<AgentRoomConnection>;
+  close(): Promise<void>;
+}

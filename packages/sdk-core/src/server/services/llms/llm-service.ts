@@ -1,0 +1,139 @@
+import type { Llm, LlmCreateRequest } from '../../../contract/llms.js';
+import { BadRequestError } from '../../../errors/api-error.js';
+import type { ServerConfig } from '../../config.js';
+import type { Store } from '../../store/database.js';
+import { DocumentStore, type StoredDocument } from '../../store/document-store.js';
+import { newId } from '../../store/ids.js';
+import type { Page, PageRequest } from '../../store/pagination.js';
+import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
+import type { Principal } from '../auth/principal.js';
+import type { SecretService } from '../secrets/secret-service.js';
+import { BUILT_IN_PREFIX, builtInLlms, type LlmData } from './built-in-llms.js';
+import { secretReferences, substituteSecrets } from './secret-references.js';
+
+/**
+ * LLM definitions: the platform's built-ins (global, read-only, seeded from the config at start) and the
+ * project's OpenAI-compatible endpoints. Header values may reference secrets as `{{secret:NAME}}`; they
+ * are stored as written and only {@link LlmService.resolveHeaders} substitutes the values, server-side.
+ */
+export class LlmService {
+  private readonly documents: DocumentStore<LlmData>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly secrets: SecretService,
+    private readonly config: ServerConfig['llm'],
+  ) {
+    this.documents = new DocumentStore(store, 'llm');
+  }
+
+  private toLlm(document: StoredDocument<LlmData>): Llm {
+    return { id: document.id, created_at: document.createdAt, project: document.project, ...document.data };
+  }
+
+  /**
+   * Inserts or refreshes the built-ins of the current config (stable ids, so references survive
+   * restarts) and removes built-ins whose upstream is no longer configured.
+   */
+  async seedBuiltIns(): Promise<void> {
+    const wanted = builtInLlms(this.config);
+    for (const llm of wanted) await this.documents.upsert({ id: llm.id, project: null, name: llm.data.name, data: llm.data });
+    await this.store.db
+      .deleteFrom('documents')
+      .where('kind', '=', 'llm')
+      .where('project', 'is', null)
+      .where('id', 'like', `${BUILT_IN_PREFIX}%`)
+      .where('id', 'not in', wanted.map((llm) => llm.id))
+      .execute();
+  }
+
+  /** Every referenced secret must exist and be usable by the LLM's owner (see `SecretService`). */
+  private async assertSecretReferences(project: string, owner: string | null, headers: LlmCreateRequest['headers']): Promise<void> {
+    for (const [index, header] of headers.entries()) {
+      let names: string[];
+      try {
+        names = secretReferences(header.value);
+      } catch (error) {
+        throw new BadRequestError(`headers[${index}].value: ${(error as Error).message}`);
+      }
+      for (const name of names) {
+        if (!(await this.secrets.isUsable(project, name, owner))) {
+          const whose = owner === null ? 'project-wide secret' : `secret of human '${owner}'`;
+          throw new BadRequestError(`headers[${index}].value: no ${whose} named '${name}' (create it with POST /v1/secret first)`);
+        }
+      }
+    }
+  }
+
+  private dataOf(input: LlmCreateRequest): LlmData {
+    return {
+      name: input.name,
+      type: 'openai_compatible',
+      description: input.description,
+      compliance: false,
+      service_tool_calling: true,
+      headers: input.headers.map((header) => ({ key: header.key, value: header.value })),
+      model: input.model,
+      ...(input.post_url !== undefined ? { post_url: input.post_url } : {}),
+    };
+  }
+
+  async create(principal: Principal, input: LlmCreateRequest): Promise<Llm> {
+    const owner = ownerOf(principal);
+    await this.assertSecretReferences(principal.project, owner, input.headers);
+    const data = this.dataOf(input);
+    const document = await this.documents.insert({ id: newId('llm'), project: principal.project, human: owner, name: data.name, data });
+    return this.toLlm(document);
+  }
+
+  async retrieve(principal: Principal, id: string): Promise<Llm> {
+    return this.toLlm(found(await this.documents.find(id, scopeOf(principal, { includeGlobal: true })), 'llm', id));
+  }
+
+  /** Replaces the definition (the request is a full LLMCreateRequest). Built-ins are read-only (403). */
+  async update(principal: Principal, id: string, input: LlmCreateRequest): Promise<Llm> {
+    const current = found(await this.documents.find(id, scopeOf(principal, { includeGlobal: true })), 'llm', id);
+    assertWritable(current, principal, 'llm');
+    await this.assertSecretReferences(principal.project, current.human, input.headers);
+    const data = this.dataOf(input);
+    const updated = await this.documents.replace(id, scopeOf(principal), data, { name: data.name });
+    return this.toLlm(found(updated, 'llm', id));
+  }
+
+  async delete(principal: Principal, id: string): Promise<void> {
+    const current = found(await this.documents.find(id, scopeOf(principal, { includeGlobal: true })), 'llm', id);
+    assertWritable(current, principal, 'llm');
+    await this.documents.delete(id, scopeOf(principal));
+  }
+
+  /** Built-ins and the project's LLMs (for a human: shared ones and that human's own). */
+  async list(principal: Principal, page: PageRequest): Promise<Page<Llm>> {
+    const result = await this.documents.list(scopeOf(principal, { includeGlobal: true }), page);
+    return { ...result, values: result.values.map((document) => this.toLlm(document)) };
+  }
+
+  /**
+   * The headers to send to the LLM's upstream, with every `{{secret:NAME}}` replaced by the secret's value.
+   * For server-side use only (the LLM gateway): the result must never reach a response or a log.
+   * Throws 404 when the caller cannot see the LLM and 400 when a referenced secret no longer exists.
+   *
+   * @example
+   * const headers = await services.llms.resolveHeaders(principal, 'llm_01...');
+   * await fetch(llm.post_url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+   */
+  async resolveHeaders(principal: Principal, llm: Llm | string): Promise<Record<string, string>> {
+    const id = typeof llm === 'string' ? llm : llm.id;
+    const document = found(await this.documents.find(id, scopeOf(principal, { includeGlobal: true })), 'llm', id);
+    const headers: Record<string, string> = {};
+    for (const header of document.data.headers ?? []) {
+      const values = new Map<string, string>();
+      for (const name of secretReferences(header.value)) {
+        const value = document.project === null ? undefined : await this.secrets.reveal(document.project, name, { human: document.human });
+        if (value === undefined) throw new BadRequestError(`llm '${id}': header '${header.key}' references secret '${name}', which no longer exists`);
+        values.set(name, value);
+      }
+      headers[header.key] = substituteSecrets(header.value, values);
+    }
+    return headers;
+  }
+}

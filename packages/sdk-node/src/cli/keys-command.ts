@@ -1,0 +1,38 @@
+import { createServer } from '@palaver/sdk-core/server';
+
+export interface KeysOptions {
+  database?: string;
+  name?: string;
+}
+
+async function open(database: string | undefined) {
+  if (!database) throw new Error('--database is required (a SQLite file or a postgres:// URL); an in-memory database has no keys to manage');
+  return createServer({
+    config: { logLevel: 'silent', ...(/^postgres(ql)?:\/\//.test(database) ? { databaseUrl: database } : { database }) },
+  });
+}
+
+/** `palaver keys [list|create|revoke <id>]`: manages the development project's API keys in a database. */
+export async function keysCommand(action: string, id: string | undefined, options: KeysOptions): Promise<void> {
+  const server = await open(options.database);
+  try {
+    const keys = server.services.apiKeys;
+    if (action === 'list') {
+      for (const key of await keys.list(server.project)) {
+        process.stdout.write(`${key.id}\t${key.key_prefix}…\t${key.name}\t${key.created_at}${key.revoked_at ? `\trevoked ${key.revoked_at}` : ''}\n`);
+      }
+      process.stdout.write(`dev key: ${server.apiKey}\n`);
+    } else if (action === 'create') {
+      const created = await keys.create(server.project, options.name ?? 'cli');
+      process.stdout.write(`${created.id}\t${created.key}\n`);
+    } else if (action === 'revoke') {
+      if (!id) throw new Error('usage: palaver keys revoke <key id>');
+      if (!(await keys.revoke(id))) throw new Error(`no active key '${id}'`);
+      process.stdout.write(`revoked ${id}\n`);
+    } else {
+      throw new Error(`unknown action '${action}' (list, create, revoke)`);
+    }
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,40 @@
+import { Command } from 'commander';
+import { keysCommand } from './keys-command.js';
+import { serveCommand } from './serve-command.js';
+import { tokenCommand } from './token-command.js';
+
+const program = new Command()
+  .name('palaver')
+  .description('Palaver: realtime voice and chat agents platform')
+  .showHelpAfterError();
+
+program
+  .command('serve')
+  .description('start the platform (embedded defaults: SQLite in memory, embedded media, offline speech and LLM)')
+  .option('-p, --port <port>', 'port to listen on (default: PORT or 8080)')
+  .option('--host <host>', 'interface to bind (default 127.0.0.1)')
+  .option('-d, --database <path-or-url>', 'SQLite file or postgres:// URL (default: in memory)')
+  .action(serveCommand);
+
+program
+  .command('token')
+  .description('mint a usage token for a human through a running platform')
+  .requiredOption('--human <id>', "the customer's user id")
+  .option('--ttl <seconds>', 'lifetime in seconds (default 3600)')
+  .option('--url <url>', 'platform URL (default PALAVER_URL or http://127.0.0.1:8080)')
+  .option('--api-key <key>', 'API key (default PALAVER_API_KEY)')
+  .action(tokenCommand);
+
+program
+  .command('keys')
+  .description('list, create or revoke API keys of the development project')
+  .argument('[action]', 'list | create | revoke', 'list')
+  .argument('[id]', 'key id (revoke)')
+  .option('-d, --database <path-or-url>', 'SQLite file or postgres:// URL')
+  .option('--name <name>', 'name of a new key')
+  .action(keysCommand);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`palaver: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// Prints one line `N passed, N failed, N skipped` from the JSON reports of every runner under .reports/.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const reports = join(new URL('..', import.meta.url).pathname, '.reports');
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const files = existsSync(reports) ? readdirSync(reports).filter((file) => file.endsWith('.json')) : [];
+for (const file of files) {
+  const report = JSON.parse(readFileSync(join(reports, file), 'utf8'));
+  if (typeof report.numPassedTests === 'number') {
+    // vitest
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+    skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    // A suite that failed to load has no tests but must count as a failure.
+    failed += (report.testResults ?? []).filter((suite) => suite.status === 'failed' && (suite.assertionResults ?? []).length === 0).length;
+  } else if (report.stats && typeof report.stats.expected === 'number') {
+    // Playwright
+    passed += report.stats.expected + (report.stats.flaky ?? 0);
+    failed += report.stats.unexpected;
+    skipped += report.stats.skipped ?? 0;
+    if ((report.errors ?? []).length > 0) failed += report.errors.length;
+  }
+}
+if (files.length === 0) failed += 1;
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 ? 1 : 0);

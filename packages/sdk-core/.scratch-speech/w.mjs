@@ -1,5 +1,11 @@
 import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+const require = createRequire(import.meta.url);
+const api = pathToFileURL(require.resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href;
+const entry = new URL('./wk.ts', import.meta.url).href;
 const t = performance.now();
-const w = new Worker(new URL('./wk.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+const code = `import(${JSON.stringify(api)}).then(m => { m.register(); return import(${JSON.stringify(entry)}); }).catch(e => { throw e; });`;
+const w = new Worker(code, { eval: true });
 w.on('message', (m) => { console.log('msg', m, performance.now() - t); w.terminate(); });
 w.on('error', (e) => console.log('err', e));

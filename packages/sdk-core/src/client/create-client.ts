@@ -1,26 +1,50 @@
 import { HttpClient, type ClientOptions } from './http-client.js';
 import { Personas } from './resources/personas.js';
+import { Scenarios } from './resources/scenarios.js';
+import { Llms } from './resources/llms.js';
+import { Tools } from './resources/tools.js';
+import { Secrets } from './resources/secrets.js';
 import { Usage } from './resources/usage.js';
 import { Contexts } from './resources/contexts.js';
 import { Analytics } from './resources/analytics.js';
 import { Voices } from './resources/voices.js';
+import { Apps } from './resources/apps.js';
+import { AppTemplates } from './resources/app-templates.js';
+import { SubGraphs } from './resources/subgraphs.js';
+import { AppRuns } from './resources/app-runs.js';
 
 /** The typed REST client: one property per resource. */
 export class PalaverClient {
   readonly http: HttpClient;
   readonly usage: Usage;
   readonly personas: Personas;
+  readonly scenarios: Scenarios;
+  readonly llms: Llms;
+  readonly tools: Tools;
+  readonly secrets: Secrets;
   readonly contexts: Contexts;
   readonly analytics: Analytics;
   readonly voices: Voices;
+  readonly apps: Apps;
+  readonly appTemplates: AppTemplates;
+  readonly subgraphs: SubGraphs;
+  readonly appRuns: AppRuns;
 
   constructor(options: ClientOptions = {}) {
     this.http = new HttpClient(options);
     this.usage = new Usage(this.http);
     this.personas = new Personas(this.http);
+    this.scenarios = new Scenarios(this.http);
+    this.llms = new Llms(this.http);
+    this.tools = new Tools(this.http);
+    this.secrets = new Secrets(this.http);
     this.contexts = new Contexts(this.http);
     this.analytics = new Analytics(this.http);
     this.voices = new Voices(this.http);
+    this.apps = new Apps(this.http);
+    this.appTemplates = new AppTemplates(this.http);
+    this.subgraphs = new SubGraphs(this.http);
+    this.appRuns = new AppRuns(this.http);
   }
 }
 

@@ -1,4 +1,257 @@
-import type { RouteDefinition } from './define-route.js';
+import { z } from 'zod';
+import { Context } from './contexts.js';
+import { DateTime, FreeObject, Id } from './common.js';
+import { defineRoute } from './define-route.js';
+import { Llm } from './llms.js';
+import { Persona } from './personas.js';
+import { Scenario } from './scenarios.js';
+import { ToolDefinition } from './tools.js';
+import { Voice } from './voices.js';
 
-// Placeholder: schemas and routes of this group are being written.
-export const realtimeRoutes = {} satisfies Record<string, RouteDefinition>;
+/** Longest session time limit: one day (the spec states none; an unbounded session would hold media forever). */
+export const MAX_SESSION_TIME_LIMIT_SECONDS = 24 * 3600;
+/** Longest text the agent can be told to say at once (`answer_message`, speak). */
+export const MAX_SPOKEN_TEXT_LENGTH = 10_000;
+/** Most tool definitions one session may use. */
+export const MAX_SESSION_TOOLS = 128;
+
+export const RealtimeSessionState = z.enum(['not_started', 'in_progress', 'ended']).meta({ id: 'RealtimeSessionState' });
+export type RealtimeSessionState = z.infer<typeof RealtimeSessionState>;
+
+export const RealtimeSessionData = z
+  .object({ type: z.enum(['caller_phone_number', 'agent_phone_number']), value: z.string() })
+  .meta({ id: 'RealtimeSessionData' });
+export type RealtimeSessionData = z.infer<typeof RealtimeSessionData>;
+
+const TimeLimit = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_SESSION_TIME_LIMIT_SECONDS)
+  .nullable()
+  .describe('Seconds the session may last; null for no limit. Exceeding it emits `realtime_session.time_limit_exceeded`.');
+const SaveMessages = z.boolean().describe('Save messages to the context of the generative config, or to a new context when none is given.');
+const Interruptable = z.boolean().describe('Whether the human can interrupt the agent while it speaks.');
+const ParallelListening = z
+  .boolean()
+  .describe('Whether the agent keeps listening while speaking and answers again immediately; relevant only when `interruptable` is false.');
+const StreamTranscript = z.boolean().describe('Stream the spoken transcript as it is spoken, versus sending it whole.');
+const SpeechSynthesisEnabled = z.boolean().describe('Whether the agent speaks (false: text only).');
+const AnswerMessage = z
+  .string()
+  .min(1)
+  .max(MAX_SPOKEN_TEXT_LENGTH)
+  .describe("The agent's first utterance when the human joins; when omitted the agent does not speak first.");
+const ResourceId = Id;
+
+export const RealtimeSessionGeneralConfig = z
+  .object({ time_limit_s: TimeLimit.default(null), save_messages: SaveMessages.default(true) })
+  .meta({ id: 'RealtimeSessionGeneralConfig' });
+
+export const RealtimeSessionInputConfig = z
+  .object({ interruptable: Interruptable.default(true), parallel_listening: ParallelListening.default(false) })
+  .meta({ id: 'RealtimeSessionInputConfig' });
+
+export const RealtimeSessionOutputConfig = z
+  .object({
+    stream_transcript: StreamTranscript.default(true),
+    speech_synthesis_enabled: SpeechSynthesisEnabled.default(true),
+    answer_message: AnswerMessage.optional(),
+  })
+  .meta({ id: 'RealtimeSessionOutputConfig' });
+
+/** The generative section as answered: the resolved objects, not their ids. */
+export const RealtimeSessionGenerativeConfig = z
+  .object({
+    llm: Llm,
+    context: Context,
+    tool_definitions: z.array(ToolDefinition),
+    voice_override: Voice.optional(),
+    persona: Persona.optional(),
+    scenario: Scenario.optional(),
+    _extra: FreeObject.optional(),
+  })
+  .meta({ id: 'RealtimeSessionGenerativeConfig' });
+
+const generativeFields = {
+  voice_override: ResourceId.optional().describe('Voice id; overrides the persona\'s voice.'),
+  persona: ResourceId.optional().describe('Persona id.'),
+  scenario: ResourceId.optional().describe('Scenario id.'),
+  context: ResourceId.optional().describe('Context id; a new context is created when unspecified.'),
+  tool_definitions: z.array(ResourceId).max(MAX_SESSION_TOOLS).optional().describe('Tool definition ids.'),
+  _extra: FreeObject.optional(),
+};
+
+export const RealtimeSessionGenerativeConfigCreate = z
+  .object({ llm: ResourceId.describe('LLM id.'), ...generativeFields })
+  .meta({ id: 'RealtimeSessionGenerativeConfigCreate' });
+
+export const RealtimeSessionGenerativeConfigUpdate = z
+  .object({ llm: ResourceId.optional().describe('LLM id.'), ...generativeFields })
+  .meta({ id: 'RealtimeSessionGenerativeConfigUpdate' });
+
+/** RealtimeSessionConfig (response form). */
+export const RealtimeSessionConfig = z
+  .object({
+    general: RealtimeSessionGeneralConfig,
+    input: RealtimeSessionInputConfig,
+    generative: RealtimeSessionGenerativeConfig,
+    output: RealtimeSessionOutputConfig,
+  })
+  .meta({ id: 'RealtimeSessionConfig' });
+export type RealtimeSessionConfig = z.infer<typeof RealtimeSessionConfig>;
+
+/** RealtimeSessionConfigCreate: all four sections are required; their fields have defaults. */
+export const RealtimeSessionConfigCreate = z
+  .object({
+    general: RealtimeSessionGeneralConfig,
+    input: RealtimeSessionInputConfig,
+    generative: RealtimeSessionGenerativeConfigCreate,
+    output: RealtimeSessionOutputConfig,
+  })
+  .meta({ id: 'RealtimeSessionConfigCreate' });
+export type RealtimeSessionConfigCreate = z.input<typeof RealtimeSessionConfigCreate>;
+
+/** RealtimeSessionConfigUpdate: every section and field is optional; only what is sent changes. */
+export const RealtimeSessionConfigUpdate = z
+  .object({
+    general: z
+      .object({ time_limit_s: TimeLimit.optional(), save_messages: SaveMessages.optional() })
+      .meta({ id: 'RealtimeSessionGeneralConfigUpdate' })
+      .optional(),
+    input: z
+      .object({ interruptable: Interruptable.optional(), parallel_listening: ParallelListening.optional() })
+      .meta({ id: 'RealtimeSessionInputConfigUpdate' })
+      .optional(),
+    generative: RealtimeSessionGenerativeConfigUpdate.optional(),
+    output: z
+      .object({
+        stream_transcript: StreamTranscript.optional(),
+        speech_synthesis_enabled: SpeechSynthesisEnabled.optional(),
+        answer_message: AnswerMessage.optional(),
+      })
+      .meta({ id: 'RealtimeSessionOutputConfigUpdate' })
+      .optional(),
+  })
+  .meta({ id: 'RealtimeSessionConfigUpdate' });
+export type RealtimeSessionConfigUpdate = z.infer<typeof RealtimeSessionConfigUpdate>;
+
+export const RealtimeSession = z
+  .object({
+    id: z.string(),
+    state: RealtimeSessionState,
+    created_at: DateTime,
+    project: z.string(),
+    simulated: z.boolean(),
+    config: RealtimeSessionConfig,
+    data: z.array(RealtimeSessionData),
+    ended_at: DateTime.optional(),
+    human: z.string().optional(),
+    _extra: FreeObject.optional().describe('Internal data.'),
+  })
+  .meta({ id: 'RealtimeSession' });
+export type RealtimeSession = z.infer<typeof RealtimeSession>;
+
+export const RealtimeSessionConnectionDetails = z
+  .object({
+    url: z.string().describe('LiveKit URL of the realtime media connection.'),
+    token: z.string().describe('LiveKit access token (JWT) for this session\'s room.'),
+  })
+  .meta({ id: 'RealtimeSessionConnectionDetails' });
+export type RealtimeSessionConnectionDetails = z.infer<typeof RealtimeSessionConnectionDetails>;
+
+export const RealtimeSessionStartResponse = z
+  .object({ session: RealtimeSession, connection_details: RealtimeSessionConnectionDetails })
+  .meta({ id: 'RealtimeSessionStartResponse' });
+export type RealtimeSessionStartResponse = z.infer<typeof RealtimeSessionStartResponse>;
+
+export const RealtimeSessionStartRequest = z
+  .object({
+    config: RealtimeSessionConfigCreate,
+    simulated: z.boolean().optional().describe('A simulated session (for tests); no real media.'),
+    _extra: FreeObject.optional().describe('Data for partner integrations.'),
+  })
+  .meta({ id: 'RealtimeSessionStartRequest' });
+export type RealtimeSessionStartRequest = z.input<typeof RealtimeSessionStartRequest>;
+
+export const RealtimeSessionSpeakRequest = z
+  .object({ text: z.string().min(1).max(MAX_SPOKEN_TEXT_LENGTH).describe('What the agent says now.') })
+  .meta({ id: 'RealtimeSessionSpeakRequest' });
+
+/** The realtime session list: `next_page` is optional on this list (spec part 4). */
+export const RealtimeSessionList = z
+  .object({ values: z.array(RealtimeSession), total_count: z.number().int(), next_page: z.string().nullable().optional() })
+  .meta({ id: 'RealtimeSessionList' });
+
+const params = z.object({ session: Id });
+const tag = 'Realtime sessions';
+
+export const realtimeRoutes = {
+  start: defineRoute({
+    operationId: 'realtime.start',
+    method: 'POST',
+    path: '/v1/realtime/start',
+    auth: 'K/B',
+    tag,
+    summary: 'Start a realtime agent session',
+    request: { body: RealtimeSessionStartRequest },
+    success: { kind: 'json', schema: RealtimeSessionStartResponse },
+    errors: [404],
+  }),
+  update: defineRoute({
+    operationId: 'realtime.update',
+    method: 'POST',
+    path: '/v1/realtime/{session}/update',
+    auth: 'K/B',
+    tag,
+    summary: 'Change the configuration of a session',
+    request: { params, body: RealtimeSessionConfigUpdate },
+    success: { kind: 'json', schema: RealtimeSession },
+    errors: [404],
+  }),
+  end: defineRoute({
+    operationId: 'realtime.end',
+    method: 'POST',
+    path: '/v1/realtime/{session}/end',
+    auth: 'K/B',
+    tag,
+    summary: 'End a session',
+    request: { params },
+    success: { kind: 'json', schema: RealtimeSession },
+    errors: [404],
+  }),
+  retrieve: defineRoute({
+    operationId: 'realtime.retrieve',
+    method: 'GET',
+    path: '/v1/realtime/{session}',
+    auth: 'K/B',
+    tag,
+    summary: 'Get a session',
+    request: { params },
+    success: { kind: 'json', schema: RealtimeSession },
+    errors: [404],
+  }),
+  list: defineRoute({
+    operationId: 'realtime.list',
+    method: 'GET',
+    path: '/v1/realtime/list',
+    auth: 'K/B',
+    tag,
+    summary: 'List sessions, newest first',
+    request: {
+      query: z.object({ page: z.string().min(1).optional().describe("Opaque token from a previous answer's `next_page`.") }),
+    },
+    success: { kind: 'json', schema: RealtimeSessionList },
+  }),
+  speak: defineRoute({
+    operationId: 'realtime.speak',
+    method: 'POST',
+    path: '/v1/realtime/{session}/speak',
+    auth: 'K',
+    tag,
+    summary: 'Make the agent of a live session say a text',
+    request: { params, body: RealtimeSessionSpeakRequest },
+    success: { kind: 'json', schema: RealtimeSession },
+    errors: [404],
+  }),
+};

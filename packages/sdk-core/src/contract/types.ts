@@ -1,5 +1,15 @@
 /** Public types of the contract (types only: importing them adds nothing to a bundle). */
 export type { Persona, CreatePersonaRequest, UpdatePersonaRequest } from './personas.js';
+export type { Scenario, CreateScenarioRequest, UpdateScenarioRequest } from './scenarios.js';
+export type { Llm, LlmCreateRequest, LlmHeader, LlmType } from './llms.js';
+export type {
+  ToolDefinition,
+  ToolDefinitionParameter,
+  ToolParameterType,
+  ToolDestination,
+  CreateToolDefinitionRequest,
+} from './tools.js';
+export type { Secret, CreateSecretRequest } from './secrets.js';
 export type { Usage, UsageType, UsageLimits } from './usage.js';
 export type {
   Context,
@@ -24,5 +34,28 @@ export type {
   TtsFinalMessage,
   TtsErrorMessage,
 } from './tts-socket.js';
+export type {
+  App,
+  AppGraph,
+  AppGraphNode,
+  AppGraphEdge,
+  AppVersions,
+  CreateAppRequest,
+  UpdateAppRequest,
+  PublishAppRequest,
+} from './apps.js';
+export type { ApplyAppTemplateRequest } from './app-templates.js';
+export type { SubGraph, CreateSubGraphRequest, UpdateSubGraphRequest } from './subgraphs.js';
+export type {
+  AppRun,
+  AppRunConnectionDetails,
+  AppRunPadValue,
+  AppRunNodePadValueParam,
+  CreateAppRunRequest,
+  CreateAppRunFromGraphRequest,
+  CreateAppRunResponse,
+  AppDebugRequest,
+  AppDebugResponse,
+} from './app-runs.js';
 export type { RouteDefinition, RouteInput, RouteOutput, AuthClass, HttpMethod } from './define-route.js';
 export type { BadRequest, ErrorType } from './common.js';

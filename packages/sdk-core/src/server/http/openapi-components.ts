@@ -75,7 +75,7 @@ export class SchemaCollector {
   readonly problems: string[] = [];
 
   /** The JSON Schema of `schema` for one side; references are final once `finish()` ran. */
-  add(schema: z.ZodType, side: SchemaSide, where: string): JsonSchema {
+  add(schema: z.core.$ZodType, side: SchemaSide, where: string): JsonSchema {
     const converted = z.toJSONSchema(schema, {
       target: 'draft-2020-12',
       io: side,

@@ -1,6 +1,16 @@
 import type { z } from 'zod';
 import type { RouteDefinition } from '../../contract/define-route.js';
 import { BadRequest, InternalError } from '../../contract/common.js';
+import { SDKAgentState, SDKConnectionState, SDKSendChatMessageParams, SDKSessionTranscription } from '../../contract/sdk.js';
+import {
+  HistoryMessage,
+  Session,
+  SessionMessage,
+  SessionStartRequest,
+  SessionStartResponse,
+  SessionTimelineItem,
+  UpdateSessionRequest,
+} from '../../contract/sessions-legacy.js';
 import { SchemaCollector, type JsonSchema } from './openapi-components.js';
 import { openApiDescription, openApiExtensions } from './openapi-description.js';
 
@@ -44,6 +54,21 @@ const COMMON_ERRORS: Record<number, { name: string; description: string }> = {
   500: { name: 'InternalError', description: 'Internal server error; the body carries `error` as well as `type` and `message`.' },
   501: { name: 'NotImplemented', description: 'The operation is not available on this server yet (`not_implemented`).' },
 };
+
+/** Schemas without an operation that clients still need: the older Session form and the realtime SDK's wire types. */
+const DOCUMENTED_SCHEMAS: Array<{ schema: z.core.$ZodType; side: 'input' | 'output' }> = [
+  { schema: Session, side: 'output' },
+  { schema: SessionMessage, side: 'output' },
+  { schema: SessionTimelineItem, side: 'output' },
+  { schema: SessionStartResponse, side: 'output' },
+  { schema: HistoryMessage, side: 'input' },
+  { schema: SessionStartRequest, side: 'input' },
+  { schema: UpdateSessionRequest, side: 'input' },
+  { schema: SDKConnectionState, side: 'output' },
+  { schema: SDKAgentState, side: 'output' },
+  { schema: SDKSessionTranscription, side: 'output' },
+  { schema: SDKSendChatMessageParams, side: 'input' },
+];
 
 function successResponse(route: RouteDefinition, collector: SchemaCollector): JsonSchema {
   const where = `${route.method} ${route.path} (response)`;
@@ -185,6 +210,7 @@ export function buildOpenApiDocument(routeList: RouteDefinition[], options: { se
     if (!tags.includes(route.tag)) tags.push(route.tag);
     pathItem[method] = operationOf(route, collector);
   }
+  for (const { schema, side } of DOCUMENTED_SCHEMAS) collector.add(schema, side, 'documented schemas');
   const schemas = collector.finish();
   if (collector.problems.length > 0) throw new Error(`The contract cannot be described:\n- ${collector.problems.join('\n- ')}`);
 

@@ -14,6 +14,9 @@ import { SecretService } from './secrets/secret-service.js';
 import { ContextService } from './contexts/context-service.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { VoiceService } from './voices/voice-service.js';
+import { AppService } from './apps/app-service.js';
+import { AppTemplateService } from './apps/app-template-service.js';
+import { SubGraphService } from './apps/subgraph-service.js';
 
 export interface ServiceDependencies {
   store: Store;
@@ -39,6 +42,9 @@ export interface Services {
   contexts: ContextService;
   analytics: AnalyticsService;
   voices: VoiceService;
+  apps: AppService;
+  appTemplates: AppTemplateService;
+  subgraphs: SubGraphService;
 }
 
 export async function createServices(dependencies: ServiceDependencies): Promise<Services> {
@@ -49,6 +55,12 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   await llms.seedBuiltIns();
   const voices = new VoiceService(store);
   await voices.seedCatalog();
+  const apps = new AppService(store);
+  const appTemplates = new AppTemplateService(store, apps);
+  const subgraphs = new SubGraphService(store);
+  await apps.seedExamples();
+  await appTemplates.seed();
+  await subgraphs.seed();
   return {
     store,
     config,
@@ -65,6 +77,9 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     contexts: new ContextService(store),
     analytics: new AnalyticsService(store),
     voices,
+    apps,
+    appTemplates,
+    subgraphs,
   };
 }
 

@@ -19,6 +19,18 @@ export class UsageLimitService {
     });
   }
 
+  /** The human's limit for one usage type, or undefined when none is set. */
+  async limitFor(project: string, human: string, type: UsageType): Promise<number | undefined> {
+    const row = await this.store.db
+      .selectFrom('usage_limits')
+      .select('value')
+      .where('project', '=', project)
+      .where('human', '=', human)
+      .where('type', '=', type)
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.value);
+  }
+
   async get(project: string, human: string): Promise<UsageLimits> {
     const rows = await this.store.db
       .selectFrom('usage_limits')

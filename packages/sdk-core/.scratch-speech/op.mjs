@@ -1,0 +1,11 @@
+import { Encoder, Decoder } from '@evan/opus';
+import { MPEGDecoder } from 'mpg123-decoder';
+import { Mp3Encoder } from '@breezystack/lamejs';
+const e = new Encoder({ channels: 1, sample_rate: 16000, application: 'voip' });
+const d = new Decoder({ channels: 1, sample_rate: 16000 });
+const pcm = new Int16Array(320); for (let i = 0; i < 320; i++) pcm[i] = Math.round(8000 * Math.sin(i / 5));
+const pkt = e.encode(pcm); const out = d.decode(pkt);
+console.log('opus', pkt.length, out.length, out.constructor.name);
+const enc = new Mp3Encoder(1, 16000, 64); const a = enc.encodeBuffer(new Int16Array(16000).map((_, i) => 8000 * Math.sin(i / 5))); const b = enc.flush();
+const mp3 = new Uint8Array(a.length + b.length); mp3.set(a); mp3.set(b, a.length);
+const dec = new MPEGDecoder(); await dec.ready; const r = dec.decode(mp3); console.log('mp3', mp3.length, r.samplesDecoded, r.sampleRate, r.errors.length); dec.free();

@@ -1,0 +1,177 @@
+/**
+ * Client-side enumerations (spec part 2) and the messages an agent and a client exchange inside a
+ * realtime session's LiveKit room (`shared/design/wire-protocol.md`).
+ *
+ * Written with `zod/mini` so the browser connector parses what it receives without the full zod build;
+ * types that come from the REST contract are imported as types only.
+ */
+import * as z from 'zod/mini';
+import type { RealtimeSessionConfigCreate } from './realtime.js';
+import type { ToolDefinition } from './tools.js';
+
+const registry = z.globalRegistry;
+const NonEmpty = z.string().check(z.minLength(1));
+const JsonObject = z.record(z.string(), z.unknown());
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Where the client is in joining a session. */
+export const SDKConnectionState = z
+  .enum(['not_connected', 'connecting', 'waiting_for_agent', 'connected'])
+  .register(registry, { id: 'SDKConnectionState' });
+export type SDKConnectionState = z.infer<typeof SDKConnectionState>;
+
+/** What the agent is doing; `time_limit_exceeded` and `usage_limit_exceeded` are terminal. */
+export const SDKAgentState = z
+  .enum(['warmup', 'listening', 'thinking', 'speaking', 'time_limit_exceeded', 'usage_limit_exceeded'])
+  .register(registry, { id: 'SDKAgentState' });
+export type SDKAgentState = z.infer<typeof SDKAgentState>;
+
+/** A tool call as carried by a transcription (same shape as a context message's tool call). */
+export const SDKToolCall = z.object({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: JsonObject }),
+});
+
+/**
+ * One utterance, agent or human. It is re-sent as it grows with the same `id`; the client upserts by
+ * (`id`, `agent`). `speaking_ended_at` is null while the utterance is still being spoken.
+ */
+export const SDKSessionTranscription = z
+  .object({
+    id: z.string(),
+    agent: z.boolean(),
+    final: z.boolean(),
+    created_at: z.string(),
+    speaking_ended_at: z.nullable(z.string()),
+    text: z.string(),
+    tool_calls: z.optional(z.array(SDKToolCall)),
+  })
+  .register(registry, { id: 'SDKSessionTranscription' });
+export type SDKSessionTranscription = z.infer<typeof SDKSessionTranscription>;
+
+/** A typed user turn (topic `chat_input`). */
+export const SDKSendChatMessageParams = z
+  .object({ text: NonEmpty.check(z.maxLength(10_000)) })
+  .register(registry, { id: 'SDKSendChatMessageParams' });
+export type SDKSendChatMessageParams = z.infer<typeof SDKSendChatMessageParams>;
+
+/** Join with ready connection details, or with a usage token and a config to start the session with. */
+export const SDKConnectOptions = z.union([
+  z.object({ connection_details: z.object({ url: NonEmpty, token: NonEmpty }) }),
+  z.object({
+    token: NonEmpty,
+    // Validated by the server on start; the browser only checks it is an object.
+    config: z.custom<RealtimeSessionConfigCreate>((value) => isRecord(value)),
+  }),
+]);
+export type SDKConnectOptions = z.infer<typeof SDKConnectOptions>;
+
+/** Agent participant metadata (JSON), updated on every change. */
+export const AgentParticipantMetadata = z.object({
+  agent_state: SDKAgentState,
+  remaining_seconds: z.nullable(z.number()),
+});
+export type AgentParticipantMetadata = z.infer<typeof AgentParticipantMetadata>;
+
+/** Payload of the `error` topic. */
+export const AgentErrorPayload = z.object({ message: z.string() });
+
+/** A client-side tool call: the tool call shape of spec part 6. */
+export const ClientToolCall = z.object({
+  id: z.string(),
+  tool_definition_id: z.string(),
+  function: z.object({ name: z.string(), arguments: JsonObject }),
+});
+export type ClientToolCall = z.infer<typeof ClientToolCall>;
+
+/** Messages of the `tool_call` topic (tools with a `client_app` destination), tagged by `type`. */
+export const ToolCallMessage = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('tool_call_request'),
+    payload: z.object({
+      type: z.literal('initiate_request'),
+      // Checked loosely: the agent sends the stored ToolDefinition, already validated by the server.
+      tool_definition: z.custom<ToolDefinition>((value) => isRecord(value) && typeof value.id === 'string' && typeof value.name === 'string'),
+      tool_call: ClientToolCall,
+    }),
+  }),
+  /** Client -> agent within 5 s of the request. */
+  z.object({ type: z.literal('initiate_ack'), call_id: z.string() }),
+  /** Client -> agent within 60 s; exactly one of `result` and `error` is non-null. */
+  z.object({ type: z.literal('result'), call_id: z.string(), result: z.nullable(z.unknown()), error: z.nullable(z.string()) }),
+  /** Agent -> client: an interruption cancelled the call. */
+  z.object({ type: z.literal('cancel'), call_id: z.string() }),
+]);
+export type ToolCallMessage = z.infer<typeof ToolCallMessage>;
+
+/** Messages of the `runtime_api` topic (app runs), tagged by `type`. */
+export const RuntimeApiMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('request'), req_id: z.string(), payload: z.unknown() }),
+  z.object({ type: z.literal('ack'), req_id: z.string() }),
+  z.object({ type: z.literal('complete'), req_id: z.string(), error: z.optional(z.string()), payload: z.optional(z.unknown()) }),
+  z.object({ type: z.literal('event'), payload: z.unknown() }),
+]);
+export type RuntimeApiMessage = z.infer<typeof RuntimeApiMessage>;
+
+/** Schema of each data-packet topic. */
+export const DataTopicSchemas = {
+  message: SDKSessionTranscription,
+  error: AgentErrorPayload,
+  chat_input: SDKSendChatMessageParams,
+  tool_call: ToolCallMessage,
+  runtime_api: RuntimeApiMessage,
+} as const;
+export type DataTopic = keyof typeof DataTopicSchemas;
+
+/** A parsed data packet, tagged by its LiveKit topic. */
+export type DataPacket = { [T in DataTopic]: { topic: T; payload: z.infer<(typeof DataTopicSchemas)[T]> } }[DataTopic];
+
+/** Topic of LiveKit text streams carrying transcripts (LiveKit agent convention). */
+export const TRANSCRIPTION_STREAM_TOPIC = 'lk.transcription';
+/** Participant attribute carrying the agent state (LiveKit agent convention). */
+export const AGENT_STATE_ATTRIBUTE = 'lk.agent.state';
+
+function isDataTopic(topic: string): topic is DataTopic {
+  return Object.hasOwn(DataTopicSchemas, topic);
+}
+
+/**
+ * Parses one data packet: UTF-8 JSON on a known topic. Answers undefined for unknown topics and
+ * malformed payloads, so a newer agent cannot crash an older client.
+ *
+ * @example
+ * const packet = parseDataPacket(topic, new TextDecoder().decode(bytes));
+ * if (packet?.topic === 'message') upsertTranscription(packet.payload);
+ */
+export function parseDataPacket(topic: string | undefined, text: string): DataPacket | undefined {
+  if (topic === undefined || !isDataTopic(topic)) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const result = DataTopicSchemas[topic].safeParse(json);
+  return result.success ? ({ topic, payload: result.data } as DataPacket) : undefined;
+}
+
+/**
+ * Parses the agent participant's metadata; undefined when absent or malformed.
+ *
+ * @example
+ * const metadata = parseAgentMetadata(agent.metadata);
+ * if (metadata) render(metadata.agent_state, metadata.remaining_seconds);
+ */
+export function parseAgentMetadata(text: string | undefined): AgentParticipantMetadata | undefined {
+  if (!text) return undefined;
+  try {
+    const result = AgentParticipantMetadata.safeParse(JSON.parse(text));
+    return result.success ? result.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,214 @@
+import {
+  RTCPeerConnection,
+  type MediaStreamTrack,
+  type RTCDataChannel,
+  type RTCRtpTransceiver,
+  type RtpPacket,
+} from 'werift';
+import { peerConfiguration } from './peer-configuration.js';
+import type { PublishedAudioTrack } from './published-audio-track.js';
+
+export interface IceCandidateJson {
+  candidate: string;
+  sdpMid?: string | undefined;
+  sdpMLineIndex?: number | undefined;
+  usernameFragment?: string | undefined;
+}
+
+/** A server track bound to one transceiver of this peer. */
+interface SendBinding {
+  track: PublishedAudioTrack;
+  transceiver: RTCRtpTransceiver | undefined;
+  unsubscribe: (() => void) | undefined;
+}
+
+export interface MediaPeerEvents {
+  candidate: (candidate: IceCandidateJson) => void;
+  data: (payload: Buffer, label: string) => void;
+  /** A remote audio track (the client's microphone); `trackId` is its msid track id (= AddTrackRequest cid). */
+  remoteAudio: (trackId: string, track: MediaStreamTrack) => void;
+  connectionState: (state: RTCPeerConnection['connectionState']) => void;
+}
+
+/**
+ * One werift peer connection with what LiveKit signalling needs: answer client offers binding
+ * server tracks onto the client's recvonly audio sections (single PC), or offer our own sendonly
+ * sections (dual PC subscriber); data channels by label; trickle in both directions.
+ * Every SDP operation runs in order (the client may send a second offer right after connecting).
+ */
+export class MediaPeer {
+  readonly pc = new RTCPeerConnection(peerConfiguration());
+  private readonly channels = new Map<string, RTCDataChannel>();
+  private readonly bindings = new Map<string, SendBinding>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly events: MediaPeerEvents) {
+    this.pc.onIceCandidate.subscribe((candidate) => {
+      if (candidate?.candidate) events.candidate(candidate.toJSON());
+    });
+    this.pc.onDataChannel.subscribe((channel) => this.adoptChannel(channel));
+    this.pc.ontrack = (event) => {
+      if (event.track.kind !== 'audio') return;
+      events.remoteAudio(event.transceiver.receiver.remoteTrackId ?? event.track.id ?? '', event.track);
+    };
+    this.pc.connectionStateChange.subscribe((state) => events.connectionState(state));
+  }
+
+  get connectionState(): RTCPeerConnection['connectionState'] {
+    return this.pc.connectionState;
+  }
+
+  /** Tracks waiting for a transceiver (single PC: a free recvonly audio section in the next client offer). */
+  get unboundCount(): number {
+    return [...this.bindings.values()].filter((binding) => !binding.transceiver).length;
+  }
+
+  /** Creates the server-side data channels (dual PC subscriber). */
+  createChannels(): void {
+    this.adoptChannel(this.pc.createDataChannel('_reliable', { ordered: true }));
+    this.adoptChannel(this.pc.createDataChannel('_lossy', { ordered: false, maxRetransmits: 0 }));
+  }
+
+  /** Answers a client offer; returns the SDP and the mid -> track sid map of what we send. */
+  answer(sdp: string): Promise<{ sdp: string; midToTrackId: Record<string, string> }> {
+    return this.serialize(async () => {
+      await this.pc.setRemoteDescription({ type: 'offer', sdp });
+      this.bindOntoRecvonlySections();
+      const answer = await this.pc.createAnswer();
+      await this.pc.setLocalDescription(answer);
+      return { sdp: this.pc.localDescription?.sdp ?? answer.sdp, midToTrackId: this.midToTrackId() };
+    });
+  }
+
+  /** Creates an offer (dual PC subscriber) carrying our tracks and data channels. */
+  offer(iceRestart = false): Promise<{ sdp: string; midToTrackId: Record<string, string> }> {
+    return this.serialize(async () => {
+      for (const binding of this.bindings.values()) {
+        if (binding.transceiver) continue;
+        const transceiver = this.pc.addTransceiver('audio', { direction: 'sendonly' });
+        this.attach(binding, transceiver);
+      }
+      const offer = await this.pc.createOffer({ iceRestart });
+      await this.pc.setLocalDescription(offer);
+      return { sdp: this.pc.localDescription?.sdp ?? offer.sdp, midToTrackId: this.midToTrackId() };
+    });
+  }
+
+  acceptAnswer(sdp: string): Promise<void> {
+    return this.serialize(async () => {
+      if (this.pc.signalingState !== 'have-local-offer') return;
+      await this.pc.setRemoteDescription({ type: 'answer', sdp });
+    });
+  }
+
+  get signalingState(): string {
+    return this.pc.signalingState;
+  }
+
+  addCandidate(candidate: IceCandidateJson): Promise<void> {
+    // Candidates may arrive before the description they belong to; werift buffers them.
+    return this.serialize(() => this.pc.addIceCandidate(candidate).catch(() => undefined));
+  }
+
+  /** Starts sending a server track (bound at the next answer/offer). */
+  send(track: PublishedAudioTrack): void {
+    if (this.bindings.has(track.sid) || this.closed) return;
+    this.bindings.set(track.sid, { track, transceiver: undefined, unsubscribe: undefined });
+  }
+
+  /** Stops sending a track; its section goes inactive at the next negotiation. */
+  stopSending(trackSid: string): boolean {
+    const binding = this.bindings.get(trackSid);
+    if (!binding) return false;
+    binding.unsubscribe?.();
+    if (binding.transceiver) binding.transceiver.setDirection('inactive');
+    this.bindings.delete(trackSid);
+    return binding.transceiver !== undefined;
+  }
+
+  sending(trackSid: string): boolean {
+    return this.bindings.has(trackSid);
+  }
+
+  /** Sends on a data channel by label; false when the channel is not open. */
+  sendData(label: string, payload: Uint8Array): boolean {
+    const channel = this.channels.get(label);
+    if (!channel || channel.readyState !== 'open') return false;
+    try {
+      channel.send(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  hasChannel(label: string): boolean {
+    return this.channels.get(label)?.readyState === 'open';
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const binding of this.bindings.values()) binding.unsubscribe?.();
+    this.bindings.clear();
+    await this.pc.close().catch(() => undefined);
+  }
+
+  private serialize<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.chain.then(operation, operation);
+    this.chain = result.catch(() => undefined);
+    return result;
+  }
+
+  private adoptChannel(channel: RTCDataChannel): void {
+    const label = channel.label;
+    if (label !== '_reliable' && label !== '_lossy') return;
+    this.channels.set(label, channel);
+    channel.onMessage.subscribe((message) => {
+      if (typeof message === 'string') return;
+      this.events.data(message, label);
+    });
+  }
+
+  /** Single PC: puts unbound tracks on the client's free recvonly audio sections. */
+  private bindOntoRecvonlySections(): void {
+    const used = new Set([...this.bindings.values()].map((binding) => binding.transceiver).filter(Boolean));
+    const free = this.pc
+      .getTransceivers()
+      .filter(
+        (transceiver) =>
+          transceiver.kind === 'audio' &&
+          transceiver.offerDirection === 'sendonly' &&
+          !used.has(transceiver) &&
+          transceiver.direction !== 'inactive' &&
+          !transceiver.stopped,
+      );
+    for (const binding of this.bindings.values()) {
+      if (binding.transceiver) continue;
+      const transceiver = free.shift();
+      if (!transceiver) break;
+      transceiver.setDirection('sendonly');
+      this.attach(binding, transceiver);
+    }
+  }
+
+  private attach(binding: SendBinding, transceiver: RTCRtpTransceiver): void {
+    binding.transceiver = transceiver;
+    const sender = transceiver.sender as unknown as { streamIds: string[]; trackId: string };
+    sender.streamIds = [`${binding.track.publisher.sid}|${binding.track.sid}`];
+    sender.trackId = binding.track.sid;
+    binding.unsubscribe = binding.track.subscribe((packet: RtpPacket) => {
+      void transceiver.sender.sendRtp(packet).catch(() => undefined);
+    });
+  }
+
+  private midToTrackId(): Record<string, string> {
+    const map: Record<string, string> = {};
+    for (const binding of this.bindings.values()) {
+      const mid = binding.transceiver?.mid;
+      if (mid != null) map[mid] = binding.track.sid;
+    }
+    return map;
+  }
+}

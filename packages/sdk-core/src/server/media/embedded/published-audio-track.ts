@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { TrackInfo, TrackSource, TrackType } from '@livekit/protocol';
+import type { RtpPacket } from 'werift';
+
+/** A new LiveKit-style id: `TR_` / `PA_` / `RM_` + 12 random characters. */
+export function newSid(prefix: 'TR' | 'PA' | 'RM'): string {
+  return `${prefix}_${randomBytes(9).toString('base64url')}`;
+}
+
+export type RtpSink = (packet: RtpPacket) => void;
+
+/**
+ * An audio track published into a room (a client's microphone or the agent's voice): Opus RTP
+ * packets fanned out to every subscriber. Sinks must not throw; a throwing sink is dropped.
+ *
+ * @example
+ * const track = new PublishedAudioTrack({ publisherSid, publisherIdentity, name: 'microphone' });
+ * const unsubscribe = track.subscribe((packet) => sender.sendRtp(packet));
+ */
+export class PublishedAudioTrack {
+  readonly sid: string;
+  readonly info: TrackInfo;
+  private readonly sinks = new Set<RtpSink>();
+  private endListeners: Array<() => void> = [];
+  private endedFlag = false;
+
+  constructor(
+    readonly publisher: { sid: string; identity: string },
+    options: { name?: string; source?: TrackSource; muted?: boolean; stereo?: boolean; disableDtx?: boolean; sid?: string } = {},
+  ) {
+    this.sid = options.sid ?? newSid('TR');
+    this.info = new TrackInfo({
+      sid: this.sid,
+      type: TrackType.AUDIO,
+      name: options.name ?? '',
+      source: options.source ?? TrackSource.MICROPHONE,
+      muted: options.muted ?? false,
+      mimeType: 'audio/opus',
+      stereo: options.stereo ?? false,
+      disableDtx: options.disableDtx ?? false,
+      stream: 'camera',
+    });
+  }
+
+  get ended(): boolean {
+    return this.endedFlag;
+  }
+
+  get subscriberCount(): number {
+    return this.sinks.size;
+  }
+
+  subscribe(sink: RtpSink): () => void {
+    this.sinks.add(sink);
+    return () => this.sinks.delete(sink);
+  }
+
+  push(packet: RtpPacket): void {
+    for (const sink of this.sinks) {
+      try {
+        sink(packet);
+      } catch {
+        this.sinks.delete(sink);
+      }
+    }
+  }
+
+  onEnded(listener: () => void): void {
+    if (this.endedFlag) listener();
+    else this.endListeners.push(listener);
+  }
+
+  end(): void {
+    if (this.endedFlag) return;
+    this.endedFlag = true;
+    this.sinks.clear();
+    const listeners = this.endListeners;
+    this.endListeners = [];
+    for (const listener of listeners) listener();
+  }
+}

@@ -1,0 +1,20 @@
+import type { DataPacket, DisconnectReason, ParticipantInfo, Room as RoomInfo } from '@livekit/protocol';
+import type { ParticipantState } from './participant-state.js';
+import type { PublishedAudioTrack } from './published-audio-track.js';
+
+/**
+ * A participant as the room drives it: a remote client (websocket + WebRTC) or the in-process
+ * agent. The room calls these; implementations must not throw.
+ */
+export interface RoomMember {
+  readonly state: ParticipantState;
+  /** Other participants joined, changed or left (state DISCONNECTED). */
+  deliverParticipants(participants: ParticipantInfo[]): void;
+  deliverRoom(room: RoomInfo): void;
+  /** A data packet from another participant (already stamped with the sender). */
+  deliverData(packet: DataPacket, reliable: boolean): void;
+  /** Another participant published a track the member may subscribe to. */
+  trackPublished(track: PublishedAudioTrack): void;
+  /** The room removes the member (kicked, duplicate identity, room closed, timeout). */
+  removed(reason: DisconnectReason): void;
+}

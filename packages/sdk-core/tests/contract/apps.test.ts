@@ -1,0 +1,271 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppGraph } from '../../src/contract/apps.js';
+import { ApiError, AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, type PalaverClient } from '../../src/index.js';
+import { storeKinds } from '../support/databases.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+/** The error a promise rejects with (fails the test when it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
+  if (!ApiError.isInstance(outcome.error)) throw outcome.error;
+  return outcome.error as ApiError;
+}
+
+const pipeline = {
+  nodes: [
+    { id: 'stt', type: 'stt' },
+    { id: 'llm', type: 'llm', params: { model: 'default' } },
+  ],
+  edges: [{ source: 'stt', source_pad: 'text', target: 'llm', target_pad: 'prompt' }],
+};
+
+describe.each(await storeKinds())('apps (%s)', (kind) => {
+  let test: TestServer;
+  let asAlice: PalaverClient;
+  let asBob: PalaverClient;
+  beforeAll(async () => {
+    test = await startTestServer(kind);
+    asAlice = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'alice' })).token });
+    asBob = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'bob' })).token });
+  });
+  afterAll(async () => test.close());
+
+  it('creates an app at version 1 with an empty graph and reads it back', async () => {
+    const app = await test.client.apps.create({ name: 'Support line' });
+    expect(app).toMatchObject({ name: 'Support line', description: '', version: 1, graph: { nodes: [], edges: [] } });
+    expect(app.id).toMatch(/^app_/);
+    expect(Number.isNaN(Date.parse(app.created_at))).toBe(false);
+    expect(await test.client.apps.retrieve(app.id)).toEqual(app);
+    expect(await test.client.apps.retrieve(app.id, { version: 1 })).toEqual(app);
+    expect((await test.client.apps.list()).map((item) => item.id)).toContain(app.id);
+  });
+
+  it('updates create new versions; old versions stay readable; a stale version is rejected', async () => {
+    const app = await test.client.apps.create({ name: 'Draft' });
+    const second = await test.client.apps.update(app.id, { version: 1, graph: pipeline, inputs: [{ name: 'topic' }] });
+    expect(second).toMatchObject({ id: app.id, name: 'Draft', version: 2, graph: pipeline });
+    const third = await test.client.apps.update(app.id, { version: 2, name: 'Final' });
+    expect(third).toMatchObject({ name: 'Final', version: 3, graph: pipeline });
+    expect(await test.client.apps.retrieve(app.id)).toEqual(third);
+    expect(await test.client.apps.retrieve(app.id, { version: 1 })).toMatchObject({ name: 'Draft', graph: { nodes: [], edges: [] } });
+    expect(await test.client.apps.retrieve(app.id, { version: 2 })).toEqual(second);
+
+    for (const version of [1, 2, 4]) {
+      const error = await rejection(test.client.apps.update(app.id, { version, name: 'Lost' }));
+      expect(BadRequestError.isInstance(error)).toBe(true);
+      expect(error.type).toBe('invalid_input');
+      expect(error.message).toContain('stale version: newest is 3');
+    }
+    expect((await test.client.apps.retrieve(app.id)).version).toBe(3);
+    expect((await test.client.apps.list()).find((item) => item.id === app.id)).toEqual(third);
+  });
+
+  it('of ten concurrent updates based on the same version exactly one wins', async () => {
+    const app = await test.client.apps.create({ name: 'Contended' });
+    const graphs = Array.from({ length: 10 }, (_unused, index) => ({ nodes: [{ id: `writer-${index}`, type: 'llm' }], edges: [] }));
+    const outcomes = await Promise.allSettled(graphs.map((graph) => test.client.apps.update(app.id, { version: 1, graph })));
+    const winners = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    const losers = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    expect(winners).toHaveLength(1);
+    expect(losers).toHaveLength(9);
+    for (const loser of losers) {
+      expect(BadRequestError.isInstance(loser.reason), String(loser.reason)).toBe(true);
+      expect((loser.reason as BadRequestError).message).toContain('stale version: newest is 2');
+    }
+    const winner = (winners[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof test.client.apps.update>>>).value;
+    const versions = await test.client.apps.versions(app.id);
+    expect(versions.all.total_count).toBe(2);
+    expect(versions.newest).toEqual(winner);
+    expect(await test.client.apps.retrieve(app.id)).toEqual(winner);
+  });
+
+  it('publishes one version at a time and lists versions newest first with pagination', async () => {
+    const app = await test.client.apps.create({ name: 'Versioned' });
+    for (let version = 1; version < 5; version += 1) {
+      await test.client.apps.update(app.id, { version, graph: { nodes: [{ id: `n${version}`, type: 'llm' }], edges: [] } });
+    }
+    const unpublished = await test.client.apps.versions(app.id);
+    expect(unpublished.published).toBeUndefined();
+    expect(unpublished.newest.version).toBe(5);
+    expect(unpublished.all.items.map((item) => item.version)).toEqual([5, 4, 3, 2, 1]);
+    expect(unpublished.all.next_page).toBeNull();
+
+    expect(await test.client.apps.publish(app.id, { version: 2 })).toMatchObject({ id: app.id, version: 2 });
+    expect((await test.client.apps.versions(app.id)).published?.version).toBe(2);
+    await test.client.apps.publish(app.id, { version: 4 });
+    const published = await test.client.apps.versions(app.id);
+    expect(published.published).toEqual(await test.client.apps.retrieve(app.id, { version: 4 }));
+
+    const seen: number[] = [];
+    let page: string | undefined;
+    for (let round = 0; round < 5; round += 1) {
+      const result = await test.client.apps.versions(app.id, { page_size: 2, ...(page ? { page } : {}) });
+      expect(result.all.total_count).toBe(5);
+      seen.push(...result.all.items.map((item) => item.version));
+      if (!result.all.next_page) break;
+      page = result.all.next_page;
+    }
+    expect(seen).toEqual([5, 4, 3, 2, 1]);
+
+    const missing = await rejection(test.client.apps.publish(app.id, { version: 9 }));
+    expect(BadRequestError.isInstance(missing)).toBe(true);
+    expect(missing.message).toContain('version');
+    expect(NotFoundError.isInstance(await rejection(test.client.apps.publish('app_missing', { version: 1 })))).toBe(true);
+    expect(NotFoundError.isInstance(await rejection(test.client.apps.versions('app_missing')))).toBe(true);
+  });
+
+  it('clones the newest graph of an app or an example; a missing source is a 404', async () => {
+    const source = await test.client.apps.create({ name: 'Source' });
+    await test.client.apps.update(source.id, { version: 1, graph: pipeline });
+    const clone = await test.client.apps.create({ name: 'Clone', existing_app_id: source.id });
+    expect(clone).toMatchObject({ name: 'Clone', version: 1, graph: pipeline });
+    expect(clone.id).not.toBe(source.id);
+    await test.client.apps.update(clone.id, { version: 1, graph: { nodes: [], edges: [] } });
+    expect((await test.client.apps.retrieve(source.id)).graph).toEqual(pipeline);
+
+    const [example] = await test.client.apps.examples();
+    const fromExample = await test.client.apps.create({ name: 'Mine', existing_app_id: example!.id });
+    expect(fromExample).toMatchObject({ name: 'Mine', version: 1, description: example!.description, graph: example!.graph });
+
+    const error = await rejection(test.client.apps.create({ name: 'Orphan', existing_app_id: 'app_missing' }));
+    expect(NotFoundError.isInstance(error)).toBe(true);
+    expect(error.message).toContain('app_missing');
+  });
+
+  it('soft-deletes: reads, updates and lists stop seeing the app but its data is kept', async () => {
+    const app = await test.client.apps.create({ name: 'Doomed' });
+    await test.client.apps.update(app.id, { version: 1, graph: pipeline });
+    await expect(test.client.apps.delete(app.id)).resolves.toBeUndefined();
+    for (const call of [
+      () => test.client.apps.retrieve(app.id),
+      () => test.client.apps.versions(app.id),
+      () => test.client.apps.update(app.id, { version: 2, name: 'Back' }),
+      () => test.client.apps.publish(app.id, { version: 1 }),
+      () => test.client.apps.delete(app.id),
+      () => test.client.apps.create({ name: 'Clone', existing_app_id: app.id }),
+    ]) {
+      expect(NotFoundError.isInstance(await rejection(call()))).toBe(true);
+    }
+    expect((await test.client.apps.list()).map((item) => item.id)).not.toContain(app.id);
+    const rows = await test.server.services.store.db
+      .selectFrom('documents')
+      .select(['kind', 'deleted_at'])
+      .where((eb) => eb.or([eb('id', '=', app.id), eb('parent', '=', app.id)]))
+      .execute();
+    expect(rows.filter((row) => row.kind === 'app_version')).toHaveLength(2);
+    expect(rows.find((row) => row.kind === 'app')?.deleted_at).not.toBeNull();
+  });
+
+  it('answers 404 for a missing app or version and 400 naming the field for bad input', async () => {
+    const app = await test.client.apps.create({ name: 'Probe' });
+    expect(NotFoundError.isInstance(await rejection(test.client.apps.retrieve('app_missing')))).toBe(true);
+    expect(NotFoundError.isInstance(await rejection(test.client.apps.update('app_missing', { version: 1 })))).toBe(true);
+    expect(NotFoundError.isInstance(await rejection(test.client.apps.delete('app_missing')))).toBe(true);
+    const noVersion = await rejection(test.client.apps.retrieve(app.id, { version: 7 }));
+    expect(NotFoundError.isInstance(noVersion)).toBe(true);
+    expect(noVersion.message).toContain('version 7');
+
+    const cases: Array<[() => Promise<unknown>, string]> = [
+      [() => test.client.apps.retrieve(app.id, { version: 0 }), 'version'],
+      [() => test.client.apps.retrieve(app.id, { version: 'two' as never }), 'version'],
+      [() => test.client.apps.create({} as never), 'name'],
+      [() => test.client.apps.create({ name: '' }), 'name'],
+      [() => test.client.apps.update(app.id, { name: 'No version' } as never), 'version'],
+      [() => test.client.apps.update(app.id, { version: 1, graph: [] as never }), 'graph'],
+      [() => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a b', type: 'llm' }], edges: [] } }), 'graph.nodes[0].id'],
+      [() => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a' }] } as never }), 'graph.nodes[0].type'],
+      [
+        () => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a', type: 'x' }, { id: 'a', type: 'y' }], edges: [] } }),
+        'graph.nodes[1].id',
+      ],
+      [
+        () => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a', type: 'x' }], edges: [{ source: 'a', target: 'ghost' }] } }),
+        'graph.edges[0].target',
+      ],
+      [() => test.client.apps.update(app.id, { version: 1, graph: { edges: [{ source: 'a', target: 'b' }] } }), 'graph.edges[0].source'],
+      [() => test.client.apps.publish(app.id, {} as never), 'version'],
+      [() => test.client.apps.versions(app.id, { page: 'not-a-token' }), 'page'],
+    ];
+    for (const [call, field] of cases) {
+      const error = await rejection(call());
+      expect(BadRequestError.isInstance(error), `${field}: ${error.message}`).toBe(true);
+      expect(error.type).toBe('invalid_input');
+      expect(error.message).toContain(field);
+    }
+    expect((await test.client.apps.retrieve(app.id)).version).toBe(1);
+  });
+
+  it('accepts a free-form graph object without nodes/edges', async () => {
+    const app = await test.client.apps.create({ name: 'Free form' });
+    const graph = { layout: { zoom: 2 }, notes: 'anything goes' };
+    expect((await test.client.apps.update(app.id, { version: 1, graph })).graph).toEqual(graph);
+  });
+
+  it('rejects calls without or with wrong credentials (401)', async () => {
+    for (const credentials of [{}, { apiKey: 'pk_wrong_key_000000000000000000' }]) {
+      const anonymous = test.clientWith(credentials);
+      expect(AuthenticationError.isInstance(await rejection(anonymous.apps.list()))).toBe(true);
+      expect(AuthenticationError.isInstance(await rejection(anonymous.apps.create({ name: 'x' })))).toBe(true);
+      expect(AuthenticationError.isInstance(await rejection(anonymous.apps.examples()))).toBe(true);
+    }
+  });
+
+  it("keeps a human's apps from other humans", async () => {
+    const mine = await asAlice.apps.create({ name: 'Alice app' });
+    expect((await asAlice.apps.list()).map((app) => app.id)).toContain(mine.id);
+    expect((await asBob.apps.list()).map((app) => app.id)).not.toContain(mine.id);
+    const bobByKey = test.clientWith({ apiKey: test.server.apiKey, humanId: 'bob' });
+    for (const client of [asBob, bobByKey]) {
+      for (const call of [
+        () => client.apps.retrieve(mine.id),
+        () => client.apps.update(mine.id, { version: 1, name: 'Stolen' }),
+        () => client.apps.publish(mine.id, { version: 1 }),
+        () => client.apps.versions(mine.id),
+        () => client.apps.delete(mine.id),
+        () => client.apps.create({ name: 'Copy', existing_app_id: mine.id }),
+      ]) {
+        expect(NotFoundError.isInstance(await rejection(call()))).toBe(true);
+      }
+    }
+    expect(await asAlice.apps.update(mine.id, { version: 1, name: 'Still mine' })).toMatchObject({ version: 2, name: 'Still mine' });
+    expect((await test.client.apps.list()).map((app) => app.id)).toContain(mine.id);
+  });
+
+  it('serves built-in examples that are real graphs, readable and read-only', async () => {
+    const examples = await asAlice.apps.examples();
+    expect(examples.map((example) => example.name)).toEqual(expect.arrayContaining(['Voice assistant', 'Echo', 'Translator']));
+    for (const example of examples) {
+      expect(AppGraph.safeParse(example.graph).success, example.name).toBe(true);
+      expect(example.version).toBe(1);
+    }
+    const voice = examples.find((example) => example.name === 'Voice assistant')!;
+    expect((voice.graph as AppGraph).nodes.map((node) => node.type)).toEqual(expect.arrayContaining(['stt', 'llm', 'tts']));
+    expect(await asAlice.apps.retrieve(voice.id)).toEqual(voice);
+    expect((await test.client.apps.list()).map((app) => app.id)).not.toContain(voice.id);
+    expect(PermissionDeniedError.isInstance(await rejection(test.client.apps.update(voice.id, { version: 1, name: 'Mine' })))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await rejection(test.client.apps.publish(voice.id, { version: 1 })))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await rejection(test.client.apps.delete(voice.id)))).toBe(true);
+    expect((await test.client.apps.versions(voice.id)).published?.version).toBe(1);
+  });
+
+  it('routes /v1/app/list, /v1/app/examples and /v1/app/create to their operations, not to an app id', async () => {
+    const app = await test.client.apps.create({ name: 'Router probe' });
+    for (const path of ['/v1/app/list', '/v1/app/examples']) {
+      const response = await test.server.fetch(new Request(`http://palaver.test${path}`, { headers: { 'x-api-key': test.server.apiKey } }));
+      expect(response.status, path).toBe(200);
+      const body = (await response.json()) as unknown[];
+      expect(Array.isArray(body), path).toBe(true);
+    }
+    const listed = await test.client.apps.list();
+    expect(listed.map((item) => item.id)).toContain(app.id);
+    expect((await test.client.apps.examples()).every((item) => item.id !== app.id)).toBe(true);
+    const direct = await test.server.fetch(
+      new Request(`http://palaver.test/v1/app/${app.id}`, { headers: { 'x-api-key': test.server.apiKey } }),
+    );
+    expect(((await direct.json()) as { id: string }).id).toBe(app.id);
+  });
+});

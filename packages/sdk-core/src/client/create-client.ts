@@ -1,5 +1,7 @@
 import { HttpClient, type ClientOptions } from './http-client.js';
 import { Personas } from './resources/personas.js';
+import { RealtimeSessions } from './resources/realtime.js';
+import { Partner } from './resources/partner.js';
 import { Scenarios } from './resources/scenarios.js';
 import { Llms } from './resources/llms.js';
 import { Tools } from './resources/tools.js';
@@ -18,6 +20,8 @@ export class PalaverClient {
   readonly http: HttpClient;
   readonly usage: Usage;
   readonly personas: Personas;
+  readonly realtime: RealtimeSessions;
+  readonly partner: Partner;
   readonly scenarios: Scenarios;
   readonly llms: Llms;
   readonly tools: Tools;
@@ -34,6 +38,8 @@ export class PalaverClient {
     this.http = new HttpClient(options);
     this.usage = new Usage(this.http);
     this.personas = new Personas(this.http);
+    this.realtime = new RealtimeSessions(this.http);
+    this.partner = new Partner(this.http);
     this.scenarios = new Scenarios(this.http);
     this.llms = new Llms(this.http);
     this.tools = new Tools(this.http);

@@ -57,5 +57,31 @@ export type {
   AppDebugRequest,
   AppDebugResponse,
 } from './app-runs.js';
+export type {
+  RealtimeSession,
+  RealtimeSessionState,
+  RealtimeSessionData,
+  RealtimeSessionConfig,
+  RealtimeSessionConfigCreate,
+  RealtimeSessionConfigUpdate,
+  RealtimeSessionConnectionDetails,
+  RealtimeSessionStartRequest,
+  RealtimeSessionStartResponse,
+} from './realtime.js';
+export type { PartnerAvatarSessionStartRequest } from './partner.js';
+export type {
+  SDKConnectionState,
+  SDKAgentState,
+  SDKSessionTranscription,
+  SDKSendChatMessageParams,
+  SDKConnectOptions,
+  AgentParticipantMetadata,
+  ToolCallMessage,
+  RuntimeApiMessage,
+  ClientToolCall,
+  DataTopic,
+  DataPacket,
+} from './sdk.js';
+export type { Session, SessionMessage, HistoryMessage, SessionTimelineItem, SessionStartRequest, SessionStartResponse, UpdateSessionRequest } from './sessions-legacy.js';
 export type { RouteDefinition, RouteInput, RouteOutput, AuthClass, HttpMethod } from './define-route.js';
 export type { BadRequest, ErrorType } from './common.js';

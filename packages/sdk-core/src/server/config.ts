@@ -41,8 +41,10 @@ export const ServerConfig = z.object({
       url: z.url().optional(),
       secret: z.string().min(8).optional(),
       allowPrivateAddresses: Flag.default(true),
+      /** Run the webhook dispatcher in this process (false on API-only instances and in some tests). */
+      dispatch: Flag.default(true),
     })
-    .default({ allowPrivateAddresses: true }),
+    .default({ allowPrivateAddresses: true, dispatch: true }),
   /** Upstream LLMs offered as built-ins (the offline test model is always there). */
   llm: z
     .object({
@@ -78,6 +80,7 @@ const environmentMap: Record<string, string> = {
   PALAVER_WEBHOOK_URL: 'webhook.url',
   PALAVER_WEBHOOK_SECRET: 'webhook.secret',
   PALAVER_WEBHOOK_ALLOW_PRIVATE: 'webhook.allowPrivateAddresses',
+  PALAVER_WEBHOOK_DISPATCH: 'webhook.dispatch',
   OPENAI_API_KEY: 'llm.openaiApiKey',
   OPENAI_BASE_URL: 'llm.openaiBaseUrl',
   PALAVER_OPENAI_MODELS: 'llm.openaiModels',

@@ -8,6 +8,7 @@ import { createApp } from './http/create-app.js';
 import { createLogger } from './logger.js';
 import { ServerSecret } from './services/auth/server-secret.js';
 import { closeServices, createServices, type Services } from './services/index.js';
+import { startWebhookDelivery } from './services/webhooks/start-webhook-delivery.js';
 import { openStore } from './store/database.js';
 
 /** Handles a websocket upgrade for one path (the media endpoint, the TTS socket). */
@@ -58,6 +59,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
   const secret = await ServerSecret.load(store, config.secretKey);
   const services = await createServices({ store, config, logger, secret });
   const dev = await services.projects.ensureDevProject(config.apiKey);
+  await startWebhookDelivery(services, dev);
   const app = createApp(services);
   const upgrades = new Map<string, UpgradeHandler>();
 

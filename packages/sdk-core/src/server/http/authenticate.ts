@@ -29,6 +29,7 @@ export async function authenticate(
   const apiKey = headers.get('x-api-key');
   const authorization = headers.get('authorization');
   let principal: Principal;
+  let projectDisabled: boolean;
 
   if (apiKey !== null) {
     const key = await services.apiKeys.verify(apiKey.trim());
@@ -39,6 +40,7 @@ export async function authenticate(
       human: options.humanHeader ? readHuman(headers) : null,
       credentialId: key.id,
     };
+    projectDisabled = key.projectDisabled;
   } else if (authorization !== null) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
     if (!match) throw new AuthenticationError('Authorization header must be "Bearer <usage token>"');
@@ -50,10 +52,11 @@ export async function authenticate(
       throw new PermissionDeniedError(`${HUMAN_HEADER} does not match the usage token's human`);
     }
     principal = { project: token.project, kind: 'token', human: token.human, credentialId: token.id };
+    projectDisabled = token.projectDisabled;
   } else {
     throw new AuthenticationError('Missing credentials: send x-api-key or Authorization: Bearer <usage token>');
   }
 
-  if (await services.projects.isDisabled(principal.project)) throw new ProjectDisabledError('This project is disabled');
+  if (projectDisabled) throw new ProjectDisabledError('This project is disabled');
   return principal;
 }

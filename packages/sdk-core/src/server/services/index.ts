@@ -6,6 +6,10 @@ import { ProjectService } from './auth/projects.js';
 import type { ServerSecret } from './auth/server-secret.js';
 import { UsageTokenService } from './auth/usage-tokens.js';
 import { UsageLimitService } from './usage/usage-limits.js';
+import { UsageService } from './usage/usage-service.js';
+import { CreditService } from './credits/credit-service.js';
+import { WebhookService } from './webhooks/webhook-service.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { PersonaService } from './personas/persona-service.js';
 import { ScenarioService } from './scenarios/scenario-service.js';
 import { LlmService } from './llms/llm-service.js';
@@ -34,6 +38,13 @@ export interface Services {
   apiKeys: ApiKeyService;
   usageTokens: UsageTokenService;
   usageLimits: UsageLimitService;
+  /** Usage metering and limit enforcement (record, assertWithinLimit, reserve/commit). */
+  usage: UsageService;
+  credits: CreditService;
+  /** Webhook endpoints and the event outbox (`enqueue(trx, project, event)`). */
+  webhooks: WebhookService;
+  /** Delivers the outbox; started by the server unless `webhook.dispatch` is false. */
+  webhookDispatcher: WebhookDispatcher;
   personas: PersonaService;
   scenarios: ScenarioService;
   llms: LlmService;
@@ -50,6 +61,9 @@ export interface Services {
 export async function createServices(dependencies: ServiceDependencies): Promise<Services> {
   const { store, config, logger, secret } = dependencies;
   const apiKeys = new ApiKeyService(store);
+  const usageLimits = new UsageLimitService(store);
+  // Endpoint secrets are sealed with the settings key; the associated data binds each to its endpoint id.
+  const webhooks = new WebhookService(store, secret.derive('settings-encryption'), { allowPrivateAddresses: config.webhook.allowPrivateAddresses });
   const secrets = new SecretService(store, secret.derive('secret-encryption'));
   const llms = new LlmService(store, secrets, config.llm);
   await llms.seedBuiltIns();
@@ -68,7 +82,11 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     apiKeys,
     projects: new ProjectService(store, apiKeys, secret.derive('settings-encryption')),
     usageTokens: new UsageTokenService(store, secret.derive('usage-token')),
-    usageLimits: new UsageLimitService(store),
+    usageLimits,
+    usage: new UsageService(store, usageLimits, webhooks),
+    credits: new CreditService(store),
+    webhooks,
+    webhookDispatcher: new WebhookDispatcher(store, webhooks, { allowPrivateAddresses: config.webhook.allowPrivateAddresses, logger }),
     personas: new PersonaService(store),
     scenarios: new ScenarioService(store),
     llms,
@@ -84,4 +102,6 @@ export async function createServices(dependencies: ServiceDependencies): Promise
 }
 
 /** Releases what services hold (timers, workers, connections). */
-export async function closeServices(_services: Services): Promise<void> {}
+export async function closeServices(services: Services): Promise<void> {
+  await services.webhookDispatcher.stop();
+}

@@ -9,6 +9,7 @@ import { contextHandlers } from './contexts.js';
 import { analyticsHandlers } from './analytics.js';
 import { voiceHandlers } from './voices.js';
 import { usageHandlers } from './usage.js';
+import { creditHandlers } from './credits.js';
 import { appHandlers } from './apps.js';
 import { appTemplateHandlers } from './app-templates.js';
 import { subgraphHandlers } from './subgraphs.js';
@@ -18,7 +19,7 @@ import { routes } from '../../../contract/routes.js';
 export const handlers: { [G in RouteGroupName]: GroupHandlers<Routes[G]> } = {
   usage: usageHandlers,
   voices: voiceHandlers,
-  credits: notImplemented(routes.credits, 'credits and ledgers'),
+  credits: creditHandlers,
   chat: notImplemented(routes.chat, 'the LLM gateway'),
   personas: personaHandlers,
   scenarios: scenarioHandlers,

@@ -1,5 +1,5 @@
 import type { usageRoutes } from '../../../contract/usage.js';
-import { BadRequestError, NotFoundError } from '../../../errors/api-error.js';
+import { BadRequestError, NotFoundError, RateLimitError } from '../../../errors/api-error.js';
 import type { GroupHandlers } from '../handler.js';
 
 export const usageHandlers: GroupHandlers<typeof usageRoutes> = {
@@ -29,6 +29,11 @@ export const usageHandlers: GroupHandlers<typeof usageRoutes> = {
   },
   limits: async (_input, { services, principal }) => {
     if (principal.human === null) throw new BadRequestError('x-human-id: a human is required (send the x-human-id header or use a usage token)');
+    // Spec part 7: 429 on the deprecated limit endpoints once the human has used up a limit.
+    const exceeded = await services.usage.exceededLimits(principal.project, principal.human);
+    if (exceeded.length > 0) {
+      throw new RateLimitError(`human '${principal.human}' reached the usage limit for ${exceeded.map((limit) => limit.type).join(', ')}`);
+    }
     return services.usageLimits.get(principal.project, principal.human);
   },
 };

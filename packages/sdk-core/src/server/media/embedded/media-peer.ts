@@ -28,6 +28,8 @@ export interface MediaPeerEvents {
   /** A remote audio track (the client's microphone); `trackId` is its msid track id (= AddTrackRequest cid). */
   remoteAudio: (trackId: string, track: MediaStreamTrack) => void;
   connectionState: (state: RTCPeerConnection['connectionState']) => void;
+  /** A data channel opened (queued outgoing data can flow). */
+  channelOpen: (label: string) => void;
 }
 
 /**
@@ -165,6 +167,10 @@ export class MediaPeer {
     const label = channel.label;
     if (label !== '_reliable' && label !== '_lossy') return;
     this.channels.set(label, channel);
+    if (channel.readyState === 'open') this.events.channelOpen(label);
+    channel.stateChanged.subscribe((state) => {
+      if (state === 'open') this.events.channelOpen(label);
+    });
     channel.onMessage.subscribe((message) => {
       if (typeof message === 'string') return;
       this.events.data(message, label);

@@ -5,6 +5,7 @@ import { newId, nowIso } from '../../store/ids.js';
 export interface VerifiedKey {
   id: string;
   project: string;
+  projectDisabled: boolean;
 }
 
 function digest(key: string): Buffer {
@@ -42,13 +43,14 @@ export class ApiKeyService {
     const presented = digest(key);
     const row = await this.store.db
       .selectFrom('api_keys')
-      .select(['id', 'project', 'key_hash', 'revoked_at'])
-      .where('key_hash', '=', presented.toString('hex'))
+      .innerJoin('projects', 'projects.id', 'api_keys.project')
+      .select(['api_keys.id', 'api_keys.project', 'api_keys.key_hash', 'api_keys.revoked_at', 'projects.disabled'])
+      .where('api_keys.key_hash', '=', presented.toString('hex'))
       .executeTakeFirst();
     if (!row || row.revoked_at !== null) return undefined;
     // Both sides are 32-byte digests, so timingSafeEqual never sees unequal lengths.
     if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), presented)) return undefined;
-    return { id: row.id, project: row.project };
+    return { id: row.id, project: row.project, projectDisabled: Number(row.disabled) !== 0 };
   }
 
   async exists(key: string): Promise<boolean> {

@@ -11,6 +11,7 @@ export interface VerifiedToken {
   id: string;
   project: string;
   human: string;
+  projectDisabled: boolean;
 }
 
 /**
@@ -66,13 +67,15 @@ export class UsageTokenService {
     if (typeof payload.jti !== 'string' || typeof payload.sub !== 'string' || typeof payload.prj !== 'string') return undefined;
     const record = await this.store.db
       .selectFrom('usage_tokens')
-      .selectAll()
-      .where('id', '=', payload.jti)
+      .innerJoin('projects', 'projects.id', 'usage_tokens.project')
+      .selectAll('usage_tokens')
+      .select('projects.disabled')
+      .where('usage_tokens.id', '=', payload.jti)
       .executeTakeFirst();
     if (!record || record.revoked_at !== null) return undefined;
     if (Date.parse(record.expires_at) <= this.now()) return undefined;
     if (record.project !== payload.prj || record.human !== payload.sub) return undefined;
-    return { id: record.id, project: record.project, human: record.human };
+    return { id: record.id, project: record.project, human: record.human, projectDisabled: Number(record.disabled) !== 0 };
   }
 
   private activeTokens(project: string, human: string) {

@@ -2,25 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { decodeWav } from '../codecs/wav.js';
 import { runWasiCommand } from './wasi-memory-shim.js';
+import { FLITE_VOICES, type FliteChunk, type FliteJob } from './flite-protocol.js';
 import { serveJobs } from './worker-runtime.js';
-
-/** A Flite synthesis job. */
-export interface FliteJob {
-  text: string;
-  voice: string;
-  /** >1 slows speech down (Flite's `duration_stretch`). */
-  durationStretch: number;
-  /** Target mean F0 in Hz; honoured by the diphone voices (kal, kal16) only. */
-  pitchMeanHz?: number;
-}
-
-/** The one chunk a Flite job emits (Flite renders a whole utterance at once). */
-export interface FliteChunk {
-  pcm: Int16Array;
-  sampleRate: number;
-}
-
-export const FLITE_VOICES = ['kal', 'kal16', 'awb', 'rms', 'slt'] as const;
 
 serveJobs(async () => {
   const require = createRequire(import.meta.url);

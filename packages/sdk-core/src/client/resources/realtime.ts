@@ -1,0 +1,52 @@
+import type { RouteInput, RouteOutput } from '../../contract/define-route.js';
+import type { realtimeRoutes } from '../../contract/realtime.js';
+import type { RequestOptions } from '../http-client.js';
+import type { PagePromise } from '../page-promise.js';
+import { Resource } from '../resource.js';
+
+type Routes = typeof realtimeRoutes;
+export type RealtimeSessionRecord = RouteOutput<Routes['retrieve']>;
+export type RealtimeSessionStart = RouteOutput<Routes['start']>;
+
+/** Realtime agent sessions: start one, then join its LiveKit room with the returned connection details. */
+export class RealtimeSessions extends Resource {
+  /**
+   * @example
+   * const { session, connection_details } = await client.realtime.start({
+   *   config: { general: {}, input: {}, output: { answer_message: 'Hello!' }, generative: { llm: 'llm_builtin' } },
+   * });
+   */
+  start(body: RouteInput<Routes['start']>['body'], options?: RequestOptions): Promise<RealtimeSessionStart> {
+    return this.http.call<Routes['start']>({ method: 'POST', path: '/v1/realtime/start' }, { body }, options);
+  }
+
+  retrieve(sessionId: string, options?: RequestOptions): Promise<RealtimeSessionRecord> {
+    return this.http.call<Routes['retrieve']>({ method: 'GET', path: '/v1/realtime/{session}' }, { params: { session: sessionId } }, options);
+  }
+
+  /** @example await client.realtime.update(session.id, { output: { speech_synthesis_enabled: false } }) */
+  update(sessionId: string, body: RouteInput<Routes['update']>['body'], options?: RequestOptions): Promise<RealtimeSessionRecord> {
+    return this.http.call<Routes['update']>(
+      { method: 'POST', path: '/v1/realtime/{session}/update' },
+      { params: { session: sessionId }, body },
+      options,
+    );
+  }
+
+  end(sessionId: string, options?: RequestOptions): Promise<RealtimeSessionRecord> {
+    return this.http.call<Routes['end']>({ method: 'POST', path: '/v1/realtime/{session}/end' }, { params: { session: sessionId } }, options);
+  }
+
+  /** API key only. @example await client.realtime.speak(session.id, { text: 'One moment please.' }) */
+  speak(sessionId: string, body: RouteInput<Routes['speak']>['body'], options?: RequestOptions): Promise<RealtimeSessionRecord> {
+    return this.http.call<Routes['speak']>(
+      { method: 'POST', path: '/v1/realtime/{session}/speak' },
+      { params: { session: sessionId }, body },
+      options,
+    );
+  }
+
+  list(query: RouteInput<Routes['list']>['query'] = {}, options?: RequestOptions): PagePromise<RealtimeSessionRecord> {
+    return this.http.list<Routes['list']>({ method: 'GET', path: '/v1/realtime/list' }, { query }, options);
+  }
+}

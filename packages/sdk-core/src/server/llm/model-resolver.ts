@@ -1,0 +1,69 @@
+import type { Llm } from '../../contract/llms.js';
+import { ApiError, BadRequestError } from '../../errors/api-error.js';
+import type { ServerConfig } from '../config.js';
+import type { Principal } from '../services/auth/principal.js';
+import type { ChatModel } from './chat-model.js';
+import { OFFLINE_MODEL_ID, createOfflineChatModel } from './offline-model.js';
+import { createOpenAiCompatibleModel, type OpenAiCompatibleModelOptions } from './openai-compatible-model.js';
+import { assertUpstreamAllowed, type UpstreamAddressPolicy } from './upstream-address.js';
+
+/**
+ * Turns a request's `model` (an LLM id) into the model that answers it. Throws 400 `invalid_input`
+ * naming `model` when the caller cannot use that LLM.
+ */
+export type ResolveModel = (principal: Principal, modelId: string) => Promise<ChatModel>;
+
+/** The parts of the LLM service the resolver needs (`services.llms`). */
+export interface LlmLookup {
+  retrieve(principal: Principal, id: string): Promise<Llm>;
+  resolveHeaders(principal: Principal, llm: Llm | string): Promise<Record<string, string>>;
+}
+
+export interface ModelResolverOptions {
+  llms: LlmLookup;
+  config: Pick<ServerConfig, 'llm'>;
+  /** Which private destinations project LLMs may reach (built-ins are configured by the operator). */
+  addressPolicy: UpstreamAddressPolicy;
+  offline?: ChatModel;
+  /** Timeouts and retries of upstream models (tests shorten them). */
+  upstream?: Pick<OpenAiCompatibleModelOptions, 'retry' | 'firstChunkTimeoutMs' | 'idleTimeoutMs' | 'onRetry'>;
+}
+
+/**
+ * The default resolver: `builtin-offline` is the offline model; other built-ins and the project's
+ * `openai_compatible` LLMs become OpenAI-compatible upstream models with their headers' secrets resolved.
+ *
+ * @example
+ * const resolveModel = createModelResolver({ llms: services.llms, config, addressPolicy: { allowLoopback: true, allowPrivateNetworks: false } });
+ */
+export function createModelResolver(options: ModelResolverOptions): ResolveModel {
+  const offline = options.offline ?? createOfflineChatModel();
+  return async (principal, modelId) => {
+    if (modelId === OFFLINE_MODEL_ID) return offline;
+    let llm: Llm;
+    try {
+      llm = await options.llms.retrieve(principal, modelId);
+    } catch (error) {
+      if (ApiError.isInstance(error) && error.status === 404) {
+        throw new BadRequestError(`Invalid body: model: no LLM '${modelId}' is available to this caller (see GET /v1/llm/list)`, { cause: error });
+      }
+      throw error;
+    }
+    if (!llm.post_url) throw new BadRequestError(`Invalid body: model: LLM '${modelId}' has no post_url to send requests to`);
+    if (!llm.model) throw new BadRequestError(`Invalid body: model: LLM '${modelId}' names no upstream model`);
+    const builtIn = llm.project === null || llm.project === undefined;
+    const headers = await options.llms.resolveHeaders(principal, llm);
+    if (llm.type === 'openai' && options.config.llm.openaiApiKey) {
+      // The platform's key lives only in the config and is added here, never stored with the LLM.
+      headers.authorization = `Bearer ${options.config.llm.openaiApiKey}`;
+    }
+    return createOpenAiCompatibleModel({
+      id: llm.id,
+      url: llm.post_url,
+      model: llm.model,
+      headers,
+      ...options.upstream,
+      ...(builtIn ? {} : { beforeAttempt: (url: URL) => assertUpstreamAllowed(url, options.addressPolicy) }),
+    });
+  };
+}

@@ -1,0 +1,137 @@
+import { SignalTarget } from '@livekit/protocol';
+import type { MediaStreamTrack } from 'werift';
+import { MediaPeer, type IceCandidateJson } from './media-peer.js';
+import type { PublishedAudioTrack } from './published-audio-track.js';
+
+export interface ClientPeersEvents {
+  candidate: (candidate: IceCandidateJson, target: SignalTarget) => void;
+  /** Dual PC: a server offer for the subscriber connection. */
+  offer: (sdp: string, midToTrackId: Record<string, string>, offerId: number) => void;
+  /** Single PC: the client must add this many recvonly audio sections and re-offer. */
+  needAudioSections: (count: number) => void;
+  data: (payload: Buffer, reliable: boolean) => void;
+  remoteAudio: (trackId: string, track: MediaStreamTrack) => void;
+  /** The connection that carries media to the client is up (or lost). */
+  connected: (connected: boolean) => void;
+  channelOpen: () => void;
+}
+
+/**
+ * The WebRTC side of one client: a single publisher connection (`/rtc/v1`: the client offers,
+ * we answer and send on its recvonly sections) or publisher + subscriber (`/rtc`: we offer on the
+ * subscriber connection, with our own data channels).
+ */
+export class ClientPeers {
+  readonly publisher: MediaPeer;
+  readonly subscriber: MediaPeer | undefined;
+  private offerId = 0;
+  private renegotiate = false;
+  private answeredOnce = false;
+  private requestedSections = 0;
+
+  constructor(
+    readonly protocolVersion: 0 | 1,
+    private readonly events: ClientPeersEvents,
+  ) {
+    this.publisher = new MediaPeer({
+      candidate: (candidate) => events.candidate(candidate, SignalTarget.PUBLISHER),
+      data: (payload, label) => events.data(payload, label === '_reliable'),
+      remoteAudio: (trackId, track) => events.remoteAudio(trackId, track),
+      connectionState: (state) => {
+        if (protocolVersion === 1) this.reportState(state);
+      },
+      channelOpen: () => events.channelOpen(),
+    });
+    if (protocolVersion === 0) {
+      this.subscriber = new MediaPeer({
+        candidate: (candidate) => events.candidate(candidate, SignalTarget.SUBSCRIBER),
+        data: (payload, label) => events.data(payload, label === '_reliable'),
+        remoteAudio: () => undefined,
+        connectionState: (state) => this.reportState(state),
+        channelOpen: () => events.channelOpen(),
+      });
+      this.subscriber.createChannels();
+    }
+  }
+
+  /** The connection that carries what we send (media and data). */
+  private get sendingPeer(): MediaPeer {
+    return this.subscriber ?? this.publisher;
+  }
+
+  async answer(sdp: string): Promise<{ sdp: string; midToTrackId: Record<string, string> }> {
+    const answer = await this.publisher.answer(sdp);
+    this.answeredOnce = true;
+    if (this.protocolVersion === 1) {
+      this.requestedSections = 0;
+      this.requestSectionsIfNeeded();
+    }
+    return this.protocolVersion === 1 ? answer : { sdp: answer.sdp, midToTrackId: {} };
+  }
+
+  async acceptAnswer(sdp: string): Promise<void> {
+    if (!this.subscriber) return;
+    await this.subscriber.acceptAnswer(sdp);
+    if (this.renegotiate) await this.negotiateSubscriber();
+  }
+
+  addCandidate(candidate: IceCandidateJson, target: SignalTarget): Promise<void> {
+    const peer = target === SignalTarget.SUBSCRIBER && this.subscriber ? this.subscriber : this.publisher;
+    return peer.addCandidate(candidate);
+  }
+
+  /** Dual PC: sends the (first or next) subscriber offer. */
+  async negotiateSubscriber(iceRestart = false): Promise<void> {
+    const subscriber = this.subscriber;
+    if (!subscriber) return;
+    if (subscriber.signalingState === 'have-local-offer' && !iceRestart) {
+      this.renegotiate = true;
+      return;
+    }
+    this.renegotiate = false;
+    const offer = await subscriber.offer(iceRestart);
+    this.offerId += 1;
+    this.events.offer(offer.sdp, offer.midToTrackId, this.offerId);
+  }
+
+  send(track: PublishedAudioTrack): void {
+    this.sendingPeer.send(track);
+    if (this.protocolVersion === 0) void this.negotiateSubscriber().catch(() => undefined);
+    else this.requestSectionsIfNeeded();
+  }
+
+  stopSending(trackSid: string): void {
+    const hadSection = this.sendingPeer.stopSending(trackSid);
+    if (hadSection && this.protocolVersion === 0) void this.negotiateSubscriber().catch(() => undefined);
+  }
+
+  sending(trackSid: string): boolean {
+    return this.sendingPeer.sending(trackSid);
+  }
+
+  sendData(payload: Uint8Array, reliable: boolean): boolean {
+    return this.sendingPeer.sendData(reliable ? '_reliable' : '_lossy', payload);
+  }
+
+  canSendData(reliable: boolean): boolean {
+    return this.sendingPeer.hasChannel(reliable ? '_reliable' : '_lossy');
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.publisher.close(), this.subscriber?.close()]);
+  }
+
+  private requestSectionsIfNeeded(): void {
+    // Before the first answer the join offer's recvonly sections are still to come.
+    if (!this.answeredOnce) return;
+    const missing = this.publisher.unboundCount - this.requestedSections;
+    if (missing <= 0) return;
+    this.requestedSections += missing;
+    this.events.needAudioSections(missing);
+  }
+
+  private reportState(state: string): void {
+    if (state === 'connected') this.events.connected(true);
+    else if (state === 'failed' || state === 'closed' || state === 'disconnected') this.events.connected(false);
+  }
+}

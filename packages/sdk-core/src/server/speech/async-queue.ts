@@ -1,0 +1,62 @@
+/**
+ * An unbounded single-consumer async queue: producers `push`, then `end` or `fail`; the consumer
+ * iterates. Used to bridge callback-style sources (worker messages, HTTP streams) into async iterables.
+ * Producers here are bounded by construction (one sentence of audio, one utterance of transcripts).
+ *
+ * @example
+ * const queue = new AsyncQueue<number>();
+ * queue.push(1); queue.end();
+ * for await (const value of queue) console.log(value);
+ */
+export class AsyncQueue<T> implements AsyncIterable<T> {
+  private readonly items: T[] = [];
+  private waiting: { resolve: (result: IteratorResult<T>) => void; reject: (error: Error) => void } | undefined;
+  private finished = false;
+  private failure: Error | undefined;
+
+  push(item: T): void {
+    if (this.finished) return;
+    if (this.waiting) {
+      const waiting = this.waiting;
+      this.waiting = undefined;
+      waiting.resolve({ value: item, done: false });
+    } else this.items.push(item);
+  }
+
+  end(): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.waiting) this.waiting.resolve({ value: undefined, done: true });
+    this.waiting = undefined;
+  }
+
+  fail(error: Error): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.failure = error;
+    if (this.waiting) this.waiting.reject(error);
+    this.waiting = undefined;
+  }
+
+  /** Items waiting to be consumed. */
+  get size(): number {
+    return this.items.length;
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.items.length > 0) return Promise.resolve({ value: this.items.shift()!, done: false });
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.finished) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return { next: () => this.next(), return: async () => {
+      this.end();
+      this.items.length = 0;
+      return { value: undefined, done: true };
+    } };
+  }
+}

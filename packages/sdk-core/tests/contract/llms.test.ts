@@ -1,0 +1,257 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
+import type { LlmCreateRequest } from '../../src/index.js';
+import type { Principal } from '../../src/server/services/auth/principal.js';
+import { storeKinds } from '../support/databases.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+async function errorOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (error: unknown) => error,
+  );
+}
+
+const custom: LlmCreateRequest = {
+  name: 'My endpoint',
+  description: 'An OpenAI-compatible server',
+  headers: [{ key: 'X-Team', value: 'voice' }],
+  model: 'llama3',
+  post_url: 'https://llm.example.com/v1/chat/completions',
+};
+
+describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
+  let test: TestServer;
+  let projectKey: Principal;
+  beforeAll(async () => {
+    test = await startTestServer(kind);
+    projectKey = { project: test.server.project, kind: 'key', human: null, credentialId: 'test' };
+  });
+  afterAll(async () => test.close());
+
+  it('lists the built-in offline model, which is read-only', async () => {
+    const offline = await test.client.llms.retrieve('builtin-offline');
+    expect(offline).toMatchObject({
+      id: 'builtin-offline',
+      name: 'Palaver offline test model (deterministic, not a real LLM)',
+      type: 'builtin',
+      project: null,
+      compliance: true,
+      service_tool_calling: true,
+    });
+    expect((await test.client.llms.list().all()).map((llm) => llm.id)).toContain('builtin-offline');
+    const { token } = await test.client.usage.createToken({ human: 'olga' });
+    expect(await test.clientWith({ usageToken: token }).llms.retrieve('builtin-offline')).toEqual(offline);
+
+    for (const call of [() => test.client.llms.update('builtin-offline', custom), () => test.client.llms.delete('builtin-offline')]) {
+      const error = await errorOf(call());
+      expect(PermissionDeniedError.isInstance(error)).toBe(true);
+      expect((error as PermissionDeniedError).status).toBe(403);
+    }
+    expect(await test.client.llms.retrieve('builtin-offline')).toEqual(offline);
+  });
+
+  it('creates, retrieves, replaces, lists and deletes a project LLM', async () => {
+    const created = await test.client.llms.create(custom);
+    expect(created).toMatchObject({ ...custom, type: 'openai_compatible', project: test.server.project });
+    expect(typeof created.compliance).toBe('boolean');
+    expect(typeof created.service_tool_calling).toBe('boolean');
+    expect(await test.client.llms.retrieve(created.id)).toEqual(created);
+
+    const replaced = await test.client.llms.update(created.id, { name: 'Renamed', description: '', headers: [], model: 'llama3.1' });
+    expect(replaced).toMatchObject({ id: created.id, name: 'Renamed', headers: [], model: 'llama3.1', created_at: created.created_at });
+    expect(replaced.post_url).toBeUndefined();
+    expect((await test.client.llms.list().all()).map((llm) => llm.id)).toEqual(expect.arrayContaining([created.id, 'builtin-offline']));
+
+    expect(await test.client.llms.delete(created.id)).toEqual({ message: expect.stringContaining(created.id) });
+    expect(NotFoundError.isInstance(await errorOf(test.client.llms.retrieve(created.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await errorOf(test.client.llms.delete(created.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await errorOf(test.client.llms.update('llm_missing', custom)))).toBe(true);
+  });
+
+  it('rejects invalid definitions with 400 invalid_input naming the field', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ ...custom, headers: [{ key: 'bad key', value: 'x' }] }, 'headers[0].key'],
+      [{ ...custom, headers: [{ key: 'X-Ok', value: 'line\r\nInjected: yes' }] }, 'headers[0].value'],
+      [{ ...custom, headers: [{ key: 'X-A', value: '1' }, { key: 'x-a', value: '2' }] }, 'headers[1].key'],
+      [{ ...custom, post_url: 'ftp://llm.example.com' }, 'post_url'],
+      [{ ...custom, post_url: 'not a url' }, 'post_url'],
+      [{ name: 'x', description: '', headers: [] }, 'model'],
+      [{ name: 'x', description: '', model: 'm' }, 'headers'],
+      [{ ...custom, headers: [{ key: 'Authorization', value: 'Bearer {{secret:bad name}}' }] }, 'headers[0].value'],
+    ];
+    for (const [body, field] of cases) {
+      const error = await errorOf(test.client.llms.create(body as LlmCreateRequest));
+      expect(BadRequestError.isInstance(error), JSON.stringify(body)).toBe(true);
+      expect((error as BadRequestError).type).toBe('invalid_input');
+      expect((error as BadRequestError).message, JSON.stringify(body)).toContain(field);
+    }
+  });
+
+  it('answers 401 without credentials', async () => {
+    const anonymous = test.clientWith({});
+    expect(AuthenticationError.isInstance(await errorOf(anonymous.llms.list()))).toBe(true);
+    expect(AuthenticationError.isInstance(await errorOf(anonymous.llms.create(custom)))).toBe(true);
+  });
+
+  it('validates {{secret:NAME}} header references and resolves them server-side only', async () => {
+    const missing = await errorOf(
+      test.client.llms.create({ ...custom, headers: [{ key: 'Authorization', value: 'Bearer {{secret:NOT_THERE}}' }] }),
+    );
+    expect(BadRequestError.isInstance(missing)).toBe(true);
+    expect((missing as BadRequestError).message).toContain('headers[0].value');
+    expect((missing as BadRequestError).message).toContain('NOT_THERE');
+
+    await test.client.secrets.create({ name: 'UPSTREAM_KEY', value: 'sk-upstream-123' });
+    await test.client.secrets.create({ name: 'ORG', value: 'org-9' });
+    const llm = await test.client.llms.create({
+      ...custom,
+      headers: [
+        { key: 'Authorization', value: 'Bearer {{secret:UPSTREAM_KEY}}' },
+        { key: 'X-Org', value: '{{ secret:ORG }}/{{secret:ORG}}' },
+        { key: 'X-Plain', value: 'plain' },
+      ],
+    });
+    expect(JSON.stringify(llm)).not.toContain('sk-upstream-123');
+    expect(llm.headers?.[0]).toEqual({ key: 'Authorization', value: 'Bearer {{secret:UPSTREAM_KEY}}' });
+    expect(JSON.stringify(await test.client.llms.list().all())).not.toContain('sk-upstream-123');
+
+    expect(await test.server.services.llms.resolveHeaders(projectKey, llm.id)).toEqual({
+      Authorization: 'Bearer sk-upstream-123',
+      'X-Org': 'org-9/org-9',
+      'X-Plain': 'plain',
+    });
+    expect(await test.server.services.llms.resolveHeaders(projectKey, 'builtin-offline')).toEqual({});
+
+    // A value changed after the LLM was defined is picked up at call time.
+    await test.client.secrets.update('UPSTREAM_KEY', { name: 'UPSTREAM_KEY', value: 'sk-rotated-456' });
+    expect((await test.server.services.llms.resolveHeaders(projectKey, llm))['Authorization']).toBe('Bearer sk-rotated-456');
+
+    await test.client.secrets.delete('ORG');
+    const gone = await errorOf(test.server.services.llms.resolveHeaders(projectKey, llm.id));
+    expect(BadRequestError.isInstance(gone)).toBe(true);
+    expect((gone as BadRequestError).message).toContain("'ORG'");
+    const updateWithGone = await errorOf(test.client.llms.update(llm.id, { ...custom, headers: [{ key: 'X-Org', value: '{{secret:ORG}}' }] }));
+    expect((updateWithGone as BadRequestError).message).toContain('headers[0].value');
+  });
+
+  it('isolates humans, and lets a human reference only their own secrets', async () => {
+    const { token: annaToken } = await test.client.usage.createToken({ human: 'anna' });
+    const { token: benToken } = await test.client.usage.createToken({ human: 'ben' });
+    const anna = test.clientWith({ usageToken: annaToken });
+    const ben = test.clientWith({ usageToken: benToken });
+    await test.client.secrets.create({ name: 'PROJECT_KEY', value: 'project-value' });
+    await anna.secrets.create({ name: 'ANNA_KEY', value: 'anna-value' });
+
+    // An end user must not be able to send a project secret to a URL of their choosing.
+    const borrowed = await errorOf(anna.llms.create({ ...custom, headers: [{ key: 'Authorization', value: '{{secret:PROJECT_KEY}}' }] }));
+    expect((borrowed as BadRequestError).message).toContain('PROJECT_KEY');
+    const annas = await anna.llms.create({ ...custom, name: 'Anna model', headers: [{ key: 'Authorization', value: '{{secret:ANNA_KEY}}' }] });
+    expect((await ben.llms.create({ ...custom, headers: [] })).project).toBe(test.server.project);
+    const bensBorrow = await errorOf(ben.llms.create({ ...custom, headers: [{ key: 'Authorization', value: '{{secret:ANNA_KEY}}' }] }));
+    expect(BadRequestError.isInstance(bensBorrow)).toBe(true);
+
+    expect(NotFoundError.isInstance(await errorOf(ben.llms.retrieve(annas.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await errorOf(ben.llms.update(annas.id, custom)))).toBe(true);
+    expect(NotFoundError.isInstance(await errorOf(ben.llms.delete(annas.id)))).toBe(true);
+    expect((await ben.llms.list().all()).map((llm) => llm.id)).not.toContain(annas.id);
+    expect((await anna.llms.list().all()).map((llm) => llm.id)).toEqual(expect.arrayContaining([annas.id, 'builtin-offline']));
+
+    const annaPrincipal: Principal = { project: test.server.project, kind: 'token', human: 'anna', credentialId: 'test' };
+    const benPrincipal: Principal = { ...annaPrincipal, human: 'ben' };
+    expect(await test.server.services.llms.resolveHeaders(annaPrincipal, annas.id)).toEqual({ Authorization: 'anna-value' });
+    expect(NotFoundError.isInstance(await errorOf(test.server.services.llms.resolveHeaders(benPrincipal, annas.id)))).toBe(true);
+
+    const shared = await test.client.llms.create({ ...custom, headers: [{ key: 'Authorization', value: '{{secret:PROJECT_KEY}}' }] });
+    expect(await anna.llms.retrieve(shared.id)).toMatchObject({ id: shared.id });
+    expect(PermissionDeniedError.isInstance(await errorOf(anna.llms.update(shared.id, custom)))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await errorOf(anna.llms.delete(shared.id)))).toBe(true);
+    // The project's own LLM may use the project secret even when a human's session calls it.
+    expect(await test.server.services.llms.resolveHeaders(annaPrincipal, shared.id)).toEqual({ Authorization: 'project-value' });
+  });
+
+  it('pages through 25 LLMs (built-ins included) without duplicates or gaps', async () => {
+    const created = new Set<string>();
+    for (let index = 0; index < 25; index += 1) created.add((await test.client.llms.create({ ...custom, name: `Paged ${index}` })).id);
+    const seen: string[] = [];
+    let page: string | undefined;
+    let pages = 0;
+    let total = 0;
+    do {
+      const result = await test.client.llms.list({ page_size: 7, ...(page ? { page } : {}) });
+      expect(result.values.length).toBeLessThanOrEqual(7);
+      seen.push(...result.values.map((llm) => llm.id));
+      total = result.total_count;
+      page = result.next_page ?? undefined;
+      pages += 1;
+    } while (page && pages < 50);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBe(total);
+    for (const id of [...created, 'builtin-offline']) expect(seen).toContain(id);
+  });
+
+  it('seeds one built-in per configured upstream without storing or returning the OpenAI key', async () => {
+    const openaiKey = `sk-test-${Math.random().toString(36).slice(2)}`;
+    const configured = await startTestServer(kind, {
+      config: {
+        llm: {
+          openaiApiKey: openaiKey,
+          openaiModels: ['gpt-4o-mini', 'gpt-4.1'],
+          ollamaUrl: 'http://127.0.0.1:11434',
+          ollamaModels: ['llama3.2:3b'],
+        },
+      },
+    });
+    try {
+      const llms = await configured.client.llms.list().all();
+      const byId = new Map(llms.map((llm) => [llm.id, llm]));
+      expect(byId.get('builtin-openai-gpt-4o-mini')).toMatchObject({ type: 'openai', model: 'gpt-4o-mini', project: null, headers: [] });
+      expect(byId.get('builtin-openai-gpt-4.1')).toMatchObject({ type: 'openai', model: 'gpt-4.1' });
+      expect(byId.get('builtin-ollama-llama3.2-3b')).toMatchObject({
+        type: 'ollama',
+        model: 'llama3.2:3b',
+        post_url: 'http://127.0.0.1:11434/v1/chat/completions',
+      });
+      expect(byId.has('builtin-offline')).toBe(true);
+      expect(JSON.stringify(llms)).not.toContain(openaiKey);
+      const rows = await configured.server.services.store.db.selectFrom('documents').selectAll().execute();
+      expect(JSON.stringify(rows)).not.toContain(openaiKey);
+      const error = await errorOf(configured.client.llms.update('builtin-openai-gpt-4o-mini', custom));
+      expect(PermissionDeniedError.isInstance(error)).toBe(true);
+
+      // Seeding again (a restart) keeps ids and creation times and adds no duplicates.
+      await configured.server.services.llms.seedBuiltIns();
+      const again = await configured.client.llms.list().all();
+      expect(again.map((llm) => [llm.id, llm.created_at])).toEqual(llms.map((llm) => [llm.id, llm.created_at]));
+    } finally {
+      await configured.close();
+    }
+    expect((await test.client.llms.list().all()).some((llm) => llm.type === 'openai')).toBe(false);
+  });
+
+  it.runIf(kind === 'sqlite')('refreshes built-ins at restart: upstreams no longer configured disappear', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'palaver-llms-'));
+    const database = join(directory, 'palaver.db');
+    try {
+      const first = await startTestServer(kind, { config: { database, llm: { openaiApiKey: 'sk-first', openaiModels: ['gpt-4o-mini'] } } });
+      const offlineBefore = await first.client.llms.retrieve('builtin-offline');
+      expect(await first.client.llms.retrieve('builtin-openai-gpt-4o-mini')).toMatchObject({ type: 'openai' });
+      await first.close();
+
+      const second = await startTestServer(kind, { config: { database } });
+      try {
+        expect(NotFoundError.isInstance(await errorOf(second.client.llms.retrieve('builtin-openai-gpt-4o-mini')))).toBe(true);
+        expect((await second.client.llms.retrieve('builtin-offline')).created_at).toBe(offlineBefore.created_at);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppGraph } from '../../src/contract/apps.js';
+import { ApiError, AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, type PalaverClient } from '../../src/index.js';
+import { storeKinds } from '../support/databases.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
+  if (!ApiError.isInstance(outcome.error)) throw outcome.error;
+  return outcome.error as ApiError;
+}
+
+const greeting = { nodes: [{ id: 'hello', type: 'text_source', params: { text: 'Hi!' } }, { id: 'tts', type: 'tts' }], edges: [{ source: 'hello', target: 'tts' }] };
+
+describe.each(await storeKinds())('sub graphs (%s)', (kind) => {
+  let test: TestServer;
+  let asErin: PalaverClient;
+  let asFrank: PalaverClient;
+  beforeAll(async () => {
+    test = await startTestServer(kind);
+    asErin = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'erin' })).token });
+    asFrank = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'frank' })).token });
+  });
+  afterAll(async () => test.close());
+
+  it('serves built-in defaults (project null) that are well-formed graphs', async () => {
+    const defaults = await test.client.subgraphs.listDefault();
+    expect(defaults.length).toBeGreaterThanOrEqual(2);
+    for (const subgraph of defaults) {
+      expect(subgraph.project).toBeNull();
+      expect(AppGraph.safeParse(subgraph.graph).success, subgraph.name).toBe(true);
+      expect(await asErin.subgraphs.retrieve(subgraph.id)).toEqual(subgraph);
+    }
+  });
+
+  it('creates (empty by default), reads, updates and deletes a project sub graph', async () => {
+    const empty = await test.client.subgraphs.create({ name: 'Empty' });
+    expect(empty).toMatchObject({ name: 'Empty', graph: { nodes: [], edges: [] }, project: test.server.project });
+    const created = await test.client.subgraphs.create({ name: 'Greeting', graph: greeting });
+    expect(created.graph).toEqual(greeting);
+    expect(created.id).toMatch(/^subgraph_/);
+    expect(await test.client.subgraphs.retrieve(created.id)).toEqual(created);
+
+    const listed = await test.client.subgraphs.list();
+    const ids = listed.map((subgraph) => subgraph.id);
+    expect(ids).toEqual(expect.arrayContaining([empty.id, created.id, ...(await test.client.subgraphs.listDefault()).map((item) => item.id)]));
+    expect((await test.client.subgraphs.listDefault()).map((item) => item.id)).not.toContain(created.id);
+
+    const updated = await test.client.subgraphs.update(created.id, { name: 'Greeting v2', graph: { nodes: [], edges: [] } });
+    expect(updated).toMatchObject({ id: created.id, name: 'Greeting v2', graph: { nodes: [], edges: [] }, created_at: created.created_at });
+    expect(Date.parse(updated.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
+    expect((await test.client.subgraphs.update(created.id, { graph: greeting })).name).toBe('Greeting v2');
+
+    await expect(test.client.subgraphs.delete(created.id)).resolves.toBeUndefined();
+    expect(NotFoundError.isInstance(await rejection(test.client.subgraphs.retrieve(created.id)))).toBe(true);
+    expect((await test.client.subgraphs.list()).map((item) => item.id)).not.toContain(created.id);
+  });
+
+  it('built-in sub graphs are read-only (403)', async () => {
+    const [builtIn] = await test.client.subgraphs.listDefault();
+    for (const call of [
+      () => test.client.subgraphs.update(builtIn!.id, { graph: { nodes: [], edges: [] } }),
+      () => test.client.subgraphs.delete(builtIn!.id),
+      () => asErin.subgraphs.delete(builtIn!.id),
+    ]) {
+      const error = await rejection(call());
+      expect(PermissionDeniedError.isInstance(error)).toBe(true);
+      expect(error.status).toBe(403);
+    }
+    expect(await test.client.subgraphs.retrieve(builtIn!.id)).toEqual(builtIn);
+  });
+
+  it('answers 404 for a missing sub graph, 400 naming the field and 401 without credentials', async () => {
+    for (const call of [
+      () => test.client.subgraphs.retrieve('subgraph_missing'),
+      () => test.client.subgraphs.update('subgraph_missing', { graph: {} }),
+      () => test.client.subgraphs.delete('subgraph_missing'),
+    ]) {
+      expect(NotFoundError.isInstance(await rejection(call()))).toBe(true);
+    }
+    const own = await test.client.subgraphs.create({ name: 'Target' });
+    const cases: Array<[() => Promise<unknown>, string]> = [
+      [() => test.client.subgraphs.create({} as never), 'name'],
+      [() => test.client.subgraphs.create({ name: 'x', graph: 'nope' as never }), 'graph'],
+      [() => test.client.subgraphs.update(own.id, { name: 'No graph' } as never), 'graph'],
+      [() => test.client.subgraphs.update(own.id, { graph: { nodes: [{ id: 'a', type: 't' }], edges: [{ source: 'z', target: 'a' }] } }), 'graph.edges[0].source'],
+    ];
+    for (const [call, field] of cases) {
+      const error = await rejection(call());
+      expect(BadRequestError.isInstance(error), error.message).toBe(true);
+      expect(error.message).toContain(field);
+    }
+    expect(AuthenticationError.isInstance(await rejection(test.clientWith({}).subgraphs.list()))).toBe(true);
+    expect(AuthenticationError.isInstance(await rejection(test.clientWith({}).subgraphs.create({ name: 'x' })))).toBe(true);
+  });
+
+  it("keeps a human's sub graphs from other humans", async () => {
+    const mine = await asErin.subgraphs.create({ name: 'Erin piece', graph: greeting });
+    expect((await asErin.subgraphs.list()).map((item) => item.id)).toContain(mine.id);
+    expect((await asFrank.subgraphs.list()).map((item) => item.id)).not.toContain(mine.id);
+    for (const call of [
+      () => asFrank.subgraphs.retrieve(mine.id),
+      () => asFrank.subgraphs.update(mine.id, { graph: {} }),
+      () => asFrank.subgraphs.delete(mine.id),
+    ]) {
+      expect(NotFoundError.isInstance(await rejection(call()))).toBe(true);
+    }
+    expect(await asErin.subgraphs.retrieve(mine.id)).toEqual(mine);
+  });
+});

@@ -15,7 +15,7 @@ import { newId } from '../store/ids.js';
 import { ChatModelError, type ChatDelta, type ChatModel, type ChatModelRequest } from './chat-model.js';
 import { assembleCompletion } from './completion-assembler.js';
 import type { ResolveModel } from './model-resolver.js';
-import { estimatePromptTokens, estimateTokens } from './token-count.js';
+import { estimatePromptTokens } from './token-count.js';
 import type { Transcriber } from './transcriber.js';
 import type { UsageMeter, UsageReservation } from './usage-meter.js';
 
@@ -75,7 +75,11 @@ export class ChatGateway {
   async complete(principal: Principal, request: ChatCompletionRequest, options: { signal: AbortSignal }): Promise<ChatCompletionResponse> {
     const deltas = await this.open(principal, request, options.signal, false);
     const collected: ChatDelta[] = [];
-    for await (const delta of deltas) collected.push(delta);
+    try {
+      for await (const delta of deltas) collected.push(delta);
+    } catch (error) {
+      throw toApiError(error);
+    }
     return assembleCompletion(collected, { id: newId('chatcmpl'), created: unixSeconds(), model: request.model });
   }
 
@@ -102,7 +106,7 @@ export class ChatGateway {
         }
       } catch (error) {
         if (options.signal.aborted) return;
-        const message = ChatModelError.isChatModelError(error) ? error.message : 'the completion failed';
+        const message = error instanceof ChatModelError ? error.message : 'the completion failed';
         yield { type: 'error', error: { error: { type: 'internal_error', code: 'upstream_error', message } } };
         return;
       }
@@ -146,8 +150,7 @@ export class ChatGateway {
     const wanted = request.max_tokens ?? MAX_COMPLETION_TOKENS;
     const reservation = await this.dependencies.usageMeter.reserve(principal, promptEstimate + wanted);
     // When only part of the human's budget remains, the answer is cut to fit it.
-    const granted = reservation.granted ?? promptEstimate + wanted;
-    const maxTokens = granted < promptEstimate + wanted ? Math.max(1, granted - promptEstimate) : request.max_tokens;
+    const maxTokens = reservation.granted < promptEstimate + wanted ? Math.max(1, reservation.granted - promptEstimate) : request.max_tokens;
     return {
       model,
       promptEstimate,
@@ -214,12 +217,12 @@ export class ChatGateway {
       outcome = signal.aborted ? 'aborted' : 'failed';
       throw error;
     } finally {
-      const completionTokens = estimateTokens('x'.repeat(producedText));
+      const completionTokens = Math.ceil(producedText / 4);
       const usage = reported ?? { prompt_tokens: promptEstimate, completion_tokens: completionTokens, total_tokens: promptEstimate + completionTokens };
       const metadata = { ...(request.metadata ?? {}), model: request.model, stream, outcome };
       try {
         // A request that produced nothing (refused upstream, aborted before the first token) used nothing.
-        if (firstDeltaMs === undefined) await reservation.release?.();
+        if (firstDeltaMs === undefined) await reservation.release();
         else await reservation.commit(usage.total_tokens, metadata);
       } catch (error) {
         this.dependencies.logger.error({ err: error, model: request.model }, 'could not record token usage');
@@ -249,7 +252,7 @@ function chunkChoice(delta: Exclude<ChatDelta, { type: 'usage' }>): ChatCompleti
 
 /** Failures before anything was sent: the caller's fault is 400, the upstream's 500 with a clear message. */
 function toApiError(error: unknown): unknown {
-  if (!ChatModelError.isChatModelError(error)) return error;
+  if (!(error instanceof ChatModelError)) return error;
   if (error.details.kind === 'client') return new BadRequestError(error.message, { cause: error });
   return new InternalServerError(error.message, { cause: error });
 }

@@ -2,8 +2,12 @@ import type { Principal } from '../services/auth/principal.js';
 
 /** Tokens a request may use, held until the request ends. */
 export interface UsageReservation {
+  /** Tokens held: what was asked for, or less when only that much of the human's limit remains. */
+  readonly granted: number;
   /** Records the tokens actually used (prompt + completion) and releases the rest of the reservation. */
-  commit(usedTokens: number, metadata: Record<string, unknown>): Promise<void>;
+  commit(usedTokens: number, metadata: Record<string, unknown>): Promise<unknown>;
+  /** Frees the hold without recording usage (nothing was produced). */
+  release(): Promise<void>;
 }
 
 /**
@@ -25,7 +29,7 @@ export interface UsageMeter {
  * limits. Named so that nobody mistakes it for enforcement.
  */
 export const unmeteredUsage: UsageMeter = {
-  async reserve() {
-    return { async commit() {} };
+  async reserve(_principal, maxTokens) {
+    return { granted: maxTokens, async commit() {}, async release() {} };
   },
 };

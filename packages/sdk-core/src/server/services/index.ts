@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import type { Store } from '../store/database.js';
+import { createBus } from '../bus/create-bus.js';
+import type { EventBus } from '../bus/event-bus.js';
 import { ApiKeyService } from './auth/api-keys.js';
 import { ProjectService } from './auth/projects.js';
 import type { ServerSecret } from './auth/server-secret.js';
@@ -34,6 +36,8 @@ export interface Services {
   store: Store;
   config: ServerConfig;
   logger: Logger;
+  /** Cross-instance events and control: Redis pub/sub with `REDIS_URL`, in process otherwise. */
+  bus: EventBus;
   projects: ProjectService;
   apiKeys: ApiKeyService;
   usageTokens: UsageTokenService;
@@ -79,6 +83,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     store,
     config,
     logger,
+    bus: createBus(config.redisUrl, logger),
     apiKeys,
     projects: new ProjectService(store, apiKeys, secret.derive('settings-encryption')),
     usageTokens: new UsageTokenService(store, secret.derive('usage-token')),
@@ -103,5 +108,6 @@ export async function createServices(dependencies: ServiceDependencies): Promise
 
 /** Releases what services hold (timers, workers, connections). */
 export async function closeServices(services: Services): Promise<void> {
+  await services.bus.close();
   await services.webhookDispatcher.stop();
 }

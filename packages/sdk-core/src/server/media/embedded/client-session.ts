@@ -1,0 +1,384 @@
+import {
+  ClientConfigSetting,
+  ClientConfiguration,
+  DataPacket,
+  DisconnectReason,
+  JoinResponse,
+  LeaveRequest,
+  LeaveRequest_Action,
+  MediaSectionsRequirement,
+  ParticipantInfo_State,
+  ParticipantUpdate,
+  Pong,
+  ReconnectResponse,
+  RequestResponse,
+  RequestResponse_Reason,
+  RoomUpdate,
+  SessionDescription,
+  SignalTarget,
+  TrackPublishedResponse,
+  TrackType,
+  TrickleRequest,
+  type AddTrackRequest,
+  type ParticipantInfo,
+  type Room as RoomInfo,
+} from '@livekit/protocol';
+import type { Logger } from 'pino';
+import type { MediaStreamTrack } from 'werift';
+import { ClientPeers } from './client-peers.js';
+import type { EndpointSettings } from './endpoint-settings.js';
+import { serverInfo } from './endpoint-settings.js';
+import type { JoinParameters } from './join-parameters.js';
+import type { IceCandidateJson } from './media-peer.js';
+import type { ParticipantState } from './participant-state.js';
+import { PublishedAudioTrack } from './published-audio-track.js';
+import type { Room } from './room.js';
+import type { RoomMember } from './room-member.js';
+import { CloseCode, type SignalConnection, type SignalRequestMessage } from './signal-connection.js';
+
+/** Tracks one client may publish at once (a flood of addTrack must not grow without bound). */
+const MAX_TRACKS = 8;
+/** Outgoing data packets held while the data channel opens. */
+const MAX_QUEUED_DATA = 256;
+/** Malformed data packets tolerated before the client is disconnected. */
+const MAX_MALFORMED_DATA = 20;
+
+/**
+ * One remote participant (browser or native SDK) in a room: its signalling socket, its peer
+ * connection(s) and what it publishes. Survives a dropped socket until the resume grace ends.
+ */
+export class ClientSession implements RoomMember {
+  private connection: SignalConnection | undefined;
+  private readonly peers: ClientPeers;
+  private readonly pendingTracks = new Map<string, PublishedAudioTrack>();
+  private readonly subscriptions = new Map<string, PublishedAudioTrack>();
+  private readonly queuedData: Array<{ payload: Uint8Array; reliable: boolean }> = [];
+  private lastSeen = Date.now();
+  private readonly watchdog: NodeJS.Timeout;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private malformedData = 0;
+  private leftFlag = false;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly state: ParticipantState,
+    readonly room: Room,
+    private readonly parameters: JoinParameters,
+    private readonly settings: EndpointSettings,
+    private readonly logger: Logger,
+  ) {
+    this.peers = new ClientPeers(parameters.protocolVersion, {
+      candidate: (candidate, target) => this.sendCandidate(candidate, target),
+      offer: (sdp, midToTrackId, offerId) =>
+        this.send({ case: 'offer', value: new SessionDescription({ type: 'offer', sdp, id: offerId, midToTrackId }) }),
+      needAudioSections: (count) =>
+        this.send({ case: 'mediaSectionsRequirement', value: new MediaSectionsRequirement({ numAudios: count, numVideos: 0 }) }),
+      data: (payload, reliable) => this.receiveData(payload, reliable),
+      remoteAudio: (trackId, track) => this.receiveAudio(trackId, track),
+      connected: (connected) => this.peerConnected(connected),
+      channelOpen: () => this.flushData(),
+    });
+    this.watchdog = setInterval(() => this.checkAlive(), 1000);
+    this.watchdog.unref();
+  }
+
+  get left(): boolean {
+    return this.leftFlag;
+  }
+
+  /** Answers the join: JoinResponse first, then the room sees the participant, then the offer is answered. */
+  start(connection: SignalConnection): void {
+    this.attach(connection);
+    const isV0 = this.parameters.protocolVersion === 0;
+    this.send({
+      case: 'join',
+      value: new JoinResponse({
+        room: this.room.info(),
+        participant: this.state.info(),
+        otherParticipants: this.room.othersInfo(this.state.identity),
+        serverVersion: this.settings.serverVersion,
+        serverRegion: 'embedded',
+        iceServers: [],
+        subscriberPrimary: isV0,
+        pingInterval: this.settings.pingIntervalSeconds,
+        pingTimeout: this.settings.pingTimeoutSeconds,
+        serverInfo: serverInfo(this.settings),
+        clientConfiguration: new ClientConfiguration({ resumeConnection: ClientConfigSetting.ENABLED }),
+      }),
+    });
+    this.state.state = ParticipantInfo_State.JOINED;
+    this.room.join(this);
+    const offer = this.parameters.publisherOffer;
+    if (offer?.sdp) this.enqueue(() => this.answer(offer));
+    if (isV0) this.enqueue(() => this.peers.negotiateSubscriber());
+  }
+
+  /** A resumed signalling socket (client kept its peer connection): reconnect response, then ICE restart. */
+  resume(connection: SignalConnection): void {
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+    const previous = this.connection;
+    this.connection = undefined;
+    previous?.close(CloseCode.normal, 'resumed elsewhere');
+    this.attach(connection);
+    this.send({
+      case: 'reconnect',
+      value: new ReconnectResponse({
+        iceServers: [],
+        serverInfo: serverInfo(this.settings),
+        clientConfiguration: new ClientConfiguration({ resumeConnection: ClientConfigSetting.ENABLED }),
+      }),
+    });
+    this.send({ case: 'update', value: new ParticipantUpdate({ participants: this.room.othersInfo(this.state.identity) }) });
+    if (this.parameters.protocolVersion === 0) this.enqueue(() => this.peers.negotiateSubscriber(true));
+  }
+
+  deliverParticipants(participants: ParticipantInfo[]): void {
+    this.send({ case: 'update', value: new ParticipantUpdate({ participants }) });
+  }
+
+  deliverRoom(room: RoomInfo): void {
+    this.send({ case: 'roomUpdate', value: new RoomUpdate({ room }) });
+  }
+
+  deliverData(packet: DataPacket, reliable: boolean): void {
+    const payload = packet.toBinary();
+    if (this.queuedData.length === 0 && this.peers.sendData(payload, reliable)) return;
+    if (this.queuedData.length >= MAX_QUEUED_DATA) this.queuedData.shift();
+    this.queuedData.push({ payload, reliable });
+  }
+
+  trackPublished(track: PublishedAudioTrack): void {
+    if (!this.parameters.autoSubscribe || !this.state.permission.canSubscribe) return;
+    this.subscribe(track);
+  }
+
+  removed(reason: DisconnectReason): void {
+    if (this.leftFlag) return;
+    this.leftFlag = true;
+    this.send({ case: 'leave', value: new LeaveRequest({ reason, action: LeaveRequest_Action.DISCONNECT, canReconnect: false }) });
+    this.shutdown();
+  }
+
+  /** Removes the participant from its room (idempotent). */
+  leave(reason: DisconnectReason): void {
+    if (this.leftFlag) return;
+    this.room.remove(this, reason);
+    this.shutdown();
+  }
+
+  /** Test hook: the server drops the socket without a goodbye (simulates a lost network). */
+  dropSignal(): void {
+    this.connection?.terminate();
+  }
+
+  private attach(connection: SignalConnection): void {
+    this.connection = connection;
+    this.lastSeen = Date.now();
+    connection.onRequest((message) => {
+      this.lastSeen = Date.now();
+      this.enqueue(() => this.handle(message));
+    });
+    connection.onClose(() => {
+      if (this.connection !== connection) return;
+      this.connection = undefined;
+      if (this.leftFlag) return;
+      // Keep the session (and its peer connection) for a resume until the grace ends.
+      this.graceTimer = setTimeout(() => this.leave(DisconnectReason.SIGNAL_CLOSE), this.settings.pingTimeoutSeconds * 1000);
+      this.graceTimer.unref();
+    });
+  }
+
+  private send(message: Parameters<SignalConnection['send']>[0]): void {
+    this.connection?.send(message);
+  }
+
+  private enqueue(operation: () => Promise<void> | void): void {
+    this.chain = this.chain.then(operation).catch((error: unknown) => {
+      this.logger.warn({ err: error, participant: this.state.identity }, 'signal request failed');
+    });
+  }
+
+  private async handle(message: SignalRequestMessage): Promise<void> {
+    if (this.leftFlag) return;
+    switch (message.case) {
+      case 'offer':
+        return this.answer(message.value);
+      case 'answer':
+        return this.peers.acceptAnswer(message.value.sdp);
+      case 'trickle':
+        return this.addCandidate(message.value);
+      case 'addTrack':
+        return this.addTrack(message.value);
+      case 'mute':
+        return this.mute(message.value.sid, message.value.muted);
+      case 'subscription':
+        return this.updateSubscription(message.value.trackSids, message.value.subscribe);
+      case 'leave':
+        this.leave(DisconnectReason.CLIENT_INITIATED);
+        this.connection?.close(CloseCode.normal, 'left');
+        return;
+      case 'updateMetadata':
+        return this.updateMetadata(message.value);
+      case 'ping':
+        this.send({ case: 'pong', value: BigInt(Date.now()) });
+        return;
+      case 'pingReq':
+        this.send({ case: 'pongResp', value: new Pong({ lastPingTimestamp: message.value.timestamp, timestamp: BigInt(Date.now()) }) });
+        return;
+      default:
+        // Track settings, layers, sync state, simulation, data tracks: accepted and ignored.
+        return;
+    }
+  }
+
+  private async answer(offer: SessionDescription): Promise<void> {
+    if (!offer.sdp || offer.sdp.length > 256 * 1024) throw new Error('offer SDP missing or too large');
+    const answer = await this.peers.answer(offer.sdp);
+    this.send({
+      case: 'answer',
+      value: new SessionDescription({ type: 'answer', sdp: answer.sdp, id: offer.id, midToTrackId: answer.midToTrackId }),
+    });
+  }
+
+  private async addCandidate(trickle: TrickleRequest): Promise<void> {
+    let candidate: IceCandidateJson;
+    try {
+      candidate = JSON.parse(trickle.candidateInit) as IceCandidateJson;
+    } catch {
+      return;
+    }
+    if (typeof candidate?.candidate !== 'string' || candidate.candidate === '') return;
+    await this.peers.addCandidate(candidate, trickle.target);
+  }
+
+  private sendCandidate(candidate: IceCandidateJson, target: SignalTarget): void {
+    this.send({ case: 'trickle', value: new TrickleRequest({ candidateInit: JSON.stringify(candidate), target }) });
+  }
+
+  private addTrack(request: AddTrackRequest): void {
+    if (!this.state.permission.canPublish || request.type !== TrackType.AUDIO) return;
+    if (this.pendingTracks.has(request.cid) || this.pendingTracks.size + this.state.tracks.size >= MAX_TRACKS) return;
+    const track = new PublishedAudioTrack(this.state, {
+      name: request.name,
+      source: request.source,
+      muted: request.muted,
+      stereo: request.stereo,
+      disableDtx: request.disableDtx,
+    });
+    this.pendingTracks.set(request.cid, track);
+    this.send({ case: 'trackPublished', value: new TrackPublishedResponse({ cid: request.cid, track: track.info }) });
+  }
+
+  private receiveAudio(trackId: string, mediaTrack: MediaStreamTrack): void {
+    const track = this.pendingTracks.get(trackId);
+    if (!track) return;
+    this.pendingTracks.delete(trackId);
+    mediaTrack.onReceiveRtp.subscribe((packet) => track.push(packet));
+    this.room.publishTrack(this, track);
+  }
+
+  private mute(trackSid: string, muted: boolean): void {
+    const track = this.state.tracks.get(trackSid);
+    if (!track || track.info.muted === muted) return;
+    track.info.muted = muted;
+    this.state.touch();
+    this.room.broadcastParticipant(this);
+  }
+
+  private updateSubscription(trackSids: string[], subscribe: boolean): void {
+    for (const sid of trackSids.slice(0, 64)) {
+      if (!subscribe) {
+        this.unsubscribe(sid);
+        continue;
+      }
+      const track = this.room
+        .list()
+        .map((member) => member.state.tracks.get(sid))
+        .find((candidate) => candidate !== undefined);
+      if (track && track.publisher.sid !== this.state.sid) this.subscribe(track);
+    }
+  }
+
+  private subscribe(track: PublishedAudioTrack): void {
+    if (this.subscriptions.has(track.sid) || track.ended || this.leftFlag) return;
+    this.subscriptions.set(track.sid, track);
+    this.peers.send(track);
+    track.onEnded(() => this.unsubscribe(track.sid));
+  }
+
+  private unsubscribe(trackSid: string): void {
+    if (!this.subscriptions.delete(trackSid)) return;
+    this.peers.stopSending(trackSid);
+  }
+
+  private updateMetadata(request: { requestId: number; name: string; metadata: string; attributes: Record<string, string> }): void {
+    if (!this.state.permission.canUpdateMetadata) {
+      this.send({
+        case: 'requestResponse',
+        value: new RequestResponse({ requestId: request.requestId, reason: RequestResponse_Reason.NOT_ALLOWED, message: 'does not have permission to update own metadata' }),
+      });
+      return;
+    }
+    const changed = this.state.update({ name: request.name, metadata: request.metadata, attributes: request.attributes });
+    if (changed) {
+      this.room.broadcastParticipant(this);
+      this.send({ case: 'update', value: new ParticipantUpdate({ participants: [this.state.info()] }) });
+    }
+    this.send({ case: 'requestResponse', value: new RequestResponse({ requestId: request.requestId, reason: RequestResponse_Reason.OK }) });
+  }
+
+  private receiveData(payload: Buffer, reliable: boolean): void {
+    let packet: DataPacket;
+    try {
+      packet = DataPacket.fromBinary(payload);
+    } catch {
+      this.malformedData += 1;
+      if (this.malformedData >= MAX_MALFORMED_DATA) this.leave(DisconnectReason.STATE_MISMATCH);
+      return;
+    }
+    if (!this.state.permission.canPublishData || !packet.value.case) return;
+    if (packet.value.case === 'speaker' || packet.value.case === 'encryptedPacket') return;
+    this.room.sendData(this, packet, reliable);
+  }
+
+  private flushData(): void {
+    while (this.queuedData.length > 0) {
+      const next = this.queuedData[0]!;
+      if (!this.peers.sendData(next.payload, next.reliable)) return;
+      this.queuedData.shift();
+    }
+  }
+
+  private peerConnected(connected: boolean): void {
+    if (!connected || this.leftFlag) return;
+    if (this.state.state !== ParticipantInfo_State.ACTIVE) {
+      this.state.state = ParticipantInfo_State.ACTIVE;
+      this.state.touch();
+      this.room.broadcastParticipant(this);
+    }
+    this.flushData();
+  }
+
+  private checkAlive(): void {
+    if (this.leftFlag || !this.connection) return;
+    if (Date.now() - this.lastSeen > this.settings.pingTimeoutSeconds * 1000) {
+      this.logger.info({ participant: this.state.identity, room: this.room.name }, 'participant ping timeout');
+      this.connection.close(CloseCode.normal, 'ping timeout');
+      this.leave(DisconnectReason.SIGNAL_CLOSE);
+    }
+  }
+
+  private shutdown(): void {
+    this.leftFlag = true;
+    clearInterval(this.watchdog);
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    for (const track of this.pendingTracks.values()) track.end();
+    this.pendingTracks.clear();
+    this.subscriptions.clear();
+    this.queuedData.length = 0;
+    void this.peers.close();
+    const connection = this.connection;
+    if (connection) setTimeout(() => connection.close(CloseCode.normal, 'left'), 50).unref();
+  }
+}

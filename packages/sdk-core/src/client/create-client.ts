@@ -7,6 +7,7 @@ import { Llms } from './resources/llms.js';
 import { Tools } from './resources/tools.js';
 import { Secrets } from './resources/secrets.js';
 import { Usage } from './resources/usage.js';
+import { Credits } from './resources/credits.js';
 import { Contexts } from './resources/contexts.js';
 import { Analytics } from './resources/analytics.js';
 import { Voices } from './resources/voices.js';
@@ -19,6 +20,7 @@ import { AppRuns } from './resources/app-runs.js';
 export class PalaverClient {
   readonly http: HttpClient;
   readonly usage: Usage;
+  readonly credits: Credits;
   readonly personas: Personas;
   readonly realtime: RealtimeSessions;
   readonly partner: Partner;
@@ -37,6 +39,7 @@ export class PalaverClient {
   constructor(options: ClientOptions = {}) {
     this.http = new HttpClient(options);
     this.usage = new Usage(this.http);
+    this.credits = new Credits(this.http);
     this.personas = new Personas(this.http);
     this.realtime = new RealtimeSessions(this.http);
     this.partner = new Partner(this.http);

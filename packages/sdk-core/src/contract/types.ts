@@ -11,6 +11,8 @@ export type {
 } from './tools.js';
 export type { Secret, CreateSecretRequest } from './secrets.js';
 export type { Usage, UsageType, UsageLimits } from './usage.js';
+export type { Credit, CreateCreditRequest, CreditLedgerEntry, CreateCreditLedgerEntryRequest } from './credits.js';
+export type { WebhookMessage, WebhookEventType } from './webhooks.js';
 export type {
   Context,
   ContextCreateRequest,

@@ -55,6 +55,13 @@ export const ServerConfig = z.object({
       /** Base URL of an Ollama server; enables one built-in LLM per `ollamaModels` entry. */
       ollamaUrl: z.url().optional(),
       ollamaModels: ModelList.default([]),
+      /**
+       * Whether project LLMs' `post_url` may resolve to loopback addresses (SSRF guard; default true for
+       * development, set false in production). Built-in LLMs are configured by the operator and exempt.
+       */
+      allowLoopback: Flag.default(true),
+      /** Whether project LLMs' `post_url` may resolve to private, link-local or CGNAT addresses (default false). */
+      allowPrivateNetworks: Flag.default(false),
     })
     .prefault({}),
 });
@@ -86,6 +93,8 @@ const environmentMap: Record<string, string> = {
   PALAVER_OPENAI_MODELS: 'llm.openaiModels',
   PALAVER_OLLAMA_URL: 'llm.ollamaUrl',
   PALAVER_OLLAMA_MODELS: 'llm.ollamaModels',
+  PALAVER_LLM_ALLOW_LOOPBACK: 'llm.allowLoopback',
+  PALAVER_LLM_ALLOW_PRIVATE: 'llm.allowPrivateNetworks',
 };
 
 export class ConfigError extends Error {

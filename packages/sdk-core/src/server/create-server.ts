@@ -56,9 +56,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
   const config = loadConfig(options.env ?? process.env, options.config);
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openStore({ file: config.database, url: config.databaseUrl, schema: options.databaseSchema });
-  const secret = await ServerSecret.load(store, config.secretKey);
-  const services = await createServices({ store, config, logger, secret });
-  const dev = await services.projects.ensureDevProject(config.apiKey);
+  const { services, dev } = await store.exclusive(async () => {
+    const secret = await ServerSecret.load(store, config.secretKey);
+    const created = await createServices({ store, config, logger, secret });
+    return { services: created, dev: await created.projects.ensureDevProject(config.apiKey) };
+  });
   await startWebhookDelivery(services, dev);
   const app = createApp(services);
   const upgrades = new Map<string, UpgradeHandler>();

@@ -129,6 +129,15 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
     expect(error.message).toContain('page');
   });
 
+  it('keeps the order of messages created together (same timestamp), across pages', async () => {
+    const messages = Array.from({ length: 30 }, (_, index) => ({ role: 'user' as const, content: `batch ${index}` }));
+    const context = await test.client.contexts.create({ messages });
+    const expected = messages.map((message) => message.content);
+    expect(context.latest_messages.map((message) => message.content[0]!.type === 'text' && message.content[0]!.text)).toEqual(expected.slice(10));
+    const listed = await test.client.contexts.listMessages(context.id, { page_size: 4 }).all();
+    expect(listed.map((message) => message.content[0]!.type === 'text' && message.content[0]!.text)).toEqual(expected);
+  });
+
   it('reads one message, and answers 404 for unknown contexts and messages of other contexts', async () => {
     const one = await test.client.contexts.create({ messages: [{ role: 'user', content: 'hello' }] });
     const other = await test.client.contexts.create();

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
 import type { LlmCreateRequest } from '../../src/index.js';
+import { loadConfig } from '../../src/server.js';
 import type { Principal } from '../../src/server/services/auth/principal.js';
+import { LlmService } from '../../src/server/services/llms/llm-service.js';
 import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -197,18 +199,18 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
 
   it('seeds one built-in per configured upstream without storing or returning the OpenAI key', async () => {
     const openaiKey = `sk-test-${Math.random().toString(36).slice(2)}`;
-    const configured = await startTestServer(kind, {
-      config: {
-        llm: {
-          openaiApiKey: openaiKey,
-          openaiModels: ['gpt-4o-mini', 'gpt-4.1'],
-          ollamaUrl: 'http://127.0.0.1:11434',
-          ollamaModels: ['llama3.2:3b'],
-        },
-      },
+    const config = loadConfig({
+      OPENAI_API_KEY: openaiKey,
+      PALAVER_OPENAI_MODELS: 'gpt-4o-mini, gpt-4.1',
+      PALAVER_OLLAMA_URL: 'http://127.0.0.1:11434',
+      PALAVER_OLLAMA_MODELS: 'llama3.2:3b',
     });
+    expect(loadConfig({}).llm).toMatchObject({ openaiModels: ['gpt-4o-mini'], ollamaModels: [] });
+    // What a restart with this configuration does: seed against the same database.
+    const { store, secrets } = test.server.services;
+    await new LlmService(store, secrets, config.llm).seedBuiltIns();
     try {
-      const llms = await configured.client.llms.list().all();
+      const llms = await test.client.llms.list().all();
       const byId = new Map(llms.map((llm) => [llm.id, llm]));
       expect(byId.get('builtin-openai-gpt-4o-mini')).toMatchObject({ type: 'openai', model: 'gpt-4o-mini', project: null, headers: [] });
       expect(byId.get('builtin-openai-gpt-4.1')).toMatchObject({ type: 'openai', model: 'gpt-4.1' });
@@ -219,19 +221,21 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
       });
       expect(byId.has('builtin-offline')).toBe(true);
       expect(JSON.stringify(llms)).not.toContain(openaiKey);
-      const rows = await configured.server.services.store.db.selectFrom('documents').selectAll().execute();
+      const rows = await store.db.selectFrom('documents').selectAll().execute();
       expect(JSON.stringify(rows)).not.toContain(openaiKey);
-      const error = await errorOf(configured.client.llms.update('builtin-openai-gpt-4o-mini', custom));
+      const error = await errorOf(test.client.llms.update('builtin-openai-gpt-4o-mini', custom));
       expect(PermissionDeniedError.isInstance(error)).toBe(true);
 
-      // Seeding again (a restart) keeps ids and creation times and adds no duplicates.
-      await configured.server.services.llms.seedBuiltIns();
-      const again = await configured.client.llms.list().all();
+      // Seeding again keeps ids and creation times and adds no duplicates.
+      await new LlmService(store, secrets, config.llm).seedBuiltIns();
+      const again = await test.client.llms.list().all();
       expect(again.map((llm) => [llm.id, llm.created_at])).toEqual(llms.map((llm) => [llm.id, llm.created_at]));
     } finally {
-      await configured.close();
+      // Back to the server's own (unconfigured) upstreams: the OpenAI and Ollama built-ins go away.
+      await test.server.services.llms.seedBuiltIns();
     }
-    expect((await test.client.llms.list().all()).some((llm) => llm.type === 'openai')).toBe(false);
+    const after = (await test.client.llms.list().all()).map((llm) => llm.id);
+    expect(after.filter((id) => id.startsWith('builtin-'))).toEqual(['builtin-offline']);
   });
 
   it.runIf(kind === 'sqlite')('refreshes built-ins at restart: upstreams no longer configured disappear', async () => {

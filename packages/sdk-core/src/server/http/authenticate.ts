@@ -26,8 +26,11 @@ export async function authenticate(
   services: Services,
   options: { humanHeader: boolean },
 ): Promise<Principal> {
-  const apiKey = headers.get('x-api-key');
   const authorization = headers.get('authorization');
+  // OpenAI-compatible clients send their key only as `Authorization: Bearer <key>`: a platform API key
+  // (`pk_...`, never a JWT) presented that way counts as `x-api-key` (docs/decisions/0040-openai-client-auth.md).
+  const bearer = authorization === null ? undefined : /^Bearer\s+(pk_\S+)$/i.exec(authorization.trim())?.[1];
+  const apiKey = headers.get('x-api-key') ?? bearer ?? null;
   let principal: Principal;
   let projectDisabled: boolean;
 

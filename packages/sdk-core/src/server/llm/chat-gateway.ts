@@ -137,7 +137,7 @@ export class ChatGateway {
             }
             return iterator.next();
           },
-          return: async () => (await iterator.return?.()) ?? { done: true, value: undefined },
+          return: async () => iterator.return(undefined),
         };
       },
     };

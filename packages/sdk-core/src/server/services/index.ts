@@ -15,6 +15,8 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { PersonaService } from './personas/persona-service.js';
 import { ScenarioService } from './scenarios/scenario-service.js';
 import { LlmService } from './llms/llm-service.js';
+import type { ChatGateway } from '../llm/chat-gateway.js';
+import { createChatGateway } from '../llm/create-chat-gateway.js';
 import { ToolService } from './tools/tool-service.js';
 import { SecretService } from './secrets/secret-service.js';
 import { ContextService } from './contexts/context-service.js';
@@ -52,6 +54,8 @@ export interface Services {
   personas: PersonaService;
   scenarios: ScenarioService;
   llms: LlmService;
+  /** The LLM gateway behind `POST /v1/chat/completions` (and the realtime agent's LLM calls). */
+  chat: ChatGateway;
   tools: ToolService;
   secrets: SecretService;
   contexts: ContextService;
@@ -71,6 +75,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   const secrets = new SecretService(store, secret.derive('secret-encryption'));
   const llms = new LlmService(store, secrets, config.llm);
   await llms.seedBuiltIns();
+  const usage = new UsageService(store, usageLimits, webhooks);
   const voices = new VoiceService(store);
   await voices.seedCatalog();
   const apps = new AppService(store);
@@ -88,13 +93,14 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     projects: new ProjectService(store, apiKeys, secret.derive('settings-encryption')),
     usageTokens: new UsageTokenService(store, secret.derive('usage-token')),
     usageLimits,
-    usage: new UsageService(store, usageLimits, webhooks),
+    usage,
     credits: new CreditService(store),
     webhooks,
     webhookDispatcher: new WebhookDispatcher(store, webhooks, { allowPrivateAddresses: config.webhook.allowPrivateAddresses, logger }),
     personas: new PersonaService(store),
     scenarios: new ScenarioService(store),
     llms,
+    chat: createChatGateway({ config, logger, llms, usage }),
     tools: new ToolService(store),
     secrets,
     contexts: new ContextService(store),

@@ -21,6 +21,11 @@ export interface Store {
   dialect: DialectName;
   /** Runs `work` in one transaction (serialised on SQLite, row locks available on PostgreSQL). */
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` while holding a database-wide lock (a PostgreSQL advisory lock; SQLite has one writer anyway),
+   * so instances starting together migrate and seed one after another.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -39,10 +44,27 @@ async function preparePostgresSchema(url: string, schema: string): Promise<void>
   }
 }
 
+/** Arbitrary constant identifying Palaver's start-up lock among advisory locks. */
+const STARTUP_LOCK_KEY = 7_344_221_901;
+
+async function withAdvisoryLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+    return await work();
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]).catch(() => {});
+    await client.end();
+  }
+}
+
 /** Opens the database, applies pending migrations and returns the store. */
 export async function openStore(options: DatabaseOptions): Promise<Store> {
   let db: Kysely<Database>;
   let dialect: DialectName;
+  const url = options.url;
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => (url ? withAdvisoryLock(url, work) : work());
   if (options.url) {
     if (options.schema) await preparePostgresSchema(options.url, options.schema);
     const pool = new pg.Pool({
@@ -63,11 +85,14 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
 
   const migrator = new Migrator({
     db,
+    // Kysely looks for its bookkeeping tables by introspection; name the schema so tables of other schemas
+    // in the same database (e.g. parallel test runs) are not mistaken for ours.
+    ...(options.url && options.schema ? { migrationTableSchema: options.schema } : {}),
     provider: {
       getMigrations: async () => Object.fromEntries(migrations.map((migration) => [migration.name, { up: migration.up }])),
     },
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await exclusive(() => migrator.migrateToLatest());
   if (error) {
     await db.destroy();
     const failed = results?.find((result) => result.status === 'Error');
@@ -78,6 +103,7 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
     db,
     dialect,
     transaction: (work) => db.transaction().execute(work),
+    exclusive,
     close: () => db.destroy(),
   };
 }

@@ -103,29 +103,37 @@ export class DocumentStore<T> {
     return this.toDocument(row);
   }
 
-  /** Inserts or replaces a document by id (used to seed built-ins). */
+  /**
+   * Inserts or replaces a document by id in one statement (used to seed built-ins), so instances starting
+   * together on one database never collide.
+   */
   async upsert(document: NewDocument<T>): Promise<void> {
-    const existing = await this.store.db
-      .selectFrom('documents')
-      .select('id')
-      .where('kind', '=', this.kind)
-      .where('id', '=', document.id)
-      .executeTakeFirst();
-    if (!existing) {
-      await this.insert(document);
-      return;
-    }
+    const now = nowIso();
     await this.store.db
-      .updateTable('documents')
-      .set({
-        data: JSON.stringify(document.data),
+      .insertInto('documents')
+      .values({
+        kind: this.kind,
+        id: document.id,
+        project: document.project,
+        human: document.human ?? null,
+        parent: document.parent ?? null,
         name: document.name ?? null,
         tags: tagsColumn(document.tags),
-        updated_at: nowIso(),
+        data: JSON.stringify(document.data),
+        created_at: document.createdAt ?? now,
+        updated_at: now,
         deleted_at: null,
       })
-      .where('kind', '=', this.kind)
-      .where('id', '=', document.id)
+      .onConflict((conflict) =>
+        conflict.columns(['kind', 'id']).doUpdateSet((eb) => ({
+          data: eb.ref('excluded.data'),
+          name: eb.ref('excluded.name'),
+          tags: eb.ref('excluded.tags'),
+          parent: eb.ref('excluded.parent'),
+          updated_at: eb.ref('excluded.updated_at'),
+          deleted_at: null,
+        })),
+      )
       .execute();
   }
 

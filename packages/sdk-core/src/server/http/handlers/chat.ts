@@ -1,0 +1,24 @@
+import { ChatCompletionResponse, type chatRoutes } from '../../../contract/chat.js';
+import type { GroupHandlers } from '../handler.js';
+import { sseResponse } from '../../llm/sse-response.js';
+
+export const chatHandlers: GroupHandlers<typeof chatRoutes> = {
+  create: async ({ body }, { services, principal, request, requestId }) => {
+    // One controller for the whole completion: the client going away (request signal, or the response
+    // stream being cancelled) aborts the upstream request.
+    const controller = new AbortController();
+    const abort = () => controller.abort(new Error('the client disconnected'));
+    if (request.signal.aborted) abort();
+    else request.signal.addEventListener('abort', abort, { once: true });
+    if (body.stream) {
+      const events = await services.chat.stream(principal, body, { signal: controller.signal });
+      return sseResponse(events, abort, { 'x-request-id': requestId });
+    }
+    try {
+      const completion = await services.chat.complete(principal, body, { signal: controller.signal });
+      return Response.json(ChatCompletionResponse.parse(completion), { headers: { 'x-request-id': requestId } });
+    } finally {
+      request.signal.removeEventListener('abort', abort);
+    }
+  },
+};

@@ -1,0 +1,40 @@
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../config.js';
+import type { UsageService } from '../services/usage/usage-service.js';
+import { ChatGateway, type ChatMetrics } from './chat-gateway.js';
+import { createModelResolver, type LlmLookup, type ModelResolverOptions } from './model-resolver.js';
+import type { Transcriber } from './transcriber.js';
+import { unmeteredUsage } from './usage-meter.js';
+import { usageServiceMeter } from './usage-service-meter.js';
+
+export interface ChatGatewayWiring {
+  config: ServerConfig;
+  logger: Logger;
+  llms: LlmLookup;
+  /** The usage service; without it tokens are neither counted nor limited. */
+  usage?: Pick<UsageService, 'reserve'> | undefined;
+  transcriber?: Transcriber | undefined;
+  upstream?: ModelResolverOptions['upstream'];
+  onMetrics?: (metrics: ChatMetrics) => void;
+}
+
+/**
+ * Builds the server's gateway from its services and config.
+ *
+ * @example
+ * const chat = createChatGateway({ config, logger, llms, usage });
+ */
+export function createChatGateway(wiring: ChatGatewayWiring): ChatGateway {
+  return new ChatGateway({
+    resolveModel: createModelResolver({
+      llms: wiring.llms,
+      config: wiring.config,
+      addressPolicy: { allowLoopback: wiring.config.llm.allowLoopback, allowPrivateNetworks: wiring.config.llm.allowPrivateNetworks },
+      ...(wiring.upstream ? { upstream: wiring.upstream } : {}),
+    }),
+    usageMeter: wiring.usage ? usageServiceMeter(wiring.usage) : unmeteredUsage,
+    transcriber: wiring.transcriber,
+    logger: wiring.logger,
+    ...(wiring.onMetrics ? { onMetrics: wiring.onMetrics } : {}),
+  });
+}

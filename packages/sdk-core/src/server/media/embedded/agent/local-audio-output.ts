@@ -1,0 +1,53 @@
+import type { AudioOutput } from '../../agent-transport.js';
+import type { AudioFrame } from '../../audio/audio-frame.js';
+import { OpusFrameEncoder } from '../../audio/opus-codec.js';
+import { OpusPacketizer } from '../../audio/opus-rtp.js';
+import { PacedAudioQueue } from '../../audio/paced-audio-queue.js';
+import type { PublishedAudioTrack } from '../published-audio-track.js';
+
+/**
+ * The agent's voice in the embedded endpoint: PCM paced at real time, Opus-encoded once, and the
+ * RTP fanned out by the published track to every subscriber.
+ */
+export class LocalAudioOutput implements AudioOutput {
+  private readonly encoder = new OpusFrameEncoder();
+  private readonly packetizer = new OpusPacketizer();
+  private readonly queue: PacedAudioQueue;
+
+  constructor(
+    private readonly track: PublishedAudioTrack,
+    sampleRate: number,
+    private readonly onClose: () => Promise<void>,
+  ) {
+    this.queue = new PacedAudioQueue({
+      sampleRate,
+      onFrame: (samples) => this.track.push(this.packetizer.packetize(this.encoder.encode(samples))),
+      onGap: (frames) => this.packetizer.skip(frames),
+    });
+  }
+
+  get trackSid(): string {
+    return this.track.sid;
+  }
+
+  get queuedMs(): number {
+    return this.queue.queuedMs;
+  }
+
+  write(frame: AudioFrame): Promise<void> {
+    return this.queue.write(frame);
+  }
+
+  flush(): number {
+    return this.queue.flush();
+  }
+
+  drained(): Promise<void> {
+    return this.queue.drained();
+  }
+
+  async close(): Promise<void> {
+    this.queue.close();
+    await this.onClose();
+  }
+}

@@ -1,0 +1,45 @@
+import type { DataPacket, DisconnectReason, ParticipantInfo, Room as RoomInfo } from '@livekit/protocol';
+import type { ParticipantState } from '../participant-state.js';
+import type { PublishedAudioTrack } from '../published-audio-track.js';
+import type { RoomMember } from '../room-member.js';
+
+export interface LocalMemberListener {
+  participants(participants: ParticipantInfo[]): void;
+  room(room: RoomInfo): void;
+  data(packet: DataPacket, reliable: boolean): void;
+  trackPublished(track: PublishedAudioTrack): void;
+  removed(reason: DisconnectReason): void;
+}
+
+/**
+ * The in-process agent as a room member: no socket, no WebRTC; the room calls straight into the
+ * agent connection (deliveries are deferred a microtask so the room never runs agent code inline).
+ */
+export class LocalMember implements RoomMember {
+  constructor(
+    readonly state: ParticipantState,
+    private readonly listener: LocalMemberListener,
+  ) {}
+
+  deliverParticipants(participants: ParticipantInfo[]): void {
+    queueMicrotask(() => this.listener.participants(participants));
+  }
+
+  deliverRoom(room: RoomInfo): void {
+    queueMicrotask(() => this.listener.room(room));
+  }
+
+  deliverData(packet: DataPacket, reliable: boolean): void {
+    // The room reuses the packet object for every receiver; keep our own copy.
+    const copy = packet.clone();
+    queueMicrotask(() => this.listener.data(copy, reliable));
+  }
+
+  trackPublished(track: PublishedAudioTrack): void {
+    queueMicrotask(() => this.listener.trackPublished(track));
+  }
+
+  removed(reason: DisconnectReason): void {
+    queueMicrotask(() => this.listener.removed(reason));
+  }
+}

@@ -1,0 +1,175 @@
+import { LinearResampler } from '../codecs/resample.js';
+import type { EngineStatus } from '../engine-status.js';
+import {
+  POCKETSPHINX_SAMPLE_RATE,
+  type FinalHypothesis,
+  type InterimHypothesis,
+  type PocketsphinxOptions,
+  type UtteranceInput,
+  type UtteranceJob,
+} from '../workers/pocketsphinx-protocol.js';
+import { siblingModule } from '../workers/spawn-worker.js';
+import { EngineUnavailableError, SupervisedWorker, type JobHandle } from '../workers/supervised-worker.js';
+import { BaseSttSession, type SttEngine, type SttSession, type SttSessionOptions } from './stt-engine.js';
+
+export interface PocketsphinxEngineOptions extends Partial<PocketsphinxOptions> {
+  /** Decoders (worker threads, ~30 MB each) for concurrent utterances. */
+  poolSize?: number;
+  interimIntervalMs?: number;
+  /** Longest utterance before the worker is considered hung. */
+  utteranceTimeoutMs?: number;
+}
+
+export const DEFAULT_POCKETSPHINX_OPTIONS: PocketsphinxOptions = {
+  libraryPath: 'libpocketsphinx.so.3',
+  sphinxbaseLibraryPath: 'libsphinxbase.so.3',
+  modelDirectory: '/usr/share/pocketsphinx/model/en-us',
+};
+
+/**
+ * Embedded English STT: CMU pocketsphinx (Debian `libpocketsphinx3` + `pocketsphinx-en-us`) through
+ * koffi, one decoder per worker thread, reused across utterances. An utterance holds a decoder from
+ * its first frame to `finish()`; with every decoder busy, new utterances wait (their audio is kept).
+ * Without the library or model, `status()` says so and sessions cannot be created.
+ *
+ * @example
+ * const stt = new PocketsphinxEngine();
+ * const status = await stt.status(); // { available: true } or { available: false, reason }
+ */
+export class PocketsphinxEngine implements SttEngine {
+  readonly provider = 'pocketsphinx';
+  private readonly workers: SupervisedWorker[] = [];
+  private readonly idle: SupervisedWorker[] = [];
+  private readonly waiting: Array<(worker: SupervisedWorker) => void> = [];
+  private readonly settings: PocketsphinxOptions;
+
+  constructor(private readonly options: PocketsphinxEngineOptions = {}) {
+    this.settings = {
+      libraryPath: options.libraryPath ?? DEFAULT_POCKETSPHINX_OPTIONS.libraryPath,
+      sphinxbaseLibraryPath: options.sphinxbaseLibraryPath ?? DEFAULT_POCKETSPHINX_OPTIONS.sphinxbaseLibraryPath,
+      modelDirectory: options.modelDirectory ?? DEFAULT_POCKETSPHINX_OPTIONS.modelDirectory,
+    };
+  }
+
+  /** Starts the first decoder if needed (~0.3-0.8 s) and reports whether it loaded. */
+  async status(): Promise<EngineStatus> {
+    try {
+      await this.warmUp();
+      return { available: true };
+    } catch (error) {
+      return { available: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  async warmUp(): Promise<void> {
+    if (this.workers.length === 0) this.idle.push(this.addWorker());
+    await this.workers[0]!.warmUp();
+  }
+
+  createSession(options: SttSessionOptions): SttSession {
+    const reason = this.workers[0]?.unavailable;
+    if (reason) throw new EngineUnavailableError(reason);
+    return new PocketsphinxSession(this, options, this.options.interimIntervalMs ?? 300);
+  }
+
+  /** @internal Lends a decoder to an utterance. */
+  acquire(): Promise<SupervisedWorker> {
+    const worker = this.idle.pop();
+    if (worker) return Promise.resolve(worker);
+    if (this.workers.length < (this.options.poolSize ?? 2)) return Promise.resolve(this.addWorker());
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** @internal */
+  release(worker: SupervisedWorker): void {
+    const next = this.waiting.shift();
+    if (next) next(worker);
+    else this.idle.push(worker);
+  }
+
+  /** @internal */
+  get utteranceTimeoutMs(): number {
+    return this.options.utteranceTimeoutMs ?? 120_000;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.close()));
+  }
+
+  private addWorker(): SupervisedWorker {
+    const worker = new SupervisedWorker({
+      name: 'pocketsphinx',
+      entry: siblingModule(import.meta.url, '../workers/pocketsphinx-worker'),
+      options: this.settings,
+      jobTimeoutMs: this.utteranceTimeoutMs,
+    });
+    this.workers.push(worker);
+    return worker;
+  }
+}
+
+class PocketsphinxSession extends BaseSttSession {
+  private job: { worker: Promise<SupervisedWorker>; handle: Promise<JobHandle<FinalHypothesis>> } | undefined;
+  private readonly resampler: LinearResampler;
+
+  constructor(
+    private readonly engine: PocketsphinxEngine,
+    private readonly options: SttSessionOptions,
+    private readonly interimIntervalMs: number,
+  ) {
+    super();
+    this.resampler = new LinearResampler(options.sampleRate, POCKETSPHINX_SAMPLE_RATE);
+    options.signal?.addEventListener('abort', () => this.close(), { once: true });
+  }
+
+  push(pcm: Int16Array): void {
+    if (this.closed) return;
+    const samples = this.resampler.push(pcm);
+    const job = (this.job ??= this.startUtterance());
+    void job.handle.then((handle) => handle.send({ type: 'audio', pcm: samples } satisfies UtteranceInput));
+  }
+
+  async finish(): Promise<string> {
+    const job = this.job;
+    if (!job || this.closed) return '';
+    this.job = undefined;
+    const utterance = this.utterance++;
+    const started = performance.now();
+    const handle = await job.handle;
+    handle.send({ type: 'end' } satisfies UtteranceInput);
+    try {
+      const final = await handle.result;
+      this.emit('transcript', { type: 'final', text: final.text, utterance, latencyMs: performance.now() - started });
+      return final.text;
+    } catch (error) {
+      this.emit('error', error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const job = this.job;
+    this.job = undefined;
+    void job?.handle.then((handle) => handle.send({ type: 'cancel' } satisfies UtteranceInput));
+  }
+
+  private startUtterance() {
+    const utterance = this.utterance;
+    const worker = this.engine.acquire();
+    const handle = worker.then((decoder) => {
+      const job = decoder.run<FinalHypothesis>('utterance', { interimIntervalMs: this.interimIntervalMs } satisfies UtteranceJob, {
+        timeoutMs: this.engine.utteranceTimeoutMs,
+        onChunk: (data) => this.emit('transcript', { type: 'interim', text: (data as InterimHypothesis).text, utterance }),
+      });
+      // The decoder goes back to the pool however the utterance ends (final, cancel, crash, timeout).
+      job.result.then(
+        () => this.engine.release(decoder),
+        () => this.engine.release(decoder),
+      );
+      return job;
+    });
+    return { worker, handle };
+  }
+}

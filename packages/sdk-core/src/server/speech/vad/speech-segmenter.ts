@@ -1,0 +1,80 @@
+/** Speech started or ended; times are seconds since the stream's first sample. */
+export type VadEvent =
+  | { type: 'speech_start'; at: number }
+  | { type: 'speech_end'; at: number; duration: number };
+
+export interface SpeechSegmenterOptions {
+  /** Frame score at or above which a frame counts as speech (Silero probability). */
+  threshold?: number;
+  /** Score below which a frame counts as silence while in speech (hysteresis); default threshold - 0.15. */
+  releaseThreshold?: number;
+  /** Speech shorter than this (a click, a cough) does not start a turn. */
+  minSpeechMs?: number;
+  /** Silence needed after speech before `speech_end` (the turn-taking hangover). */
+  hangoverMs?: number;
+}
+
+/**
+ * Turns per-frame speech scores into speech start/end events with hysteresis, a minimum speech
+ * duration and a hangover. `speech_start` is dated at the first speech frame (so callers can keep a
+ * little pre-roll), `speech_end` at the last speech frame, but reported only after the hangover.
+ *
+ * @example
+ * const segmenter = new SpeechSegmenter({ hangoverMs: 500 });
+ * const events = segmenter.push(0.93, 0.032);
+ */
+export class SpeechSegmenter {
+  private readonly threshold: number;
+  private readonly releaseThreshold: number;
+  private readonly minSpeech: number;
+  private readonly hangover: number;
+  private time = 0;
+  private inSpeech = false;
+  private candidateStart: number | undefined;
+  private speechStart = 0;
+  private lastSpeechEnd = 0;
+
+  constructor(options: SpeechSegmenterOptions = {}) {
+    this.threshold = options.threshold ?? 0.5;
+    this.releaseThreshold = options.releaseThreshold ?? Math.max(0.01, this.threshold - 0.15);
+    this.minSpeech = (options.minSpeechMs ?? 150) / 1000;
+    this.hangover = (options.hangoverMs ?? 500) / 1000;
+  }
+
+  get speaking(): boolean {
+    return this.inSpeech;
+  }
+
+  /** Feeds one frame's score and its duration in seconds. */
+  push(score: number, frameSeconds: number): VadEvent[] {
+    const frameStart = this.time;
+    this.time += frameSeconds;
+    const events: VadEvent[] = [];
+    if (!this.inSpeech) {
+      if (score >= this.threshold) {
+        this.candidateStart ??= frameStart;
+        if (this.time - this.candidateStart >= this.minSpeech) {
+          this.inSpeech = true;
+          this.speechStart = this.candidateStart;
+          this.lastSpeechEnd = this.time;
+          this.candidateStart = undefined;
+          events.push({ type: 'speech_start', at: this.speechStart });
+        }
+      } else if (score < this.releaseThreshold) this.candidateStart = undefined;
+      return events;
+    }
+    if (score >= this.releaseThreshold) this.lastSpeechEnd = this.time;
+    else if (this.time - this.lastSpeechEnd >= this.hangover) {
+      this.inSpeech = false;
+      events.push({ type: 'speech_end', at: this.lastSpeechEnd, duration: this.lastSpeechEnd - this.speechStart });
+    }
+    return events;
+  }
+
+  /** Ends the stream: open speech ends at its last speech frame. */
+  flush(): VadEvent[] {
+    if (!this.inSpeech) return [];
+    this.inSpeech = false;
+    return [{ type: 'speech_end', at: this.lastSpeechEnd, duration: this.lastSpeechEnd - this.speechStart }];
+  }
+}

@@ -1,0 +1,30 @@
+/** Messages of the pocketsphinx worker. */
+
+export interface PocketsphinxOptions {
+  /** Shared library name or path (default `libpocketsphinx.so.3`, found through the loader path). */
+  libraryPath: string;
+  /** sphinxbase, which holds `cmd_ln_init` in the 0.8/5prealpha releases Debian ships. */
+  sphinxbaseLibraryPath: string;
+  /** Directory with `en-us/` (acoustic model), `en-us.lm.bin` and `cmudict-en-us.dict`. */
+  modelDirectory: string;
+}
+
+export interface UtteranceJob {
+  /** Decode a hypothesis for an interim event after this much new audio. */
+  interimIntervalMs: number;
+}
+
+/** Input messages for a running utterance job; audio is 16 kHz PCM16. */
+export type UtteranceInput = { type: 'audio'; pcm: Int16Array } | { type: 'end' } | { type: 'cancel' };
+
+export interface InterimHypothesis {
+  text: string;
+}
+
+export interface FinalHypothesis {
+  text: string;
+  /** Milliseconds spent in `ps_end_utt` + final search. */
+  decodeMs: number;
+}
+
+export const POCKETSPHINX_SAMPLE_RATE = 16_000;

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { createServer } from '../../src/server.js';
+import { requireComponent } from '../support/components.js';
+import { dropSchema, postgresReachable, postgresUrl, uniqueSchema } from '../support/databases.js';
+
+const withPostgres = requireComponent('PostgreSQL', await postgresReachable(), `cannot connect to ${postgresUrl}`);
+
+describe.runIf(withPostgres)('several instances on one PostgreSQL database', () => {
+  it('start together (migrations, secret and seeds do not collide) and share state', async () => {
+    const schema = uniqueSchema();
+    const options = { env: {}, databaseSchema: schema, config: { logLevel: 'silent' as const, databaseUrl: postgresUrl, apiKey: 'pk_shared_instance_key_0123456789' } };
+    try {
+      const servers = await Promise.all([createServer(options), createServer(options), createServer(options)]);
+      const created = await servers[0]!.fetch(
+        new Request('http://palaver.test/v1/usage/token', {
+          method: 'POST',
+          headers: { 'x-api-key': 'pk_shared_instance_key_0123456789', 'content-type': 'application/json' },
+          body: JSON.stringify({ human: 'shared' }),
+        }),
+      );
+      const { token } = (await created.json()) as { token: string };
+      // A token minted by one instance is accepted by the others: they derived the same signing key.
+      for (const server of servers) {
+        const response = await server.fetch(new Request('http://palaver.test/v1/voice/list', { headers: { authorization: `Bearer ${token}` } }));
+        expect(response.status).toBe(200);
+      }
+      await Promise.all(servers.map((server) => server.close()));
+    } finally {
+      await dropSchema(schema);
+    }
+  });
+});

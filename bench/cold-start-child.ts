@@ -1,5 +1,7 @@
 // Child process of foundation.bench.ts: measures one cold start of either the platform or a bare node:http
 // server, from the first line of this script to the first answered request.
+export {};
+
 const started = performance.now();
 const mode = process.argv[2];
 

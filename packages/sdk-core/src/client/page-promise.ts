@@ -12,7 +12,8 @@ export interface PageShape<T> {
  * const first = await client.personas.list();
  * for await (const persona of client.personas.list()) console.log(persona.name);
  */
-export class PagePromise<T> implements PromiseLike<PageShape<T>>, AsyncIterable<T> {
+export class PagePromise<T> implements Promise<PageShape<T>>, AsyncIterable<T> {
+  readonly [Symbol.toStringTag] = 'PagePromise';
   private first: Promise<PageShape<T>> | undefined;
 
   constructor(private readonly fetchPage: (page: string | undefined) => Promise<PageShape<T>>) {}

@@ -34,7 +34,7 @@ export const PartnerAvatarSessionStartRequest = z
     message: 'exactly one of avatar_agent_id and avatar_agent_image_url is required',
     path: ['avatar_agent_id'],
   })
-  .meta({ id: 'PartnerAvatarSessionStartRequest' });
+  .meta({ id: 'PartnerAvatarSessionStartRequest', description: 'Exactly one of `avatar_agent_id` and `avatar_agent_image_url` must be given.' });
 export type PartnerAvatarSessionStartRequest = z.input<typeof PartnerAvatarSessionStartRequest>;
 
 export const PartnerAvatarActionRequest = z

@@ -62,6 +62,10 @@ export const ServerConfig = z.object({
       allowLoopback: Flag.default(true),
       /** Whether project LLMs' `post_url` may resolve to private, link-local or CGNAT addresses (default false). */
       allowPrivateNetworks: Flag.default(false),
+      /** Longest wait for an upstream's first chunk before retrying (slow local models need more). */
+      firstChunkTimeoutMs: z.coerce.number().int().min(10).default(30_000),
+      /** Longest silence between an upstream's chunks once streaming; then the stream ends with an error. */
+      idleTimeoutMs: z.coerce.number().int().min(10).default(60_000),
     })
     .prefault({}),
 });
@@ -95,6 +99,8 @@ const environmentMap: Record<string, string> = {
   PALAVER_OLLAMA_MODELS: 'llm.ollamaModels',
   PALAVER_LLM_ALLOW_LOOPBACK: 'llm.allowLoopback',
   PALAVER_LLM_ALLOW_PRIVATE: 'llm.allowPrivateNetworks',
+  PALAVER_LLM_FIRST_CHUNK_TIMEOUT_MS: 'llm.firstChunkTimeoutMs',
+  PALAVER_LLM_IDLE_TIMEOUT_MS: 'llm.idleTimeoutMs',
 };
 
 export class ConfigError extends Error {

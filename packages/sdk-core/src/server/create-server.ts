@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { loadConfig, type ServerConfig, type ServerConfigInput } from './config.js';
 import { createApp } from './http/create-app.js';
+import { registerMediaUpgrades } from './media/media-routes.js';
 import { createLogger } from './logger.js';
 import { ServerSecret } from './services/auth/server-secret.js';
 import { closeServices, createServices, type Services } from './services/index.js';
@@ -64,6 +65,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
   await startWebhookDelivery(services, dev);
   const app = createApp(services);
   const upgrades = new Map<string, UpgradeHandler>();
+  registerMediaUpgrades((path, handler) => upgrades.set(path, handler), services.media);
 
   let httpServer: Server | undefined;
   let url: string | undefined;
@@ -95,6 +97,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
       const address = httpServer.address() as AddressInfo;
       const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
       url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`;
+      services.media.bindServerUrl(url);
       return url;
     },
     async close() {

@@ -65,15 +65,17 @@ describe('GET /openapi.json', () => {
     expect(document.tags.map((tag) => tag.name)).toEqual([...new Set(allRoutes.map((route) => route.tag))]);
   });
 
-  it('maps K to the API key scheme and K/B to either scheme, and documents x-human-id on K/B routes', () => {
+  it('maps K to the API key scheme and K/B to either scheme, and documents x-human-id unless a route opts out', () => {
     expect(document.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
     expect(document.components.securitySchemes.UsageToken).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     for (const route of allRoutes) {
       const operation = operationOf(document, route);
       expect(operation.security, route.operationId).toEqual(route.auth === 'K' ? [{ ApiKey: [] }] : [{ ApiKey: [] }, { UsageToken: [] }]);
       const header = (operation.parameters ?? []).find((parameter) => parameter.in === 'header' && parameter.name === 'x-human-id');
-      expect(Boolean(header), `${route.operationId} x-human-id`).toBe(route.humanHeader ?? route.auth === 'K/B');
+      expect(Boolean(header), `${route.operationId} x-human-id`).toBe(route.humanHeader !== false);
     }
+    const scenarioCreate = document.paths['/v1/scenario']!.post!;
+    expect((scenarioCreate.parameters ?? []).some((parameter) => parameter.name === 'x-human-id')).toBe(false);
     const speak = document.paths['/v1/realtime/{session}/speak']!.post!;
     expect(speak.security).toEqual([{ ApiKey: [] }]);
   });

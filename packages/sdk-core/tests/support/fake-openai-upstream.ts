@@ -163,11 +163,13 @@ export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
         response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         for (const chunk of scenario.chunks) {
           if (response.destroyed) return;
-          response.write(frame(chunk));
+          // Waiting for the write to reach the socket keeps a later reset from discarding it.
+          await new Promise((resolve) => response.write(frame(chunk), resolve));
           if (scenario.delayMs) await sleep(scenario.delayMs);
         }
         switch (scenario.after ?? 'done') {
           case 'reset':
+            await sleep(20);
             request.socket.destroy();
             return;
           case 'stall':

@@ -11,6 +11,7 @@ import { renderDocsPage } from './docs-page.js';
 import type { Handler } from './handler.js';
 import { handlers } from './handlers/index.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { registerMediaRoutes } from '../media/media-routes.js';
 
 function handlerFor(route: RouteDefinition): Handler<RouteDefinition> {
   for (const [groupName, group] of Object.entries(routes)) {
@@ -63,6 +64,7 @@ export function createApp(services: Services): Hono<AppEnvironment> {
     return context.json(openApiDocument);
   });
   app.get('/docs', (context) => context.html(renderDocsPage('/openapi.json')));
+  registerMediaRoutes(app, services.media);
 
   for (const route of [...allRoutes].sort(compareRoutes)) bindRoute(app, route, handlerFor(route), services);
   return app;

@@ -126,7 +126,8 @@ function parametersOf(route: RouteDefinition, collector: SchemaCollector): JsonS
       parameters.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
     }
   }
-  if (route.humanHeader ?? route.auth === 'K/B') {
+  // The server reads the header on every route that does not opt out (e.g. credit ledger entries, which are K).
+  if (route.humanHeader !== false) {
     parameters.push({
       name: 'x-human-id',
       in: 'header',

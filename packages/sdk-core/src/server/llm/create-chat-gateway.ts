@@ -30,7 +30,7 @@ export function createChatGateway(wiring: ChatGatewayWiring): ChatGateway {
       llms: wiring.llms,
       config: wiring.config,
       addressPolicy: { allowLoopback: wiring.config.llm.allowLoopback, allowPrivateNetworks: wiring.config.llm.allowPrivateNetworks },
-      ...(wiring.upstream ? { upstream: wiring.upstream } : {}),
+      upstream: { firstChunkTimeoutMs: wiring.config.llm.firstChunkTimeoutMs, idleTimeoutMs: wiring.config.llm.idleTimeoutMs, ...wiring.upstream },
     }),
     usageMeter: wiring.usage ? usageServiceMeter(wiring.usage) : unmeteredUsage,
     transcriber: wiring.transcriber,

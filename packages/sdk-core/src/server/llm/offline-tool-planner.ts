@@ -15,6 +15,9 @@ const STOP_WORDS = new Set([
   'returns', 'that', 'the', 'their', 'them', 'then', 'this', 'tool', 'use', 'used', 'when', 'which', 'will', 'with', 'your',
 ]);
 
+/** Verbs that tool names start with and that say nothing about what the tool is for. */
+const VERBS = new Set(['get', 'set', 'fetch', 'find', 'list', 'lookup', 'look', 'search', 'create', 'update', 'delete', 'make', 'do', 'run', 'send', 'check', 'show']);
+
 function words(text: string): string[] {
   return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 }
@@ -25,6 +28,9 @@ function relevance(tool: ChatCompletionTool, message: string): number {
   const name = tool.function.name.toLowerCase();
   if (lower.includes(name) || lower.includes(name.replace(/[_-]+/g, ' '))) return 100;
   const messageWords = new Set(words(message));
+  // `get_weather` is asked for by "weather": every distinctive word of the name appears in the message.
+  const nameWords = words(name.replace(/[_-]+/g, ' ')).filter((word) => !STOP_WORDS.has(word) && !VERBS.has(word));
+  if (nameWords.length > 0 && nameWords.every((word) => messageWords.has(word))) return 50;
   const keywords = new Set(words(`${name.replace(/[_-]+/g, ' ')} ${tool.function.description ?? ''}`).filter((word) => word.length >= 4 && !STOP_WORDS.has(word)));
   let hits = 0;
   for (const keyword of keywords) if (messageWords.has(keyword)) hits += 1;
@@ -42,7 +48,7 @@ interface PropertySchema {
 function stringValue(property: string, schema: PropertySchema, message: string): string | undefined {
   if (Array.isArray(schema.enum)) {
     const options = schema.enum.filter((option): option is string => typeof option === 'string');
-    return options.find((option) => message.toLowerCase().includes(option.toLowerCase())) ?? options[0];
+    return options.find((option) => message.toLowerCase().includes(option.toLowerCase()));
   }
   const quoted = /["“']([^"”']{1,200})["”']/.exec(message);
   if (quoted) return quoted[1];
@@ -70,7 +76,8 @@ function valueFor(property: string, schema: PropertySchema, message: string, req
       return required ? {} : undefined;
     default: {
       const value = stringValue(property, schema, message);
-      return value ?? (required ? message.trim().slice(0, 100) : undefined);
+      if (value !== undefined || !required) return value;
+      return Array.isArray(schema.enum) ? schema.enum[0] : message.trim().slice(0, 100);
     }
   }
 }

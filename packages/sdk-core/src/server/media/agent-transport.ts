@@ -104,7 +104,6 @@ export interface AgentRoomEvents {
   participantUpdated: [participant: RoomParticipant];
   audioTrack: [track: RemoteAudioTrack];
   data: [data: ReceivedData];
-  textStream: [stream: IncomingTextStream];
   roomMetadata: [metadata: string];
   /** The agent left or was removed; no further events follow. */
   disconnected: [reason: string];
@@ -130,6 +129,8 @@ export interface AgentRoomConnection {
   sendData(payload: Uint8Array | string, options?: SendDataOptions): Promise<void>;
   sendText(text: string, options: SendTextOptions): Promise<void>;
   streamText(options: SendTextOptions): Promise<TextStreamWriter>;
+  /** Receives the text streams others open on `topic` (one handler per topic; returns the unregister function). */
+  onTextStream(topic: string, handler: (stream: IncomingTextStream) => void): () => void;
   registerRpcMethod(method: string, handler: (invocation: RpcInvocation) => Promise<string>): void;
   performRpc(options: PerformRpcOptions): Promise<string>;
   setMetadata(metadata: string): Promise<void>;

@@ -6,8 +6,11 @@
  * const events = new TypedEmitter<{ data: [Uint8Array] }>();
  * const off = events.on('data', (payload) => console.log(payload.length));
  */
-export class TypedEmitter<Events extends Record<string, unknown[]>> {
-  private readonly listeners = new Map<keyof Events, Set<(...args: never[]) => void>>();
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type AnyListener = Function;
+
+export class TypedEmitter<Events extends { [K in keyof Events]: unknown[] }> {
+  private readonly listeners = new Map<keyof Events, Set<AnyListener>>();
 
   constructor(private readonly onListenerError: (error: unknown) => void = () => undefined) {}
 
@@ -17,8 +20,8 @@ export class TypedEmitter<Events extends Record<string, unknown[]>> {
       set = new Set();
       this.listeners.set(event, set);
     }
-    set.add(listener as (...args: never[]) => void);
-    return () => set.delete(listener as (...args: never[]) => void);
+    set.add(listener);
+    return () => set.delete(listener);
   }
 
   emit<E extends keyof Events>(event: E, ...args: Events[E]): void {

@@ -25,6 +25,7 @@ import { VoiceService } from './voices/voice-service.js';
 import { AppService } from './apps/app-service.js';
 import { AppTemplateService } from './apps/app-template-service.js';
 import { SubGraphService } from './apps/subgraph-service.js';
+import { createMediaService, type MediaService } from '../media/media-service.js';
 
 export interface ServiceDependencies {
   store: Store;
@@ -64,6 +65,8 @@ export interface Services {
   apps: AppService;
   appTemplates: AppTemplateService;
   subgraphs: SubGraphService;
+  /** Realtime media: join tokens, the client URL and the agent transport (embedded endpoint or LiveKit). */
+  media: MediaService;
 }
 
 export async function createServices(dependencies: ServiceDependencies): Promise<Services> {
@@ -109,6 +112,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     apps,
     appTemplates,
     subgraphs,
+    media: await createMediaService(config, logger),
   };
 }
 
@@ -116,4 +120,5 @@ export async function createServices(dependencies: ServiceDependencies): Promise
 export async function closeServices(services: Services): Promise<void> {
   await services.bus.close();
   await services.webhookDispatcher.stop();
+  await services.media.close();
 }

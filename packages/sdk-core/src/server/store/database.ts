@@ -38,7 +38,10 @@ async function preparePostgresSchema(url: string, schema: string): Promise<void>
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`).catch((error: { code?: string }) => {
+      // Instances starting together race on IF NOT EXISTS; losing the race means the schema exists.
+      if (error.code !== '23505') throw error;
+    });
   } finally {
     await client.end();
   }

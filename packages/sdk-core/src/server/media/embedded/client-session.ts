@@ -172,6 +172,15 @@ export class ClientSession implements RoomMember {
     this.connection?.terminate();
   }
 
+  /** Test hook: the server forgets the session without telling the client (simulates a restart). */
+  forget(): void {
+    if (this.leftFlag) return;
+    this.leftFlag = true;
+    this.connection?.terminate();
+    this.room.remove(this, DisconnectReason.STATE_MISMATCH);
+    this.shutdown();
+  }
+
   private attach(connection: SignalConnection): void {
     this.connection = connection;
     this.lastSeen = Date.now();

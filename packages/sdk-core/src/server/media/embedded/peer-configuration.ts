@@ -1,4 +1,4 @@
-import { RTCRtpCodecParameters, useNACK, usePLI, useREMB, useSdesMid, useTransportWideCC, type RTCPeerConnectionConfig } from 'werift';
+import { RTCRtpCodecParameters, useNACK, usePLI, useREMB, useSdesMid, useTWCC, useTransportWideCC, type RTCPeerConnectionConfig } from 'werift';
 
 /**
  * The werift configuration every peer connection uses. No ICE servers: nothing contacts an outside
@@ -18,7 +18,7 @@ export function peerConfiguration(): RTCPeerConnectionConfig {
           channels: 2,
           payloadType: 111,
           parameters: 'minptime=10;useinbandfec=1',
-          rtcpFeedback: [useTransportWideCC()].map((feedback) => feedback),
+          rtcpFeedback: [useTWCC()],
         }),
       ],
       video: [

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { CreateCreditLedgerEntryRequest, CreditLedgerEntry } from '../../../contract/credits.js';
 import { BadRequestError } from '../../../errors/api-error.js';
 import type { DialectName, Store } from '../../store/database.js';
@@ -26,7 +26,7 @@ export function toLedgerEntry(row: CreditLedgerEntryRow): CreditLedgerEntry {
 /**
  * Writes ledger entries so that the balance check and the write are one atomic step: the per-(credit,
  * human) balance row is locked (`SELECT ... FOR UPDATE` on PostgreSQL; SQLite transactions are already
- * serialised), the idempotency key is looked up under that lock, and the entry and the new balance are
+ * serialised), the idempotency key is checked under that lock, and the entry and the new balance are
  * written in the same transaction. Read-check-write races are therefore impossible, and the unique index
  * on (credit, human, idempotency_key) backs the rule at the database level.
  */
@@ -40,6 +40,7 @@ export class LedgerWriter {
 
     for (let attempt = 1; ; attempt += 1) {
       try {
+        if (this.store.dialect === 'postgres') return await this.writePostgres(credit, human, input);
         return await this.store.transaction((trx) => this.writeLocked(trx, credit, human, input));
       } catch (error) {
         // Only reachable if two writers raced on a path the lock does not cover; the retry reads the winner.
@@ -66,13 +67,8 @@ export class LedgerWriter {
     if (existing) return this.replayed(existing, input);
 
     const balance = Number(account.balance) + input.amount;
-    if (!Number.isSafeInteger(balance)) {
-      throw new BadRequestError(`amount: the resulting balance would be outside ±${Number.MAX_SAFE_INTEGER}`);
-    }
-    if (balance < 0 && input.amount < 0 && credit.allow_negative_balance === 0) {
-      throw new BadRequestError(
-        `insufficient balance: human '${human}' has ${Number(account.balance)} of credit '${credit.id}', which cannot cover ${-input.amount}`,
-      );
+    if (!Number.isSafeInteger(balance) || (balance < 0 && input.amount < 0 && credit.allow_negative_balance === 0)) {
+      this.refuse(credit, human, Number(account.balance), input.amount);
     }
     const sequence = Number(account.entry_count) + 1;
     const row: CreditLedgerEntryRow = {
@@ -94,6 +90,67 @@ export class LedgerWriter {
       .where('human', '=', human)
       .execute();
     return toLedgerEntry(row);
+  }
+
+  /**
+   * PostgreSQL: the lock, the checks and both writes are one statement, so the balance row is locked only
+   * while that statement runs (no client round trips while holding it). After waiting for the lock,
+   * READ COMMITTED re-reads the locked row, so `locked` always holds the newest balance; the key is
+   * deduplicated by the unique index (`ON CONFLICT DO NOTHING`), which sees concurrent commits too.
+   */
+  private async writePostgres(credit: CreditRow, human: string, input: CreateCreditLedgerEntryRequest): Promise<CreditLedgerEntry> {
+    const now = nowIso();
+    let row = await this.insertLockedPostgres(credit, human, input, now);
+    if (!row) {
+      // First entry of this human: create the balance row (a racing creator is fine), then write.
+      await this.store.db
+        .insertInto('credit_balances')
+        .values({ credit: credit.id, human, balance: 0, entry_count: 0, updated_at: now })
+        .onConflict((conflict) => conflict.columns(['credit', 'human']).doNothing())
+        .execute();
+      row = await this.insertLockedPostgres(credit, human, input, now);
+      if (!row) throw new Error(`credit balance row missing for ${credit.id}/${human}`);
+    }
+    if (row.id !== null) return toLedgerEntry(row);
+
+    const existing = await this.findByKey(this.store.db, credit.id, human, input.idempotency_key);
+    if (existing) return this.replayed(existing, input);
+    return this.refuse(credit, human, Number(row.previous_balance), input.amount);
+  }
+
+  /** The one-statement write; undefined when the balance row does not exist yet. */
+  private async insertLockedPostgres(credit: CreditRow, human: string, input: CreateCreditLedgerEntryRequest, now: string) {
+    const amount = input.amount;
+    const allowNegative = credit.allow_negative_balance !== 0;
+    const result = await sql<(CreditLedgerEntryRow | { [K in keyof CreditLedgerEntryRow]: null }) & { previous_balance: string }>`
+      WITH locked AS (
+        SELECT balance, entry_count FROM credit_balances WHERE credit = ${credit.id} AND human = ${human} FOR UPDATE
+      ), inserted AS (
+        INSERT INTO credit_ledger_entries (id, credit, project, human, sequence, amount, balance, idempotency_key, created_at)
+        SELECT ${newId('ledger')}, ${credit.id}, ${credit.project}, ${human}, entry_count + 1, ${amount}::bigint,
+               balance + ${amount}::bigint, ${input.idempotency_key}, ${now}
+        FROM locked
+        WHERE (${allowNegative} OR ${amount}::bigint >= 0 OR balance + ${amount}::bigint >= 0)
+          AND abs(balance + ${amount}::bigint) <= ${Number.MAX_SAFE_INTEGER}::bigint
+        ON CONFLICT (credit, human, idempotency_key) DO NOTHING
+        RETURNING *
+      ), updated AS (
+        UPDATE credit_balances SET balance = inserted.balance, entry_count = inserted.sequence, updated_at = ${now}
+        FROM inserted WHERE credit_balances.credit = inserted.credit AND credit_balances.human = inserted.human
+        RETURNING credit_balances.credit
+      )
+      SELECT locked.balance AS previous_balance, inserted.* FROM locked LEFT JOIN inserted ON true
+    `.execute(this.store.db);
+    return result.rows[0];
+  }
+
+  private refuse(credit: CreditRow, human: string, previous: number, amount: number): never {
+    if (!Number.isSafeInteger(previous + amount)) {
+      throw new BadRequestError(`amount: the resulting balance would be outside ±${Number.MAX_SAFE_INTEGER}`);
+    }
+    throw new BadRequestError(
+      `insufficient balance: human '${human}' has ${previous} of credit '${credit.id}', which cannot cover ${-amount}`,
+    );
   }
 
   private replayed(row: CreditLedgerEntryRow, input: CreateCreditLedgerEntryRequest): CreditLedgerEntry {

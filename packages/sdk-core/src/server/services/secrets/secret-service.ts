@@ -1,6 +1,6 @@
+import { sql, type Kysely } from 'kysely';
 import type { CreateSecretRequest, Secret } from '../../../contract/secrets.js';
 import { BadRequestError } from '../../../errors/api-error.js';
-import { sql, type Kysely } from 'kysely';
 import type { Store } from '../../store/database.js';
 import type { Database } from '../../store/tables.js';
 import { DocumentStore, type AccessScope, type StoredDocument } from '../../store/document-store.js';

@@ -1,5 +1,8 @@
-import { ConverterType, create } from '@alexanderolsen/libsamplerate-js';
+import libsamplerate from '@alexanderolsen/libsamplerate-js';
 import { float32ToInt16, int16ToFloat32 } from './pcm.js';
+
+// A UMD bundle: Node's ESM loader exposes only its default export.
+const { ConverterType, create } = libsamplerate;
 
 /**
  * Streaming linear-interpolation resampler for hot paths (TTS chunks to the socket's 24 kHz, 48 kHz

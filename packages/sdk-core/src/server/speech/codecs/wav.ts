@@ -14,7 +14,7 @@ const HEADER_BYTES = 44;
  * @example
  * const file = encodeWav(new Int16Array(16000), 16000); // one second of silence, 32 044 bytes
  */
-export function encodeWav(pcm: Int16Array, sampleRate: number): Uint8Array {
+export function encodeWav(pcm: Int16Array, sampleRate: number): Uint8Array<ArrayBuffer> {
   const dataBytes = pcm.byteLength;
   const result = new Uint8Array(HEADER_BYTES + dataBytes);
   const view = new DataView(result.buffer);

@@ -58,7 +58,7 @@ class OpenAiSttSession extends BaseSttSession {
     const utterance = this.utterance++;
     const started = performance.now();
     const form = new FormData();
-    form.append('file', new Blob([encodeWav(audio, this.options.sampleRate) as Uint8Array<ArrayBuffer>], { type: 'audio/wav' }), 'audio.wav');
+    form.append('file', new Blob([encodeWav(audio, this.options.sampleRate)], { type: 'audio/wav' }), 'audio.wav');
     form.append('model', this.endpoint.model);
     form.append('response_format', 'json');
     if (this.options.language) form.append('language', this.options.language.split('-')[0]!);

@@ -57,7 +57,11 @@ export class PocketsphinxEngine implements SttEngine {
       await this.warmUp();
       return { available: true };
     } catch (error) {
-      return { available: false, reason: error instanceof Error ? error.message : String(error) };
+      const detail = error instanceof Error ? error.message : String(error);
+      return {
+        available: false,
+        reason: `no STT engine: ${detail} (or configure an OpenAI-compatible transcription endpoint)`,
+      };
     }
   }
 

@@ -10,6 +10,7 @@ import type {
   AgentRoomConnection,
   AgentRoomEvents,
   AudioOutput,
+  IncomingTextStream,
   PerformRpcOptions,
   RemoteAudioTrack,
   RoomParticipant,
@@ -51,6 +52,7 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
   private readonly outputs = new Set<LocalAudioOutput>();
   private readonly rpc: RpcEndpoint;
   private readonly textStreams: IncomingTextStreams;
+  private readonly textHandlers = new Map<string, (stream: IncomingTextStream) => void>();
   private sequence = 0;
   private leftFlag = false;
 
@@ -66,7 +68,10 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
       removed: (reason) => this.finish(`removed: ${DisconnectReason[reason] ?? reason}`),
     });
     this.rpc = new RpcEndpoint((destination, value) => this.sendPacket(new DataPacket({ value, destinationIdentities: [destination] }), true));
-    this.textStreams = new IncomingTextStreams((stream) => this.events.emit('textStream', stream));
+    this.textStreams = new IncomingTextStreams(
+      (stream) => this.textHandlers.get(stream.topic)?.(stream),
+      (topic) => this.textHandlers.has(topic),
+    );
   }
 
   get room(): string {
@@ -137,6 +142,13 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
 
   async streamText(options: SendTextOptions): Promise<TextStreamWriter> {
     return this.createTextStream(options);
+  }
+
+  onTextStream(topic: string, handler: (stream: IncomingTextStream) => void): () => void {
+    this.textHandlers.set(topic, handler);
+    return () => {
+      if (this.textHandlers.get(topic) === handler) this.textHandlers.delete(topic);
+    };
   }
 
   registerRpcMethod(method: string, handler: (invocation: RpcInvocation) => Promise<string>): void {

@@ -138,13 +138,17 @@ class IncomingText implements IncomingTextStream {
 export class IncomingTextStreams {
   private readonly open = new Map<string, IncomingText>();
 
-  constructor(private readonly onStream: (stream: IncomingTextStream) => void) {}
+  constructor(
+    private readonly onStream: (stream: IncomingTextStream) => void,
+    /** Streams on topics nobody listens to are not buffered. */
+    private readonly wanted: (topic: string) => boolean = () => true,
+  ) {}
 
   handle(packet: StreamPacket, from: string): void {
     switch (packet.case) {
       case 'streamHeader': {
         const header = packet.value;
-        if (header.contentHeader.case !== 'textHeader' || this.open.has(header.streamId)) return;
+        if (header.contentHeader.case !== 'textHeader' || this.open.has(header.streamId) || !this.wanted(header.topic)) return;
         const stream = new IncomingText(header.streamId, header.topic, from, { ...header.attributes });
         if (header.inlineContent !== undefined) {
           stream.push(header.inlineContent);

@@ -1,0 +1,105 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test as base, chromium, type Browser, type Page } from '@playwright/test';
+import { createServer, type PalaverServer } from '../../../packages/sdk-core/src/server.js';
+import { sineTone, wavFile } from '../../../packages/sdk-core/src/server/media/audio/tone-analysis.js';
+import type { MediaService } from '../../../packages/sdk-core/src/server/media/media-service.js';
+import { serveTestPage } from './test-page.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** The fake microphone's tone. */
+export const MIC_TONE_HZ = 440;
+/** The agent's tone. */
+export const AGENT_TONE_HZ = 1000;
+
+/** Browser tests need Debian's Chromium: skipped with a reason when missing, failed under CI=true. */
+export function chromiumAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI === 'true') throw new Error(`Required component missing in CI: Chromium (${CHROMIUM} not found)`);
+  console.warn(`[skip] Chromium unavailable: ${CHROMIUM} not found`);
+  return false;
+}
+
+export interface MediaFixtures {
+  palaver: { server: PalaverServer; media: MediaService; url: string };
+  chromiumBrowser: Browser;
+  newPage: () => Promise<Page>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export const test = base.extend<{}, MediaFixtures>({
+  palaver: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const server = await createServer({ env: {}, config: { logLevel: 'warn' } });
+      const url = await server.listen(0, '127.0.0.1');
+      await use({ server, media: server.services.media, url });
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  chromiumBrowser: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const directory = mkdtempSync(join(tmpdir(), 'palaver-e2e-'));
+      const wav = join(directory, 'tone.wav');
+      writeFileSync(wav, wavFile(sineTone(MIC_TONE_HZ, 48_000, 10_000, 0.5), 48_000));
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--use-fake-ui-for-media-stream',
+          '--use-fake-device-for-media-stream',
+          `--use-file-for-fake-audio-capture=${wav}`,
+          '--autoplay-policy=no-user-gesture-required',
+        ],
+      });
+      await use(browser);
+      await browser.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+  newPage: [
+    async ({ chromiumBrowser: browser }, use) => {
+      const testPage = await serveTestPage();
+      const contexts: Array<Awaited<ReturnType<Browser['newContext']>>> = [];
+      await use(async () => {
+        const context = await browser.newContext();
+        contexts.push(context);
+        const page = await context.newPage();
+        await page.goto(testPage.url);
+        await page.waitForFunction(() => 'palaver' in window);
+        return page;
+      });
+      for (const context of contexts) await context.close();
+      await testPage.close();
+    },
+    { scope: 'worker' },
+  ],
+});
+
+export { expect } from '@playwright/test';
+
+/** Polls until `check` passes or the time runs out (then throws the last failure). */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      return await check();
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  throw lastError;
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser tests: Debian's Chromium (never a downloaded browser) running the unmodified
+ * livekit-client against the platform's embedded media endpoint.
+ */
+export default defineConfig({
+  testDir: './media',
+  testMatch: '**/*.spec.ts',
+  timeout: 90_000,
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: '../.reports/playwright.json' }]],
+  use: { trace: 'off' },
+});

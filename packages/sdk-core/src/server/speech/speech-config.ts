@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+const Endpoint = z.object({
+  baseUrl: z.url(),
+  apiKey: z.string().min(1).optional(),
+  model: z.string().min(1),
+  timeoutMs: z.number().int().min(100).optional(),
+});
+
+/**
+ * Speech configuration; every field has a default that works on a bare machine.
+ *
+ * @example
+ * const config = SpeechConfig.parse({ stt: { provider: 'openai', openai: { baseUrl: 'http://127.0.0.1:8000/v1', model: 'whisper-1' } } });
+ */
+export const SpeechConfig = z.object({
+  tts: z
+    .object({
+      /** Embedded engines to run. */
+      embedded: z.array(z.enum(['flite', 'espeak-ng'])).default(['flite', 'espeak-ng']),
+      /** An OpenAI-compatible `/audio/speech` endpoint, served as the `openai` service. */
+      openai: Endpoint.extend({ model: z.string().min(1).default('gpt-4o-mini-tts') }).optional(),
+      /** A segment synthesis running longer than this is a hung worker. */
+      jobTimeoutMs: z.number().int().min(100).default(15_000),
+    })
+    .default({ embedded: ['flite', 'espeak-ng'], jobTimeoutMs: 15_000 }),
+  stt: z
+    .object({
+      /** `auto`: the OpenAI-compatible endpoint when configured, else pocketsphinx when installed, else none. */
+      provider: z.enum(['auto', 'pocketsphinx', 'openai', 'none']).default('auto'),
+      openai: Endpoint.extend({ model: z.string().min(1).default('whisper-1') }).optional(),
+      pocketsphinx: z
+        .object({
+          libraryPath: z.string().min(1).optional(),
+          sphinxbaseLibraryPath: z.string().min(1).optional(),
+          modelDirectory: z.string().min(1).optional(),
+          poolSize: z.number().int().min(1).max(16).default(2),
+        })
+        .default({ poolSize: 2 }),
+    })
+    .default({ provider: 'auto', pocketsphinx: { poolSize: 2 } }),
+  vad: z
+    .object({
+      engine: z.enum(['auto', 'silero', 'energy']).default('auto'),
+    })
+    .default({ engine: 'auto' }),
+});
+export type SpeechConfig = z.output<typeof SpeechConfig>;
+export type SpeechConfigInput = z.input<typeof SpeechConfig>;

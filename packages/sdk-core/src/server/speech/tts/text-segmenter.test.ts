@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { TextSegmenter, textSegments } from './text-segmenter.js';
+
+async function* pieces(values: string[]): AsyncIterable<string> {
+  for (const value of values) yield value;
+}
+
+describe('TextSegmenter', () => {
+  it('cuts at sentence ends confirmed by the following whitespace', () => {
+    const segmenter = new TextSegmenter();
+    expect(segmenter.push('Hello there. How are')).toEqual(['Hello there.']);
+    expect(segmenter.push(' you?')).toEqual([]);
+    expect(segmenter.push(' Fine')).toEqual(['How are you?']);
+    expect(segmenter.flush()).toEqual(['Fine']);
+  });
+
+  it('does not cut decimals, abbreviations or initials', () => {
+    const segmenter = new TextSegmenter();
+    expect(segmenter.push('It costs 3.')).toEqual([]);
+    expect(segmenter.push('5 dollars, says Dr. Smith and J. Doe. Next')).toEqual(['It costs 3.5 dollars, says Dr. Smith and J. Doe.']);
+  });
+
+  it('lets the first segment end at a long enough clause, later ones only at sentences', () => {
+    const segmenter = new TextSegmenter({ firstClauseMinimumCharacters: 10 });
+    expect(segmenter.push('Well, after thinking about it, I agree, mostly. ')).toEqual([
+      'Well, after thinking about it,',
+      'I agree, mostly.',
+    ]);
+  });
+
+  it('cuts over-long text at a space and drops punctuation-only pieces', () => {
+    const segmenter = new TextSegmenter({ maximumCharacters: 20 });
+    const segments = [...segmenter.push('one two three four five six seven eight nine '), ...segmenter.flush()];
+    expect(segments.length).toBeGreaterThan(1);
+    expect(segments.every((segment) => segment.length <= 21)).toBe(true);
+    expect(segments.join(' ')).toBe('one two three four five six seven eight nine');
+    const dots = new TextSegmenter();
+    expect([...dots.push('Hello. ... '), ...dots.flush()]).toEqual(['Hello.']);
+  });
+
+  it('segments a text stream', async () => {
+    const result: string[] = [];
+    for await (const segment of textSegments({ textStream: pieces(['Hi', ' there', '! Bye', ' now.']) })) result.push(segment);
+    expect(result).toEqual(['Hi there!', 'Bye now.']);
+  });
+});

@@ -1,0 +1,54 @@
+// @vitest-environment happy-dom
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streamChatCompletion } from '../../src/client/chat-stream.js';
+import { createOpenAiClient } from '../../src/client/openai.js';
+import { BadRequestError } from '../../src/index.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+describe('client helpers for chat completions', () => {
+  let test: TestServer;
+  let baseUrl: string;
+  let token: string;
+  // happy-dom's own fetch enforces CORS, which the platform does not answer yet: go through the server in process.
+  const fetch = ((input: RequestInfo | URL, init?: RequestInit) => test.server.fetch(new Request(input, init))) as typeof globalThis.fetch;
+
+  beforeAll(async () => {
+    test = await startTestServer('sqlite');
+    baseUrl = await test.server.listen(0, '127.0.0.1');
+    token = (await test.client.usage.createToken({ human: 'browser-user' })).token;
+  });
+  afterAll(async () => {
+    await test.close();
+  });
+
+  it('streamChatCompletion yields every chunk of a usage-token stream over fetch-event-source', async () => {
+    const chunks = [];
+    for await (const chunk of streamChatCompletion({
+      baseUrl,
+      usageToken: token,
+      fetch,
+      request: { model: 'builtin-offline', messages: [{ role: 'user', content: 'from the browser' }], stream_options: { include_usage: true } },
+    })) {
+      chunks.push(chunk);
+    }
+    const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
+    expect(text).toContain('from the browser');
+    expect(chunks.at(-1)!.usage?.total_tokens).toBeGreaterThan(0);
+  });
+
+  it('streamChatCompletion rejects a refused request with the error family, naming the field', async () => {
+    const refused = (async () => {
+      for await (const _chunk of streamChatCompletion({ baseUrl, usageToken: token, fetch, request: { model: 'builtin-offline', messages: [] } })) {
+        // no chunk expected
+      }
+    })();
+    await expect(refused).rejects.toSatisfy((error: unknown) => BadRequestError.isInstance(error) && (error as Error).message.includes('messages'));
+  });
+
+  it('createOpenAiClient returns an openai client that works with a usage token in a browser', async () => {
+    const openai = await createOpenAiClient({ baseUrl, usageToken: token, openAiOptions: { maxRetries: 0, fetch } });
+    const completion = await openai.chat.completions.create({ model: 'builtin-offline', messages: [{ role: 'user', content: 'ping' }] });
+    expect(completion.choices[0]!.message.content).toContain('ping');
+    await expect(createOpenAiClient({ baseUrl })).rejects.toThrow(/usageToken or an apiKey/);
+  });
+});

@@ -1,0 +1,190 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOpenAiClient } from '../../src/client/openai.js';
+import { startFakeOpenAiUpstream, textChunks, type FakeOpenAiUpstream } from '../support/fake-openai-upstream.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { readEvents } from './sse-reader.js';
+
+// Upstream faults involve no storage: one store suffices (the store matrix runs in chat-completions.test.ts).
+describe('upstream faults and aborts', () => {
+  let test: TestServer;
+  let upstream: FakeOpenAiUpstream;
+  let baseUrl: string;
+  let openai: OpenAI;
+  let llm: string;
+
+  beforeAll(async () => {
+    upstream = await startFakeOpenAiUpstream();
+    test = await startTestServer('sqlite', { config: { llm: { firstChunkTimeoutMs: 300, idleTimeoutMs: 400 } } });
+    baseUrl = await test.server.listen(0, '127.0.0.1');
+    openai = await createOpenAiClient({ baseUrl, apiKey: test.server.apiKey, openAiOptions: { maxRetries: 0 } });
+    llm = (await test.client.llms.create({ name: 'fake', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl })).id;
+  });
+  afterAll(async () => {
+    await test.close();
+    await upstream.close();
+  });
+
+  const streamRaw = async (signal?: AbortSignal) => {
+    const sentAt = performance.now();
+    const response = await fetch(`${baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': test.server.apiKey },
+      body: JSON.stringify({ model: llm, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      ...(signal ? { signal } : {}),
+    });
+    return { response, sentAt };
+  };
+
+  const collect = async (stream: AsyncIterable<OpenAI.ChatCompletionChunk>) => {
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    return text;
+  };
+
+  describe('before the first byte: retried', () => {
+    it.each([
+      ['429 with Retry-After', [{ kind: 'error' as const, status: 429, headers: { 'retry-after': '0' } }]],
+      ['500 then 503', [{ kind: 'error' as const, status: 500 }, { kind: 'error' as const, status: 503 }]],
+      ['a connection reset', [{ kind: 'reset-before-headers' as const }]],
+      ['a stall longer than the first-chunk timeout', [{ kind: 'stall-before-first-chunk' as const, ms: 1500 }]],
+    ])('%s, then success: the client sees one clean answer', async (_name, faults) => {
+      upstream.enqueue(...faults, { kind: 'stream', chunks: textChunks(['once', ' only']) });
+      const before = upstream.requests.length;
+      const text = await collect(await openai.chat.completions.create({ model: llm, stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+      expect(text).toBe('once only');
+      expect(upstream.requests.length - before).toBe(faults.length + 1);
+    });
+
+    it('honours Retry-After before retrying', async () => {
+      upstream.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '1' } }, { kind: 'stream', chunks: textChunks(['late']) });
+      const before = upstream.requests.length;
+      const whole = await openai.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] });
+      expect(whole.choices[0]!.message.content).toBe('late');
+      const [refused, served] = upstream.requests.slice(before);
+      expect(served!.receivedAt - refused!.receivedAt).toBeGreaterThanOrEqual(950);
+    });
+
+    it('gives up after the attempts with a clear error status, not a stream, and never for a client error', async () => {
+      upstream.enqueue({ kind: 'error', status: 500 }, { kind: 'error', status: 500 }, { kind: 'error', status: 500 });
+      const { response } = await streamRaw();
+      expect(response.status).toBe(500);
+      expect(((await response.json()) as { message: string }).message).toMatch(/upstream LLM failed after 3 attempts/);
+
+      upstream.enqueue({ kind: 'error', status: 404, message: 'model fake-gpt does not exist' });
+      const before = upstream.requests.length;
+      const error = await openai.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(upstream.requests.length - before).toBe(1);
+    });
+
+    it('does not wait for a Retry-After longer than the policy allows', async () => {
+      upstream.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '3600' } });
+      const started = performance.now();
+      const { response } = await streamRaw();
+      expect(response.status).toBe(500);
+      expect(performance.now() - started).toBeLessThan(2000);
+    });
+  });
+
+  describe('after the first byte: a clean error event, no retry, no duplicate output', () => {
+    it.each([
+      ['a connection reset', 'reset' as const, /stream failed/],
+      ['a stall', 'stall' as const, /stalled/],
+      ['an upstream error event', 'error-event' as const, /failed mid-stream/],
+    ])('%s ends the stream with an error event then [DONE]', async (_name, after, message) => {
+      upstream.enqueue({ kind: 'stream', chunks: [{ delta: { role: 'assistant', content: 'partial' } }, { delta: { content: ' answer' } }], after });
+      const before = upstream.requests.length;
+      const { response, sentAt } = await streamRaw();
+      expect(response.status).toBe(200);
+      const events = await readEvents(response, sentAt);
+      expect(events.map((event) => event.event ?? 'data').slice(-2)).toEqual(['error', 'data']);
+      expect(events.at(-1)!.data).toBe('[DONE]');
+      const error = JSON.parse(events.at(-2)!.data) as { error: { type: string; message: string } };
+      expect(error.error.message).toMatch(message);
+      const text = events.slice(0, -2).map((event) => JSON.parse(event.data).choices[0].delta.content).join('');
+      expect(text).toBe('partial answer');
+      expect(upstream.requests.length - before).toBe(1);
+    });
+
+    it('surfaces a mid-stream failure to the openai client as an APIError after the partial text', async () => {
+      upstream.enqueue({ kind: 'stream', chunks: [{ delta: { role: 'assistant', content: 'partial' } }], after: 'reset' });
+      const stream = await openai.chat.completions.create({ model: llm, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      let text = '';
+      const error = await (async () => {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      })().catch((caught: unknown) => caught);
+      expect(text).toBe('partial');
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect((error as Error).message).toMatch(/upstream LLM stream failed/);
+    });
+  });
+
+  it('refuses a project LLM whose post_url is loopback when loopback is not allowed (SSRF), without calling it', async () => {
+    const strict = await startTestServer('sqlite', { config: { llm: { allowLoopback: false } } });
+    try {
+      const guarded = await strict.client.llms.create({ name: 'local', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl });
+      const before = upstream.requests.length;
+      const response = await strict.server.fetch(
+        new Request('http://palaver.test/v1/chat/completions', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': strict.server.apiKey },
+          body: JSON.stringify({ model: guarded.id, messages: [{ role: 'user', content: 'hi' }] }),
+        }),
+      );
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { message: string }).message).toMatch(/model: .*loopback/);
+      expect(upstream.requests.length).toBe(before);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  describe('client disconnect', () => {
+    const slowStream = () => ({ kind: 'stream' as const, chunks: textChunks(Array.from({ length: 100 }, (_, index) => ` w${index}`)), delayMs: 50 });
+
+    it('aborting a raw fetch mid-stream aborts the upstream request within 1 s', async () => {
+      upstream.enqueue(slowStream());
+      const controller = new AbortController();
+      const { response } = await streamRaw(controller.signal);
+      const reader = response.body!.getReader();
+      await reader.read();
+      const upstreamRequest = upstream.requests.at(-1)!;
+      const abortedAt = performance.now();
+      controller.abort();
+      const seenAt = await upstream.waitForAbort(upstreamRequest, 1000);
+      expect(seenAt - abortedAt).toBeLessThan(1000);
+      expect(upstreamRequest.finishedAt).toBeUndefined();
+    });
+
+    it('the openai client aborting its stream aborts the upstream request within 1 s', async () => {
+      upstream.enqueue(slowStream());
+      const stream = await openai.chat.completions.create({ model: llm, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+      let received = 0;
+      for await (const _chunk of stream) {
+        received += 1;
+        if (received === 3) break;
+      }
+      const abortedAt = performance.now();
+      const seenAt = await upstream.waitForAbort(upstream.requests.at(-1)!, 1000);
+      expect(seenAt - abortedAt).toBeLessThan(1000);
+    });
+
+    it('a non-streamed request abandoned by its client aborts the upstream request within 1 s', async () => {
+      upstream.enqueue(slowStream());
+      const controller = new AbortController();
+      const pending = openai.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal }).catch((caught: unknown) => caught);
+      const deadline = performance.now() + 2000;
+      while (upstream.requests.at(-1)?.body.model !== 'fake-gpt' || upstream.requests.at(-1)?.finishedAt !== undefined) {
+        if (performance.now() > deadline) throw new Error('upstream never got the request');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const abortedAt = performance.now();
+      controller.abort();
+      expect(await pending).toBeInstanceOf(OpenAI.APIUserAbortError);
+      const seenAt = await upstream.waitForAbort(upstream.requests.at(-1)!, 1000);
+      expect(seenAt - abortedAt).toBeLessThan(1000);
+    });
+  });
+});

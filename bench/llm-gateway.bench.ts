@@ -2,15 +2,18 @@
  * LLM gateway overhead: the same streamed completion from the local fake OpenAI upstream, fetched
  * directly and through `POST /v1/chat/completions`, interleaved in one run. Prints time to first chunk
  * and total time, p50 and p99, at 1 and 100 concurrent streams, and the gateway's added latency.
+ * Upstream, platform and client each run in their own process, as in a deployment.
  * Target (issue 5): added p50 under 2 ms, p99 under 10 ms (LiteLLM reports p99 13-43 ms).
  *
  * Run: `pnpm bench llm-gateway` (or `node --import tsx bench/llm-gateway.bench.ts`).
  */
-import { createServer } from '@palaver/sdk-core/server';
-import { startFakeOpenAiUpstream, textChunks } from '../packages/sdk-core/tests/support/fake-openai-upstream.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { fixed, percentile } from './statistics.js';
 
-const CHUNKS = 20;
+const CHUNKS = 8;
 const SEQUENTIAL_SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
 const CONCURRENT_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONCURRENCY = 100;
@@ -21,17 +24,26 @@ interface Sample {
   totalMs: number;
 }
 
-const upstream = await startFakeOpenAiUpstream();
-const server = await createServer({ env: {}, config: { logLevel: 'silent' } });
-const baseUrl = await server.listen(0, '127.0.0.1');
-const llm = await server.services.llms.create(
-  { project: server.project, kind: 'key', human: null, credentialId: 'bench' },
-  { name: 'bench upstream', description: 'fake OpenAI upstream', headers: [], model: 'bench-model', post_url: upstream.chatUrl },
-);
-const words = Array.from({ length: CHUNKS - 2 }, (_, index) => ` word${index}`);
+const children: ChildProcess[] = [];
+/** Starts a child (see llm-gateway-child.ts) and reads the JSON line it prints once ready. */
+async function startChild<T>(...args: string[]): Promise<T> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'llm-gateway-child.ts'), ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, PALAVER_LOG_LEVEL: 'silent' },
+  });
+  children.push(child);
+  const lines = createInterface({ input: child.stdout! });
+  const timer = setTimeout(() => child.kill(), 30_000);
+  for await (const line of lines) {
+    clearTimeout(timer);
+    return JSON.parse(line) as T;
+  }
+  throw new Error(`child ${args[0]} exited before it was ready`);
+}
 
+const { chatUrl } = await startChild<{ chatUrl: string }>('upstream');
+const platform = await startChild<{ baseUrl: string; apiKey: string; llm: string }>('platform', chatUrl);
 async function streamOnce(url: string, headers: Record<string, string>, model: string): Promise<Sample> {
-  upstream.enqueue({ kind: 'stream', chunks: textChunks(words) });
   const started = performance.now();
   const response = await fetch(url, {
     method: 'POST',
@@ -54,11 +66,10 @@ async function streamOnce(url: string, headers: Record<string, string>, model: s
   return { firstChunkMs: firstChunkMs ?? Number.NaN, totalMs: performance.now() - started };
 }
 
-const direct = () => streamOnce(upstream.chatUrl, {}, 'bench-model');
-const gateway = () => streamOnce(`${baseUrl}/v1/chat/completions`, { 'x-api-key': server.apiKey }, llm.id);
+// Both paths get the fake's default answer: the same 8 chunks plus [DONE].
+const direct = () => streamOnce(chatUrl, {}, 'bench-model');
+const gateway = () => streamOnce(`${platform.baseUrl}/v1/chat/completions`, { 'x-api-key': platform.apiKey }, platform.llm);
 
-// The fake upstream serves queued scenarios in order; both paths enqueue the same default stream, so
-// interleaving them is safe.
 async function measure(concurrency: number, rounds: number): Promise<{ direct: Sample[]; gateway: Sample[] }> {
   const result = { direct: [] as Sample[], gateway: [] as Sample[] };
   const deadline = performance.now() + TIME_LIMIT_MS;
@@ -95,6 +106,5 @@ try {
   report('1 stream at a time', await measure(1, SEQUENTIAL_SAMPLES));
   report(`${CONCURRENCY} concurrent streams`, await measure(CONCURRENCY, CONCURRENT_ROUNDS));
 } finally {
-  await server.close();
-  await upstream.close();
+  for (const child of children) child.stdin!.end();
 }

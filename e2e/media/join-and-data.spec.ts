@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentRoomConnection, IncomingTextStream, ReceivedData } from '../../packages/sdk-core/src/server/media/agent-transport.js';
+import type { IncomingTextStream, ReceivedData } from '../../packages/sdk-core/src/server/media/agent-transport.js';
 import { chromiumAvailable, eventually, expect, test } from './support/media-fixture.js';
 
 test.skip(!chromiumAvailable(), 'Chromium is not installed');
@@ -91,4 +91,3 @@ for (const singlePeerConnection of [true, false]) {
   });
 }
 
-export type { AgentRoomConnection };

@@ -24,10 +24,12 @@ function room(): Room {
 
 const api = {
   async connect(url: string, token: string, options: { singlePeerConnection?: boolean } = {}) {
-    const created = new Room({ singlePeerConnection: options.singlePeerConnection ?? true } as never);
+    const created = new Room({ singlePeerConnection: options.singlePeerConnection ?? true });
     state.room = created;
     for (const event of [RoomEvent.Connected, RoomEvent.Reconnecting, RoomEvent.Reconnected, RoomEvent.Disconnected, RoomEvent.SignalReconnecting]) {
-      created.on(event as never, () => state.events.push(event));
+      (created as unknown as { on(name: string, listener: () => void): void }).on(event, () => {
+        state.events.push(event);
+      });
     }
     created.on(RoomEvent.TrackSubscribed, (track: RemoteTrack) => {
       if (track.kind !== Track.Kind.Audio) return;

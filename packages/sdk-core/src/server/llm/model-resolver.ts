@@ -13,6 +13,8 @@ import { assertUpstreamAllowed, type UpstreamAddressPolicy } from './upstream-ad
  */
 export type ResolveModel = (principal: Principal, modelId: string) => Promise<ChatModel>;
 
+const MAX_CACHED_MODELS = 256;
+
 /** The parts of the LLM service the resolver needs (`services.llms`). */
 export interface LlmLookup {
   retrieve(principal: Principal, id: string): Promise<Llm>;
@@ -38,6 +40,20 @@ export interface ModelResolverOptions {
  */
 export function createModelResolver(options: ModelResolverOptions): ResolveModel {
   const offline = options.offline ?? createOfflineChatModel();
+  // Models (and their `openai` clients with pooled connections) are reused while an LLM's definition and
+  // resolved headers stay the same; a changed definition or secret gives a new key.
+  const models = new Map<string, ChatModel>();
+  const cached = (key: string, create: () => ChatModel): ChatModel => {
+    let model = models.get(key);
+    if (model) {
+      models.delete(key);
+    } else {
+      model = create();
+      if (models.size >= MAX_CACHED_MODELS) models.delete(models.keys().next().value!);
+    }
+    models.set(key, model);
+    return model;
+  };
   return async (principal, modelId) => {
     if (modelId === OFFLINE_MODEL_ID) return offline;
     let llm: Llm;
@@ -57,13 +73,17 @@ export function createModelResolver(options: ModelResolverOptions): ResolveModel
       // The platform's key lives only in the config and is added here, never stored with the LLM.
       headers.authorization = `Bearer ${options.config.llm.openaiApiKey}`;
     }
-    return createOpenAiCompatibleModel({
-      id: llm.id,
-      url: llm.post_url,
-      model: llm.model,
-      headers,
-      ...options.upstream,
-      ...(builtIn ? {} : { beforeAttempt: (url: URL) => assertUpstreamAllowed(url, options.addressPolicy) }),
-    });
+    const { post_url: url, model } = llm;
+    const key = JSON.stringify([llm.id, url, model, headers, builtIn]);
+    return cached(key, () =>
+      createOpenAiCompatibleModel({
+        id: llm.id,
+        url,
+        model,
+        headers,
+        ...options.upstream,
+        ...(builtIn ? {} : { beforeAttempt: (target: URL) => assertUpstreamAllowed(target, options.addressPolicy) }),
+      }),
+    );
   };
 }

@@ -2,6 +2,8 @@
  * Measured mapping between eSpeak-NG (en-us) parameters and what comes out, from
  * design/speech-stack.md: pitch parameter -> median F0, and words-per-minute -> syllables per second.
  * Female-range voices use the `+f3` variant, which starts where the default voice's range ends.
+ * All points were measured with the pitch range at its default (50): the range also moves the median
+ * F0 (range 20 lowers it ~15 %), so cloned voices keep range 50.
  */
 
 type Curve = ReadonlyArray<readonly [parameter: number, value: number]>;
@@ -15,11 +17,16 @@ export const ESPEAK_PITCH_CURVE: Curve = [
   [90, 155],
 ];
 
-/** Pitch parameter -> median F0 in Hz with the `+f3` variant. */
+/**
+ * Pitch parameter -> median F0 in Hz with the `+f3` variant. The note's 10/50/90 points, refined at
+ * the low end with our YIN tracker (the curve flattens below 25: 0 -> 150, 10 -> 164, 25 -> 175).
+ */
 export const ESPEAK_F3_PITCH_CURVE: Curve = [
-  [10, 170],
-  [50, 218],
-  [90, 311],
+  [0, 150],
+  [10, 164],
+  [25, 175],
+  [50, 216],
+  [90, 312],
 ];
 
 /** Rate in words per minute -> syllables per second. */

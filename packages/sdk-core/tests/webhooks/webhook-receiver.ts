@@ -13,7 +13,7 @@ export interface ReceivedRequest {
 }
 
 /** What the receiver does with one request. */
-export type ReceiverAction = { status: number; headers?: Record<string, string> } | 'hang' | 'reset';
+export type ReceiverAction = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang' | 'reset';
 
 /**
  * A loopback webhook receiver that records every request and answers as the script says (by the
@@ -21,6 +21,8 @@ export type ReceiverAction = { status: number; headers?: Record<string, string> 
  */
 export class WebhookReceiver {
   readonly requests: ReceivedRequest[] = [];
+  /** Requests received and not answered yet (delayed answers). */
+  inFlight = 0;
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private readonly hanging = new Set<ServerResponse>();
@@ -39,7 +41,13 @@ export class WebhookReceiver {
         this.requests.push(received);
         if (action === 'hang') this.hanging.add(response);
         else if (action === 'reset') request.socket.destroy();
-        else response.writeHead(action.status, action.headers ?? {}).end('{}');
+        else if (action.delayMs) {
+          this.inFlight += 1;
+          setTimeout(() => {
+            this.inFlight -= 1;
+            if (!response.destroyed) response.writeHead(action.status, action.headers ?? {}).end('{}');
+          }, action.delayMs);
+        } else response.writeHead(action.status, action.headers ?? {}).end('{}');
       });
     });
     this.server.on('connection', (socket) => {

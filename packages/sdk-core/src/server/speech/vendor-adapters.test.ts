@@ -49,7 +49,7 @@ beforeAll(async () => {
       const form = await new Request('http://local/', {
         method: 'POST',
         headers: { 'content-type': request.headers['content-type']! },
-        body,
+        body: new Uint8Array(body),
       }).formData();
       const file = form.get('file') as Blob;
       const wav = decodeWav(new Uint8Array(await file.arrayBuffer()));

@@ -108,6 +108,7 @@ export class EmbeddedEndpoint {
   }
 
   private open(connection: SignalConnection, claims: JoinClaims, parameters: JoinParameters, room: Room | undefined): void {
+    this.logger.debug({ room: claims.room, identity: claims.identity, protocolVersion: parameters.protocolVersion, reconnect: parameters.reconnect }, 'signal connection');
     if (parameters.reconnect) {
       const member = parameters.participantSid ? room?.memberBySid(parameters.participantSid) : undefined;
       if (member instanceof ClientSession && member.state.identity === claims.identity && !member.left) {

@@ -5,6 +5,7 @@ export default defineConfig({
     index: 'src/index.ts',
     realtime: 'src/realtime.ts',
     tts: 'src/tts.ts',
+    openai: 'src/openai.ts',
     server: 'src/server.ts',
     testing: 'src/testing.ts',
   },

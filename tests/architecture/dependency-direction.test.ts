@@ -34,7 +34,7 @@ function resolvesInto(file: string, specifier: string, folder: string): boolean 
 }
 
 const browserSafeFolders = ['contract', 'client', 'errors', 'realtime', 'tts'].map((name) => join(coreSource, name));
-const browserSafeEntries = ['index.ts', 'realtime.ts', 'tts.ts'].map((name) => join(coreSource, name));
+const browserSafeEntries = ['index.ts', 'realtime.ts', 'tts.ts', 'openai.ts'].map((name) => join(coreSource, name));
 
 function browserSafeFiles(): string[] {
   return [
@@ -112,7 +112,7 @@ describe('dependency direction', () => {
           if (specifier.includes('sdk-core/src') || (specifier.startsWith('.') && resolve(dirname(file), specifier).includes('/sdk-core/'))) {
             violations.push(`${relative(root, file)} reaches into sdk-core internals (${specifier})`);
           }
-          if (specifier.startsWith('@palaver/sdk-core/') && !['@palaver/sdk-core/realtime', '@palaver/sdk-core/tts', '@palaver/sdk-core/server', '@palaver/sdk-core/testing'].includes(specifier)) {
+          if (specifier.startsWith('@palaver/sdk-core/') && !['@palaver/sdk-core/realtime', '@palaver/sdk-core/tts', '@palaver/sdk-core/openai', '@palaver/sdk-core/server', '@palaver/sdk-core/testing'].includes(specifier)) {
             violations.push(`${relative(root, file)} imports a non-public entry ${specifier}`);
           }
           if (packageName === 'sdk-react' && specifier === '@palaver/sdk-core/server') violations.push(`${relative(root, file)} imports the server`);

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import { HTTPException } from 'hono/http-exception';
 import { allRoutes, routes } from '../../contract/routes.js';
@@ -12,6 +13,15 @@ import type { Handler } from './handler.js';
 import { handlers } from './handlers/index.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerMediaRoutes } from '../media/media-routes.js';
+
+/**
+ * The error body: the spec's `{type, message}`. OpenAI-compatible routes also carry OpenAI's `error` object so
+ * the official `openai` client shows the message; 500s carry the spec's `{error: string}`.
+ */
+function errorBody(path: string, type: string, message: string, status: number): Record<string, unknown> {
+  if (path.startsWith('/v1/chat/')) return { type, message, error: { message, type, param: null, code: type } };
+  return status >= 500 && status !== 501 ? { type, message, error: message } : { type, message };
+}
 
 function handlerFor(route: RouteDefinition): Handler<RouteDefinition> {
   for (const [groupName, group] of Object.entries(routes)) {
@@ -29,6 +39,16 @@ export function createApp(services: Services): Hono<AppEnvironment> {
   const app = new Hono<AppEnvironment>();
 
   app.use(requestId({ headerName: 'x-request-id' }));
+  // Credentials travel in headers, never cookies, so any origin may call the API (browsers use usage tokens).
+  app.use(
+    cors({
+      origin: services.config.corsOrigins === '*' ? '*' : services.config.corsOrigins.split(',').map((origin) => origin.trim()),
+      allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['x-api-key', 'authorization', 'x-human-id', 'content-type', 'accept'],
+      exposeHeaders: ['x-request-id', 'retry-after'],
+      maxAge: 600,
+    }),
+  );
   app.use(async (context, next) => {
     const logger = services.logger.child({ requestId: context.get('requestId') });
     context.set('logger', logger);
@@ -42,15 +62,17 @@ export function createApp(services: Services): Hono<AppEnvironment> {
 
   app.onError((error, context) => {
     const requestIdentifier = context.get('requestId');
+    const path = new URL(context.req.url).pathname;
     if (ApiError.isInstance(error)) {
-      return context.json(error.toJSON(), error.status as 400);
+      return context.json(errorBody(path, error.type, error.message, error.status), error.status as 400);
     }
     if (error instanceof HTTPException) {
-      return context.json({ type: error.status === 413 ? 'payload_too_large' : 'invalid_input', message: error.message }, error.status);
+      const type = error.status === 413 ? 'payload_too_large' : 'invalid_input';
+      return context.json(errorBody(path, type, error.message, error.status), error.status);
     }
     (context.get('logger') ?? services.logger).error({ err: error }, 'unhandled error');
     const message = `Internal server error (request ${requestIdentifier})`;
-    return context.json({ type: 'internal_error', message, error: message }, 500);
+    return context.json(errorBody(path, 'internal_error', message, 500), 500);
   });
 
   app.notFound((context) =>

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { IncomingTextStream } from '../../agent-transport.js';
+import { IncomingTextStreams, OutgoingTextStream, splitUtf8 } from './text-streams.js';
+
+describe('text streams', () => {
+  it('splits UTF-8 without cutting characters and reassembles what was written', async () => {
+    const text = `${'é'.repeat(9000)}🙂${'a'.repeat(20_000)}`;
+    const chunks = splitUtf8(text);
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks.every((chunk) => chunk.byteLength <= 15_000)).toBe(true);
+
+    const streams: IncomingTextStream[] = [];
+    const incoming = new IncomingTextStreams((stream) => streams.push(stream));
+    const writer = new OutgoingTextStream('chat', { key: 'value' }, async (packet) => incoming.handle(packet, 'sender'));
+    await writer.write(text.slice(0, 9001));
+    await writer.write(text.slice(9001));
+    await writer.close();
+    expect(streams).toHaveLength(1);
+    expect(streams[0]).toMatchObject({ topic: 'chat', from: 'sender', attributes: { key: 'value' } });
+    expect(await streams[0]!.readAll()).toBe(text);
+    await expect(writer.write('late')).rejects.toThrow(/closed/);
+  });
+
+  it('ignores chunks from another sender and topics nobody wants', async () => {
+    const streams: IncomingTextStream[] = [];
+    const incoming = new IncomingTextStreams((stream) => streams.push(stream), (topic) => topic === 'wanted');
+    const unwanted = new OutgoingTextStream('other', {}, async (packet) => incoming.handle(packet, 'a'));
+    await unwanted.write('x');
+    expect(streams).toHaveLength(0);
+    const writer = new OutgoingTextStream('wanted', {}, async (packet) => incoming.handle(packet, packet.case === 'streamChunk' ? 'intruder' : 'a'));
+    await writer.write('spoofed');
+    await writer.close();
+    expect(await streams[0]!.readAll()).toBe('');
+  });
+});

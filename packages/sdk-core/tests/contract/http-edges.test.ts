@@ -1,0 +1,56 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+describe('HTTP edges', () => {
+  let test: TestServer;
+  beforeAll(async () => {
+    test = await startTestServer('sqlite');
+  });
+  afterAll(async () => test.close());
+
+  it('answers CORS preflights so browsers can call the API with a usage token', async () => {
+    const response = await test.server.fetch(
+      new Request('http://palaver.test/v1/persona/list', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,x-human-id' },
+      }),
+    );
+    expect(response.status).toBeLessThan(300);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    const simple = await test.server.fetch(new Request('http://palaver.test/health', { headers: { origin: 'https://app.example.com' } }));
+    expect(simple.headers.get('access-control-expose-headers')).toContain('x-request-id');
+  });
+
+  it('gives every answer a request id', async () => {
+    const response = await test.server.fetch(new Request('http://palaver.test/v1/persona/list'));
+    expect(response.headers.get('x-request-id')).toMatch(/.{8,}/);
+  });
+
+  it('unknown routes answer 404 with the error shape', async () => {
+    const response = await test.server.fetch(new Request('http://palaver.test/v1/nothing-here', { headers: { 'x-api-key': test.server.apiKey } }));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ type: 'not_found', message: expect.stringContaining('/v1/nothing-here') });
+  });
+
+  it('oversized bodies answer 413 with the error shape', async () => {
+    const response = await test.server.fetch(
+      new Request('http://palaver.test/v1/persona', {
+        method: 'POST',
+        headers: { 'x-api-key': test.server.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'big', description: 'x'.repeat(2 * 1024 * 1024), voice: 'flite-slt' }),
+      }),
+    );
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ type: 'payload_too_large' });
+  });
+
+  it('chat errors carry an OpenAI-style error object, so the openai client shows the message', async () => {
+    const openai = new OpenAI({ apiKey: test.server.apiKey, baseURL: 'http://palaver.test/v1', fetch: (input, init) => test.server.fetch(new Request(input, init)), maxRetries: 0 });
+    const error = await openai.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as Error).message).toContain('model');
+    expect((error as Error).message).not.toContain('no body');
+  });
+});

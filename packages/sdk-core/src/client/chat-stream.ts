@@ -70,6 +70,11 @@ class ChunkQueue {
  * }
  */
 export async function* streamChatCompletion(options: ChatStreamOptions): AsyncGenerator<ChatCompletionChunk> {
+  // fetch-event-source touches `document` and `window` when it stops, which would crash a Node process.
+  if (typeof document === 'undefined' || typeof window === 'undefined') {
+    throw new TypeError('streamChatCompletion runs in browsers; in Node use createOpenAiClient from @palaver/sdk-core/openai');
+  }
+  let sawDone = false;
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -101,6 +106,7 @@ export async function* streamChatCompletion(options: ChatStreamOptions): AsyncGe
     },
     onmessage(message: EventSourceMessage) {
       if (message.data === '[DONE]') {
+        sawDone = true;
         queue.end();
         return;
       }
@@ -111,7 +117,8 @@ export async function* streamChatCompletion(options: ChatStreamOptions): AsyncGe
       queue.push(JSON.parse(message.data) as ChatCompletionChunk);
     },
     onclose() {
-      queue.end();
+      // Every stream of the platform ends with [DONE]; a close before it means the stream was cut.
+      queue.end(sawDone ? undefined : new ConnectionError('closed', 'The chat stream ended before [DONE]: the connection was cut'));
     },
     onerror(error: unknown) {
       // No automatic reconnection: a completion cannot resume, so the first failure is final.

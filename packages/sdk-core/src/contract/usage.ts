@@ -97,7 +97,6 @@ export const usageRoutes = {
     summary: "Change the remaining lifetime of a human's usage tokens",
     request: { body: UpdateTtlRequest },
     success: { kind: 'empty' },
-    errors: [404],
   }),
   checkToken: defineRoute({
     operationId: 'usage.checkToken',
@@ -116,10 +115,9 @@ export const usageRoutes = {
     path: '/v1/usage/token/revoke',
     auth: 'K',
     tag: 'Usage tokens',
-    summary: "Revoke a human's usage tokens",
+    summary: "Revoke a human's usage tokens (succeeds when none is active)",
     request: { body: HumanRequest },
     success: { kind: 'empty' },
-    errors: [404],
   }),
   limits: defineRoute({
     operationId: 'usage.limits',

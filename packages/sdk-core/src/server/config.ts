@@ -70,6 +70,33 @@ export const ServerConfig = z.object({
       idleTimeoutMs: z.coerce.number().int().min(10).default(60_000),
     })
     .prefault({}),
+  /**
+   * Speech: embedded engines by default; OpenAI-compatible TTS/STT/moderation endpoints when their base URL
+   * is set (mapped onto the engines' `SpeechConfig` by `speechConfigFrom`).
+   */
+  speech: z
+    .object({
+      /** OpenAI-compatible `/audio/speech` endpoint, served as the `openai` voice service. */
+      ttsBaseUrl: z.url().optional(),
+      ttsApiKey: z.string().min(1).optional(),
+      ttsModel: z.string().min(1).default('gpt-4o-mini-tts'),
+      /** OpenAI-compatible `/audio/transcriptions` endpoint (whisper.cpp server, faster-whisper, OpenAI). */
+      sttBaseUrl: z.url().optional(),
+      sttApiKey: z.string().min(1).optional(),
+      sttModel: z.string().min(1).default('whisper-1'),
+      /** `auto`: the endpoint above when set, else pocketsphinx when installed, else none. */
+      sttProvider: z.enum(['auto', 'pocketsphinx', 'openai', 'none']).default('auto'),
+      vad: z.enum(['auto', 'silero', 'energy']).default('auto'),
+      /** OpenAI-compatible `/moderations` endpoint; the embedded word list moderates when absent. */
+      moderationBaseUrl: z.url().optional(),
+      moderationApiKey: z.string().min(1).optional(),
+      moderationModel: z.string().min(1).default('omni-moderation-latest'),
+      /** Largest voice sample `POST /v1/voice/clone` analyses (bigger files are refused with 400). */
+      cloneMaxBytes: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+      /** A synthesis job (one text segment) running longer than this is a hung worker. */
+      jobTimeoutMs: z.coerce.number().int().min(100).default(15_000),
+    })
+    .prefault({}),
 });
 export type ServerConfig = z.output<typeof ServerConfig>;
 export type ServerConfigInput = z.input<typeof ServerConfig>;
@@ -104,6 +131,19 @@ const environmentMap: Record<string, string> = {
   PALAVER_LLM_ALLOW_PRIVATE: 'llm.allowPrivateNetworks',
   PALAVER_LLM_FIRST_CHUNK_TIMEOUT_MS: 'llm.firstChunkTimeoutMs',
   PALAVER_LLM_IDLE_TIMEOUT_MS: 'llm.idleTimeoutMs',
+  PALAVER_SPEECH_TTS_URL: 'speech.ttsBaseUrl',
+  PALAVER_SPEECH_TTS_API_KEY: 'speech.ttsApiKey',
+  PALAVER_SPEECH_TTS_MODEL: 'speech.ttsModel',
+  PALAVER_SPEECH_STT_URL: 'speech.sttBaseUrl',
+  PALAVER_SPEECH_STT_API_KEY: 'speech.sttApiKey',
+  PALAVER_SPEECH_STT_MODEL: 'speech.sttModel',
+  PALAVER_SPEECH_STT_PROVIDER: 'speech.sttProvider',
+  PALAVER_SPEECH_VAD: 'speech.vad',
+  PALAVER_SPEECH_MODERATION_URL: 'speech.moderationBaseUrl',
+  PALAVER_SPEECH_MODERATION_API_KEY: 'speech.moderationApiKey',
+  PALAVER_SPEECH_MODERATION_MODEL: 'speech.moderationModel',
+  PALAVER_SPEECH_CLONE_MAX_BYTES: 'speech.cloneMaxBytes',
+  PALAVER_SPEECH_JOB_TIMEOUT_MS: 'speech.jobTimeoutMs',
 };
 
 export class ConfigError extends Error {

@@ -9,7 +9,7 @@ describe('client helpers for chat completions', () => {
   let test: TestServer;
   let baseUrl: string;
   let token: string;
-  // happy-dom's own fetch enforces CORS, which the platform does not answer yet: go through the server in process.
+  // In process, so the test does not depend on happy-dom's CORS emulation.
   const fetch = ((input: RequestInfo | URL, init?: RequestInit) => test.server.fetch(new Request(input, init))) as typeof globalThis.fetch;
 
   beforeAll(async () => {

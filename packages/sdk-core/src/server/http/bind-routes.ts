@@ -7,6 +7,7 @@ import type { Services } from '../services/index.js';
 import { authenticate } from './authenticate.js';
 import type { Handler, HandlerContext } from './handler.js';
 import type { AppEnvironment } from './app-environment.js';
+import { assertStorableInput } from './input-hygiene.js';
 import { invalidInput } from './validation-error.js';
 
 /** `/v1/persona/{persona_id}` -> `/v1/persona/:persona_id` */
@@ -65,21 +66,10 @@ async function readBody(context: Context, route: RouteDefinition): Promise<unkno
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown, location: 'body' | 'query' | 'path'): z.output<T> {
+  assertStorableInput(value, location);
   const result = schema.safeParse(value);
   if (!result.success) throw invalidInput(location, result.error);
   return result.data;
-}
-
-function decodeParams(params: Record<string, string>): Record<string, string> {
-  const decoded: Record<string, string> = {};
-  for (const [key, value] of Object.entries(params)) {
-    try {
-      decoded[key] = decodeURIComponent(value);
-    } catch {
-      throw new BadRequestError(`Invalid path: ${key}: malformed percent-encoding`);
-    }
-  }
-  return decoded;
 }
 
 /** Registers one route: auth, body limit, input validation, the handler, and response validation. */
@@ -98,7 +88,7 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
     });
     context.set('principal', principal);
     const input: Record<string, unknown> = {};
-    if (route.request?.params) input.params = parse(route.request.params, decodeParams(context.req.param()), 'path');
+    if (route.request?.params) input.params = parse(route.request.params, context.req.param(), 'path');
     if (route.request?.query) input.query = parse(route.request.query, readQuery(new URL(context.req.url), route.request.query), 'query');
     if (route.request?.body) input.body = parse(route.request.body, await readBody(context, route), 'body');
 

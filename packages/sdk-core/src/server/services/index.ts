@@ -26,6 +26,10 @@ import { AppService } from './apps/app-service.js';
 import { AppTemplateService } from './apps/app-template-service.js';
 import { SubGraphService } from './apps/subgraph-service.js';
 import { createMediaService, type MediaService } from '../media/media-service.js';
+import { createSpeech, type Speech } from '../speech/create-speech.js';
+import { moderatorFrom, speechConfigFrom } from './voices/platform-speech.js';
+import { VoiceSynthesisService } from './voices/voice-synthesis-service.js';
+import { VoiceCloningService } from './voices/voice-cloning-service.js';
 
 export interface ServiceDependencies {
   store: Store;
@@ -67,6 +71,11 @@ export interface Services {
   subgraphs: SubGraphService;
   /** Realtime media: join tokens, the client URL and the agent transport (embedded endpoint or LiveKit). */
   media: MediaService;
+  /** Speech engines (TTS router, STT, VAD, codecs); workers start on first use. */
+  speech: Speech;
+  /** Voice resolution, moderation, synthesis and its usage metering (generate, the TTS socket). */
+  voiceSynthesis: VoiceSynthesisService;
+  voiceCloning: VoiceCloningService;
 }
 
 export async function createServices(dependencies: ServiceDependencies): Promise<Services> {
@@ -81,6 +90,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   const usage = new UsageService(store, usageLimits, webhooks);
   const voices = new VoiceService(store);
   await voices.seedCatalog();
+  const speech = createSpeech(speechConfigFrom(config.speech));
   const apps = new AppService(store);
   const appTemplates = new AppTemplateService(store, apps);
   const subgraphs = new SubGraphService(store);
@@ -113,6 +123,9 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     appTemplates,
     subgraphs,
     media: await createMediaService(config, logger),
+    speech,
+    voiceSynthesis: new VoiceSynthesisService({ voices, speech, usage, moderator: moderatorFrom(config.speech) }),
+    voiceCloning: new VoiceCloningService(voices, { maxBytes: config.speech.cloneMaxBytes }),
   };
 }
 
@@ -121,4 +134,5 @@ export async function closeServices(services: Services): Promise<void> {
   await services.bus.close();
   await services.webhookDispatcher.stop();
   await services.media.close();
+  await services.speech.close();
 }

@@ -1,4 +1,5 @@
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { BadRequestError } from '../../errors/api-error.js';
 import { nowIso } from './ids.js';
 import type { Store } from './database.js';
 import { decodeCursor, pageSizeOf, toPage, type Page, type PageRequest } from './pagination.js';
@@ -47,6 +48,45 @@ export interface ListOptions extends PageRequest {
 
 type Executor = Kysely<Database>;
 
+/**
+ * Most documents an array answer built with {@link DocumentStore.all} holds (newest first by default).
+ * Routes that answer a bare array (`/v1/app/list`, `/v1/app/subgraph/list`, ...) have no pagination, so
+ * this cap keeps their answers and queries bounded. See docs/decisions/0003-document-table.md.
+ */
+export const MAX_ARRAY_ANSWER = 1000;
+
+/**
+ * Most live documents of one kind a single human may own when creating through a usage token: end users
+ * hold usage tokens, so without a quota one of them could fill the project's tables and lists.
+ */
+export const HUMAN_DOCUMENT_QUOTA = 1000;
+
+/** Largest id list bound in one statement (SQLite allows 32,766 variables, PostgreSQL 65,535). */
+const ID_CHUNK_SIZE = 500;
+
+/** Name and tags stored next to the data (indexed columns), set by writes that change them. */
+export interface DocumentColumns {
+  name?: string | null;
+  tags?: readonly string[];
+}
+
+/** Options of {@link DocumentStore.insert}. */
+export interface InsertOptions {
+  /** Refuse (400 invalid_input) when the document's human already owns this many live documents of the kind. */
+  quota?: number;
+}
+
+/**
+ * The creation quota that applies to a caller: usage tokens (end users) get {@link HUMAN_DOCUMENT_QUOTA};
+ * API keys, held by the developer's own servers, have none.
+ *
+ * @example
+ * await documents.insert(document, undefined, quotaFor(principal));
+ */
+export function quotaFor(principal: { kind: 'key' | 'token' }): InsertOptions {
+  return principal.kind === 'token' ? { quota: HUMAN_DOCUMENT_QUOTA } : {};
+}
+
 function tagsColumn(tags: readonly string[] | undefined): string | null {
   return tags && tags.length > 0 ? ` ${tags.join(' ')} ` : null;
 }
@@ -84,7 +124,40 @@ export class DocumentStore<T> {
     };
   }
 
-  async insert(document: NewDocument<T>, executor: Executor = this.store.db): Promise<StoredDocument<T>> {
+  /**
+   * Inserts a new document. With `options.quota` and a document owned by a human, first checks (under a
+   * per-human lock on PostgreSQL; SQLite serialises transactions) that the human owns fewer live documents
+   * of this kind than the quota.
+   *
+   * @example
+   * await documents.insert({ id: newId('persona'), project, human: 'alice', data }, undefined, { quota: 1000 });
+   */
+  async insert(document: NewDocument<T>, executor: Executor = this.store.db, options: InsertOptions = {}): Promise<StoredDocument<T>> {
+    const human = document.human ?? null;
+    if (options.quota === undefined || human === null || document.project === null) return this.insertRow(document, executor);
+    const quota = options.quota;
+    const project = document.project;
+    const checkedInsert = async (transaction: Executor) => {
+      if (this.store.dialect === 'postgres') {
+        await sql`select pg_advisory_xact_lock(hashtext(${`palaver:quota:${this.kind}:${project}:${human}`}))`.execute(transaction);
+      }
+      const owned = await transaction
+        .selectFrom('documents')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('kind', '=', this.kind)
+        .where('project', '=', project)
+        .where('human', '=', human)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (Number(owned.count) >= quota) {
+        throw new BadRequestError(`limit reached: a human may own at most ${quota} objects of kind '${this.kind}'; delete some first`);
+      }
+      return this.insertRow(document, transaction);
+    };
+    return executor.isTransaction ? checkedInsert(executor) : this.store.transaction(checkedInsert);
+  }
+
+  private async insertRow(document: NewDocument<T>, executor: Executor): Promise<StoredDocument<T>> {
     const now = document.createdAt ?? nowIso();
     const row: DocumentRow = {
       kind: this.kind,
@@ -152,7 +225,7 @@ export class DocumentStore<T> {
     id: string,
     scope: AccessScope,
     data: T,
-    extra: { name?: string | null; tags?: readonly string[] } = {},
+    extra: DocumentColumns = {},
     executor: Executor = this.store.db,
   ): Promise<StoredDocument<T> | undefined> {
     const updatedAt = nowIso();
@@ -169,6 +242,47 @@ export class DocumentStore<T> {
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return this.find(id, scope, executor);
+  }
+
+  /**
+   * Read-modify-write of one visible document in one transaction: the row is read under a row lock
+   * (`SELECT ... FOR UPDATE` on PostgreSQL, with the scope condition inside the locking query so a caller
+   * never locks another tenant's row; SQLite transactions are serialised on Kysely's single connection),
+   * `mutate` computes the new data from the current document, and the result is written before the lock
+   * is released. Concurrent updates of one document therefore apply one after the other and never lose
+   * each other's fields. `mutate` may throw (e.g. 403) to abort without writing; it receives the
+   * transaction for related writes. Undefined when no visible document has the id.
+   *
+   * @example
+   * await documents.update(id, scope, (current) => ({ ...current.data, name: 'New' }), (data) => ({ name: data.name }));
+   */
+  async update(
+    id: string,
+    scope: AccessScope,
+    mutate: (current: StoredDocument<T>, transaction: Transaction<Database>) => T | Promise<T>,
+    extra: DocumentColumns | ((data: T) => DocumentColumns) = {},
+  ): Promise<StoredDocument<T> | undefined> {
+    return this.store.transaction(async (transaction) => {
+      const locking = transaction.selectFrom('documents').selectAll().where('id', '=', id).where(this.visible(scope));
+      const row = await (this.store.dialect === 'postgres' ? locking.forUpdate() : locking).executeTakeFirst();
+      if (!row) return undefined;
+      const current = this.toDocument(row);
+      const data = await mutate(current, transaction);
+      const columns = typeof extra === 'function' ? extra(data) : extra;
+      const updatedAt = nowIso();
+      await transaction
+        .updateTable('documents')
+        .set({
+          data: JSON.stringify(data),
+          updated_at: updatedAt,
+          ...(columns.name !== undefined ? { name: columns.name } : {}),
+          ...(columns.tags !== undefined ? { tags: tagsColumn(columns.tags) } : {}),
+        })
+        .where('kind', '=', this.kind)
+        .where('id', '=', id)
+        .execute();
+      return { ...current, data, updatedAt };
+    });
   }
 
   /** Deletes a visible document (soft: keeps the row with `deleted_at`). Returns whether it existed. */
@@ -214,13 +328,35 @@ export class DocumentStore<T> {
     return toPage(rows, limit, Number(count.count), (row) => this.toDocument(row));
   }
 
-  /** Every visible document (no pagination), for small built-in catalogs. */
-  async all(scope: AccessScope, options: Omit<ListOptions, 'page' | 'pageSize'> = {}): Promise<StoredDocument<T>[]> {
-    const rows = await this.filtered(scope, options, this.store.db)
-      .selectAll()
-      .orderBy('created_at', options.order ?? 'desc')
-      .orderBy('id', options.order ?? 'desc')
-      .execute();
-    return rows.map((row) => this.toDocument(row));
+  /**
+   * Visible documents without pagination, newest first unless `order` says otherwise, at most `limit`
+   * (default and ceiling {@link MAX_ARRAY_ANSWER}). An `ids` filter is bound in chunks, so no statement
+   * carries more than a few hundred variables.
+   */
+  async all(scope: AccessScope, options: Omit<ListOptions, 'page' | 'pageSize'> & { limit?: number } = {}): Promise<StoredDocument<T>[]> {
+    const limit = Math.min(Math.max(options.limit ?? MAX_ARRAY_ANSWER, 0), MAX_ARRAY_ANSWER);
+    const order = options.order ?? 'desc';
+    const chunks = options.ids === undefined ? [undefined] : chunked(options.ids, ID_CHUNK_SIZE);
+    const rows: DocumentRow[] = [];
+    for (const ids of chunks) {
+      const filter = ids === undefined ? options : { ...options, ids };
+      rows.push(
+        ...(await this.filtered(scope, filter, this.store.db).selectAll().orderBy('created_at', order).orderBy('id', order).limit(limit).execute()),
+      );
+    }
+    if (chunks.length > 1) rows.sort((left, right) => compareRows(left, right) * (order === 'desc' ? -1 : 1));
+    return rows.slice(0, limit).map((row) => this.toDocument(row));
   }
+}
+
+function chunked<T>(values: readonly T[], size: number): T[][] {
+  if (values.length === 0) return [[]];
+  const chunks: T[][] = [];
+  for (let start = 0; start < values.length; start += size) chunks.push(values.slice(start, start + size));
+  return chunks;
+}
+
+function compareRows(left: DocumentRow, right: DocumentRow): number {
+  if (left.created_at !== right.created_at) return left.created_at < right.created_at ? -1 : 1;
+  return left.id < right.id ? -1 : left.id > right.id ? 1 : 0;
 }

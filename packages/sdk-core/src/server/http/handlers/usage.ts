@@ -12,10 +12,10 @@ export const usageHandlers: GroupHandlers<typeof usageRoutes> = {
     await services.usageLimits.set(principal.project, (body.human ?? body.human_id)!, body.limits);
     return {};
   },
+  // The spec answers 200 for update_ttl and revoke whether or not a token was active (404 is for check only),
+  // which also makes a repeated revoke succeed.
   updateTtl: async ({ body }, { services, principal }) => {
-    if (!(await services.usageTokens.updateTtl(principal.project, body.human, body.ttl_seconds))) {
-      throw new NotFoundError(`no active usage token for human '${body.human}'`);
-    }
+    await services.usageTokens.updateTtl(principal.project, body.human, body.ttl_seconds);
   },
   checkToken: async ({ body }, { services, principal }) => {
     const remaining = await services.usageTokens.remainingSeconds(principal.project, body.human);
@@ -23,9 +23,7 @@ export const usageHandlers: GroupHandlers<typeof usageRoutes> = {
     return { ttl_seconds: remaining };
   },
   revokeToken: async ({ body }, { services, principal }) => {
-    if (!(await services.usageTokens.revoke(principal.project, body.human))) {
-      throw new NotFoundError(`no active usage token for human '${body.human}'`);
-    }
+    await services.usageTokens.revoke(principal.project, body.human);
   },
   limits: async (_input, { services, principal }) => {
     if (principal.human === null) throw new BadRequestError('x-human-id: a human is required (send the x-human-id header or use a usage token)');

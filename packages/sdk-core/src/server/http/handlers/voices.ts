@@ -1,13 +1,21 @@
 import type { voiceRoutes } from '../../../contract/voices.js';
-import { NotImplementedError } from '../../../errors/api-error.js';
+import { negotiateAudioFormat } from '../../services/voices/audio-format.js';
 import type { GroupHandlers } from '../handler.js';
 
 export const voiceHandlers: GroupHandlers<typeof voiceRoutes> = {
-  clone: async () => {
-    throw new NotImplementedError('POST /v1/voice/clone is not available on this server yet (arrives with the speech engine)');
-  },
-  generate: async () => {
-    throw new NotImplementedError('POST /v1/voice/generate is not available on this server yet (arrives with the speech engine)');
+  clone: async ({ body }, { services, principal }) => services.voiceCloning.clone(principal, body),
+  generate: async ({ body }, { services, principal, request }) => {
+    const format = negotiateAudioFormat(request.headers.get('accept'));
+    const result = await services.voiceSynthesis.generate(principal, body, format, request.signal);
+    return new Response(result.audio as Uint8Array<ArrayBuffer>, {
+      status: 200,
+      headers: {
+        'content-type': result.contentType,
+        'content-length': String(result.audio.byteLength),
+        'x-audio-sample-rate': String(result.sampleRate),
+        'x-audio-duration-seconds': result.durationSeconds.toFixed(3),
+      },
+    });
   },
   retrieve: async ({ params }, { services, principal }) => services.voices.retrieve(principal, params.voice_id),
   update: async ({ params, body }, { services, principal }) => services.voices.update(principal, params.voice_id, body),

@@ -16,7 +16,7 @@ describe('PacedAudioQueue', () => {
     expect(sent.every((frame) => frame.length === 960)).toBe(true);
     expect(sent.length).toBeGreaterThanOrEqual(29);
     expect(elapsed).toBeGreaterThan(500);
-    expect(elapsed).toBeLessThan(900);
+    expect(elapsed).toBeLessThan(1500);
   });
 
   it('flush drops queued audio at once (barge-in)', async () => {

@@ -1,0 +1,149 @@
+/**
+ * Media plane benchmark (embedded LiveKit-compatible endpoint, unmodified livekit-client in Debian's
+ * headless Chromium on the same machine):
+ *  - connect() -> Connected, median and p95, single PC (/rtc/v1) and dual PC (/rtc);
+ *  - server CPU and RSS with 1 / 5 / 10 concurrent sessions, audio both ways (the agent decodes the
+ *    client's microphone and sends a paced Opus tone).
+ * Targets from the issue: median connect under 500 ms; at least 10 two-way audio sessions per core.
+ * Skips with a printed reason when /usr/bin/chromium is missing.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { serveTestPage } from '../e2e/media/support/test-page.js';
+import { createServer } from '../packages/sdk-core/src/server.js';
+import type { AgentRoomConnection } from '../packages/sdk-core/src/server/media/agent-transport.js';
+import { sineTone, wavFile } from '../packages/sdk-core/src/server/media/audio/tone-analysis.js';
+import { playTone } from '../packages/sdk-core/src/server/media/media-test-support.js';
+import { fixed, median, percentile } from './statistics.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CONNECTS = Number(process.env.MEDIA_BENCH_CONNECTS ?? 12);
+const SESSION_COUNTS = (process.env.MEDIA_BENCH_SESSIONS ?? '1,5,10').split(',').map(Number);
+const MEASURE_MS = 8000;
+
+if (!existsSync(CHROMIUM)) {
+  console.log(`[skip] media-connect: Chromium unavailable (${CHROMIUM} not found)`);
+  process.exit(0);
+}
+
+const directory = mkdtempSync(join(tmpdir(), 'palaver-bench-'));
+const wav = join(directory, 'tone.wav');
+writeFileSync(wav, wavFile(sineTone(440, 48_000, 10_000, 0.5), 48_000));
+
+const server = await createServer({ env: {}, config: { logLevel: 'silent' } });
+await server.listen(0, '127.0.0.1');
+const media = server.services.media;
+const testPage = await serveTestPage();
+const browser: Browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${wav}`,
+    '--autoplay-policy=no-user-gesture-required',
+  ],
+});
+
+let roomCounter = 0;
+async function openSession(singlePeerConnection: boolean, withAudio: boolean): Promise<{ page: Page; agent: AgentRoomConnection; connectMs: number; stop: () => Promise<void> }> {
+  const room = `bench_${roomCounter++}`;
+  await media.transport.ensureRoom({ room });
+  const agent = await media.transport.join({ room });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(testPage.url);
+  await page.waitForFunction(() => 'palaver' in window);
+  const token = await media.createJoinToken({ room, identity: `human_${room}` });
+  const joined = await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [media.clientUrl(), token, singlePeerConnection] as const);
+  const abort = new AbortController();
+  const work: Array<Promise<unknown>> = [];
+  if (withAudio) {
+    const output = await agent.publishAudio();
+    work.push(playTone(output, 1000, 600_000, abort.signal));
+    await page.evaluate(() => window.palaver.publishMicrophone());
+    // The agent decodes every frame of the client's microphone, as the pipeline will.
+    work.push(
+      new Promise<void>((resolve) => {
+        agent.on('audioTrack', (track) => {
+          void (async () => {
+            for await (const _frame of track.frames()) if (abort.signal.aborted) break;
+            resolve();
+          })();
+        });
+        abort.signal.addEventListener('abort', () => resolve());
+      }),
+    );
+  }
+  return {
+    page,
+    agent,
+    connectMs: joined.connectMs,
+    stop: async () => {
+      abort.abort();
+      await page.evaluate(() => window.palaver.disconnect()).catch(() => undefined);
+      await context.close();
+      await agent.leave();
+      await media.transport.deleteRoom(room);
+      await Promise.race([Promise.all(work), new Promise((resolve) => setTimeout(resolve, 1000))]);
+    },
+  };
+}
+
+console.log('connect() -> Connected (livekit-client 2.23 in Chromium, loopback, same 2 cores)');
+for (const singlePeerConnection of [true, false]) {
+  const times: number[] = [];
+  for (let index = 0; index < CONNECTS; index += 1) {
+    const session = await openSession(singlePeerConnection, false);
+    times.push(session.connectMs);
+    await session.stop();
+  }
+  const [first, ...warm] = times;
+  console.log(
+    `  ${singlePeerConnection ? 'single PC /rtc/v1' : 'dual PC   /rtc   '}: median ${fixed(median(warm), 0)} ms, p95 ${fixed(percentile(warm, 95), 0)} ms, ` +
+      `min ${fixed(Math.min(...warm), 0)} ms, first ${fixed(first!, 0)} ms (n=${times.length}) ${median(warm) < 500 ? 'OK (< 500 ms target)' : 'ABOVE the 500 ms target'}`,
+  );
+}
+
+function sampleServer(durationMs: number): Promise<{ cpuPercent: number; rssMb: number }> {
+  const startCpu = process.cpuUsage();
+  const started = performance.now();
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      const cpu = process.cpuUsage(startCpu);
+      const wall = performance.now() - started;
+      resolve({ cpuPercent: ((cpu.user + cpu.system) / 1000 / wall) * 100, rssMb: process.memoryUsage().rss / 1024 / 1024 });
+    }, durationMs),
+  );
+}
+
+console.log('\nserver process with N two-way audio sessions (agent decodes the mic, sends a paced Opus tone)');
+const idle = await sampleServer(3000);
+console.log(`  idle: CPU ${fixed(idle.cpuPercent)} % of one core, RSS ${fixed(idle.rssMb, 0)} MB`);
+for (const count of SESSION_COUNTS) {
+  const sessions = [];
+  for (let index = 0; index < count; index += 1) sessions.push(await openSession(true, true));
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const busy = await sampleServer(MEASURE_MS);
+  const perSession = (busy.cpuPercent - idle.cpuPercent) / count;
+  console.log(
+    `  ${String(count).padStart(2)} sessions: CPU ${fixed(busy.cpuPercent)} % of one core (${fixed(perSession, 2)} % per session -> ~${fixed(100 / Math.max(perSession, 0.01), 0)} sessions per core), ` +
+      `RSS ${fixed(busy.rssMb, 0)} MB (+${fixed((busy.rssMb - idle.rssMb) / count, 1)} MB per session)`,
+  );
+  for (const session of sessions) await session.stop();
+}
+
+await browser.close();
+await testPage.close();
+await server.close();
+rmSync(directory, { recursive: true, force: true });
+process.exit(0);

@@ -51,7 +51,7 @@ type Executor = Kysely<Database>;
 /**
  * Most documents an array answer built with {@link DocumentStore.all} holds (newest first by default).
  * Routes that answer a bare array (`/v1/app/list`, `/v1/app/subgraph/list`, ...) have no pagination, so
- * this cap keeps their answers and queries bounded. See docs/decisions/0003-document-table.md.
+ * this cap keeps their answers and queries bounded. See docs/decisions/0013-document-writes-and-limits.md.
  */
 export const MAX_ARRAY_ANSWER = 1000;
 

@@ -1,7 +1,7 @@
 import type { CreateSubGraphRequest, SubGraph, UpdateSubGraphRequest } from '../../../contract/subgraphs.js';
 import { NotFoundError } from '../../../errors/api-error.js';
 import type { Store } from '../../store/database.js';
-import { DocumentStore, type StoredDocument } from '../../store/document-store.js';
+import { DocumentStore, MAX_ARRAY_ANSWER, quotaFor, type StoredDocument } from '../../store/document-store.js';
 import { newId } from '../../store/ids.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
 import type { Principal } from '../auth/principal.js';
@@ -47,21 +47,28 @@ export class SubGraphService {
       human: ownerOf(principal),
       name: input.name,
       data: { name: input.name, graph: input.graph ?? emptyGraph() },
-    });
+    }, undefined, quotaFor(principal));
     return this.toSubGraph(document);
   }
 
-  /** The project's sub graphs (newest first) followed by the built-in ones. */
+  /**
+   * The project's sub graphs (newest first) followed by the built-in ones, at most `MAX_ARRAY_ANSWER` in
+   * all: the built-ins always, then the newest project sub graphs that fit.
+   */
   async list(principal: Principal): Promise<SubGraph[]> {
-    const documents = await this.documents.all(scopeOf(principal, { includeGlobal: true }));
-    const own = documents.filter((document) => document.project !== null);
-    const global = documents.filter((document) => document.project === null).reverse();
+    const global = await this.builtIns(principal);
+    const own = await this.documents.all(scopeOf(principal), { limit: MAX_ARRAY_ANSWER - global.length });
     return [...own, ...global].map((document) => this.toSubGraph(document));
   }
 
-  async listDefault(principal: Principal): Promise<SubGraph[]> {
+  /** The built-in sub graphs, oldest first. */
+  private async builtIns(principal: Principal): Promise<StoredDocument<SubGraphData>[]> {
     const documents = await this.documents.all({ project: principal.project, human: null, includeGlobal: true }, { order: 'asc' });
-    return documents.filter((document) => document.project === null).map((document) => this.toSubGraph(document));
+    return documents.filter((document) => document.project === null);
+  }
+
+  async listDefault(principal: Principal): Promise<SubGraph[]> {
+    return (await this.builtIns(principal)).map((document) => this.toSubGraph(document));
   }
 
   async retrieve(principal: Principal, id: string): Promise<SubGraph> {
@@ -69,10 +76,15 @@ export class SubGraphService {
   }
 
   async update(principal: Principal, id: string, input: UpdateSubGraphRequest): Promise<SubGraph> {
-    const current = found(await this.documents.find(id, scopeOf(principal, { includeGlobal: true })), 'sub graph', id);
-    assertWritable(current, principal, 'sub graph');
-    const data: SubGraphData = { ...current.data, name: input.name ?? current.data.name, graph: input.graph };
-    const updated = await this.documents.replace(id, scopeOf(principal), data, { name: data.name });
+    const updated = await this.documents.update(
+      id,
+      scopeOf(principal, { includeGlobal: true }),
+      (current) => {
+        assertWritable(current, principal, 'sub graph');
+        return { ...current.data, name: input.name ?? current.data.name, graph: input.graph };
+      },
+      (data) => ({ name: data.name }),
+    );
     return this.toSubGraph(found(updated, 'sub graph', id));
   }
 

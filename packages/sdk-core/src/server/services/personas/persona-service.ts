@@ -1,7 +1,7 @@
 import type { CreatePersonaRequest, Persona, UpdatePersonaRequest } from '../../../contract/personas.js';
 import { BadRequestError } from '../../../errors/api-error.js';
 import type { Store } from '../../store/database.js';
-import { DocumentStore, type StoredDocument } from '../../store/document-store.js';
+import { DocumentStore, quotaFor, type StoredDocument } from '../../store/document-store.js';
 import { newId } from '../../store/ids.js';
 import type { Page, PageRequest } from '../../store/pagination.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
@@ -49,7 +49,7 @@ export class PersonaService {
         gender: input.gender ?? null,
         tags: [],
       },
-    });
+    }, undefined, quotaFor(principal));
     return this.toPersona(document);
   }
 
@@ -58,13 +58,19 @@ export class PersonaService {
   }
 
   async update(principal: Principal, id: string, patch: UpdatePersonaRequest): Promise<Persona> {
-    const scope = scopeOf(principal);
-    const current = found(await this.documents.find(id, scope), 'persona', id);
-    assertWritable(current, principal, 'persona');
+    // Validated before the row lock is taken, so the lock is held only for the merge and the write.
     if (patch.voice !== undefined) await this.assertVoice(principal, patch.voice);
-    const data: PersonaData = { ...current.data };
-    for (const [key, value] of Object.entries(patch)) if (value !== undefined) (data as Record<string, unknown>)[key] = value;
-    const updated = await this.documents.replace(id, scope, data, { name: data.name });
+    const updated = await this.documents.update(
+      id,
+      scopeOf(principal),
+      (current) => {
+        assertWritable(current, principal, 'persona');
+        const data: PersonaData = { ...current.data };
+        for (const [key, value] of Object.entries(patch)) if (value !== undefined) (data as Record<string, unknown>)[key] = value;
+        return data;
+      },
+      (data) => ({ name: data.name }),
+    );
     return this.toPersona(found(updated, 'persona', id));
   }
 

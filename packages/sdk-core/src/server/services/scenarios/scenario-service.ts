@@ -1,7 +1,7 @@
 import type { CreateScenarioRequest, Scenario, UpdateScenarioRequest } from '../../../contract/scenarios.js';
 import { BadRequestError } from '../../../errors/api-error.js';
 import type { Store } from '../../store/database.js';
-import { DocumentStore, type StoredDocument } from '../../store/document-store.js';
+import { DocumentStore, quotaFor, type StoredDocument } from '../../store/document-store.js';
 import { newId } from '../../store/ids.js';
 import type { Page, PageRequest } from '../../store/pagination.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
@@ -43,7 +43,7 @@ export class ScenarioService {
       human: ownerOf(principal),
       name: input.name,
       data: { name: input.name, prompt: input.prompt },
-    });
+    }, undefined, quotaFor(principal));
     return this.toScenario(document);
   }
 
@@ -53,11 +53,15 @@ export class ScenarioService {
 
   async update(principal: Principal, id: string, patch: UpdateScenarioRequest): Promise<Scenario> {
     this.assertProject(principal, patch.project);
-    const scope = scopeOf(principal);
-    const current = found(await this.documents.find(id, scope), 'scenario', id);
-    assertWritable(current, principal, 'scenario');
-    const data: ScenarioData = { name: patch.name ?? current.data.name, prompt: patch.prompt ?? current.data.prompt };
-    const updated = await this.documents.replace(id, scope, data, { name: data.name });
+    const updated = await this.documents.update(
+      id,
+      scopeOf(principal),
+      (current) => {
+        assertWritable(current, principal, 'scenario');
+        return { name: patch.name ?? current.data.name, prompt: patch.prompt ?? current.data.prompt };
+      },
+      (data) => ({ name: data.name }),
+    );
     return this.toScenario(found(updated, 'scenario', id));
   }
 

@@ -1,6 +1,6 @@
 import type { UpdateVoiceRequest, Voice } from '../../../contract/voices.js';
 import type { Store } from '../../store/database.js';
-import { DocumentStore, type StoredDocument } from '../../store/document-store.js';
+import { DocumentStore, quotaFor, type StoredDocument } from '../../store/document-store.js';
 import { newId } from '../../store/ids.js';
 import type { Page, PageRequest } from '../../store/pagination.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
@@ -87,18 +87,23 @@ export class VoiceService {
       name: data.name,
       tags: data.tags.map((tag) => tag.name),
       data,
-    });
+    }, undefined, quotaFor(principal));
     return this.toVoice(document);
   }
 
   /** Renames, relabels and retags a project voice; built-in voices are read-only (403). */
   async update(principal: Principal, id: string, request: UpdateVoiceRequest): Promise<Voice> {
-    const scope = scopeOf(principal, { includeGlobal: true });
-    const current = found(await this.documents.find(id, scope), 'voice', id);
-    assertWritable(current, principal, 'voice');
-    const tags = request.tags === undefined ? current.data.tags : [...new Set(request.tags)].map(voiceTag);
-    const data: VoiceData = { ...current.data, name: request.name, language: request.language, tags };
-    const updated = await this.documents.replace(id, scopeOf(principal), data, { name: data.name, tags: tags.map((tag) => tag.name) });
+    // Built-ins are in the scope so that changing one is a 403 (from assertWritable), not a 404.
+    const updated = await this.documents.update(
+      id,
+      scopeOf(principal, { includeGlobal: true }),
+      (current) => {
+        assertWritable(current, principal, 'voice');
+        const tags = request.tags === undefined ? current.data.tags : [...new Set(request.tags)].map(voiceTag);
+        return { ...current.data, name: request.name, language: request.language, tags };
+      },
+      (data) => ({ name: data.name, tags: data.tags.map((tag) => tag.name) }),
+    );
     return this.toVoice(found(updated, 'voice', id));
   }
 

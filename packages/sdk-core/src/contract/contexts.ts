@@ -74,15 +74,10 @@ export const ContextMessageCreateParams = z
     content: z.string().max(MAX_MESSAGE_CONTENT_LENGTH),
     speaking_started_at: DateTime.optional(),
     speaking_ended_at: DateTime.optional(),
-    tool_call_id: z.string().min(1).max(200).optional(),
+    tool_call_id: z.string().min(1).max(200).optional().describe('The tool call a `tool` message answers (optional, as in the spec).'),
     tool_call_name: z.string().min(1).max(64).optional(),
     tool_calls: z.array(ContextMessageToolCall).max(128).optional(),
     advanced_memory: z.boolean().optional().describe('Use the advanced memory system to generate responses.'),
-  })
-  // A tool answer without the call it answers cannot be replayed to an LLM.
-  .refine((message) => message.role !== 'tool' || message.tool_call_id !== undefined, {
-    message: 'tool_call_id is required when role is tool',
-    path: ['tool_call_id'],
   })
   .meta({ id: 'ContextMessageCreateParams' });
 export type ContextMessageCreateParams = z.infer<typeof ContextMessageCreateParams>;

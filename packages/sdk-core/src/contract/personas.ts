@@ -2,6 +2,29 @@ import { z } from 'zod';
 import { DateTime, Id, MessageResponse, PageQuery, listOf } from './common.js';
 import { defineRoute } from './define-route.js';
 
+/** Longest accepted `image_url` (a `data:` image counts fully; the JSON body limit applies as well). */
+const MAX_IMAGE_URL_LENGTH = 1_000_000;
+
+/**
+ * Whether `value` is an http(s) URL or a `data:image/*` URL: the only schemes a client can put in an
+ * `<img src>` without risk (`javascript:`, `vbscript:`, `file:` and other data types are refused).
+ */
+function isImageUrl(value: string): boolean {
+  if (/^data:image\/[a-z0-9.+-]+[;,]/i.test(value)) return true;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const ImageUrl = z
+  .string()
+  .max(MAX_IMAGE_URL_LENGTH)
+  .refine(isImageUrl, 'must be an http(s) URL or a data:image/* URL')
+  .describe('An http(s) URL or a data:image/* URL.');
+
 export const Gender = z.enum(['male', 'female']).meta({ id: 'Gender' });
 
 export const Tag = z
@@ -29,7 +52,7 @@ export const CreatePersonaRequest = z
     name: z.string().min(1).max(200),
     description: z.string().max(20_000),
     voice: z.string().min(1),
-    image_url: z.url().optional(),
+    image_url: ImageUrl.optional(),
     gender: Gender.optional(),
   })
   .meta({ id: 'CreatePersonaRequest' });
@@ -40,7 +63,7 @@ export const UpdatePersonaRequest = z
     name: z.string().min(1).max(200).optional(),
     description: z.string().max(20_000).optional(),
     voice: z.string().min(1).optional(),
-    image_url: z.url().nullable().optional(),
+    image_url: ImageUrl.nullable().optional(),
     gender: Gender.nullable().optional(),
   })
   .meta({ id: 'UpdatePersonaRequest' });

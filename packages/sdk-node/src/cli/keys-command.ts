@@ -1,21 +1,13 @@
-import { createServer } from '@palaver/sdk-core/server';
+import { withDatabase } from './open-database.js';
 
 export interface KeysOptions {
   database?: string;
   name?: string;
 }
 
-async function open(database: string | undefined) {
-  if (!database) throw new Error('--database is required (a SQLite file or a postgres:// URL); an in-memory database has no keys to manage');
-  return createServer({
-    config: { logLevel: 'silent', ...(/^postgres(ql)?:\/\//.test(database) ? { databaseUrl: database } : { database }) },
-  });
-}
-
 /** `palaver keys [list|create|revoke <id>]`: manages the development project's API keys in a database. */
 export async function keysCommand(action: string, id: string | undefined, options: KeysOptions): Promise<void> {
-  const server = await open(options.database);
-  try {
+  await withDatabase(options.database, async (server) => {
     const keys = server.services.apiKeys;
     if (action === 'list') {
       for (const key of await keys.list(server.project)) {
@@ -32,7 +24,5 @@ export async function keysCommand(action: string, id: string | undefined, option
     } else {
       throw new Error(`unknown action '${action}' (list, create, revoke)`);
     }
-  } finally {
-    await server.close();
-  }
+  });
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { keysCommand } from './keys-command.js';
 import { serveCommand } from './serve-command.js';
 import { tokenCommand } from './token-command.js';
+import { webhooksCommand } from './webhooks-command.js';
 
 const program = new Command()
   .name('palaver')
@@ -33,6 +34,19 @@ program
   .option('-d, --database <path-or-url>', 'SQLite file or postgres:// URL')
   .option('--name <name>', 'name of a new key')
   .action(keysCommand);
+
+program
+  .command('webhooks')
+  .description('manage webhook endpoints and inspect or replay deliveries of the development project')
+  .argument('[action]', 'list | add <url> | remove <id> | enable <id> | disable <id> | deliveries | show <delivery> | replay <delivery>', 'list')
+  .argument('[argument]', 'url, endpoint id or delivery id')
+  .option('-d, --database <path-or-url>', 'SQLite file or postgres:// URL')
+  .option('--secret <secret>', 'signing secret of a new endpoint (generated when absent)')
+  .option('--status <status>', 'deliveries: pending | delivering | delivered | failed')
+  .option('--event <id>', 'deliveries/replay: one event')
+  .option('--failed', 'replay every failed delivery')
+  .option('--limit <n>', 'deliveries: how many (default 50)')
+  .action(webhooksCommand);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`palaver: ${error instanceof Error ? error.message : String(error)}\n`);

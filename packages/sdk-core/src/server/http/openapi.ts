@@ -12,6 +12,7 @@ import {
   UpdateSessionRequest,
 } from '../../contract/sessions-legacy.js';
 import { SchemaCollector, type JsonSchema } from './openapi-components.js';
+import { webhookOperations } from './openapi-webhooks.js';
 import { openApiDescription, openApiExtensions } from './openapi-description.js';
 
 /** The generated OpenAPI 3.1 document (plain JSON). */
@@ -21,6 +22,8 @@ export interface OpenApiDocument {
   servers?: Array<{ url: string }>;
   tags: Array<{ name: string }>;
   paths: Record<string, Record<string, OpenApiOperation>>;
+  /** Requests the platform sends to the customer (OpenAPI 3.1 `webhooks`). */
+  webhooks: Record<string, Record<string, JsonSchema>>;
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, JsonSchema>;
@@ -212,6 +215,7 @@ export function buildOpenApiDocument(routeList: RouteDefinition[], options: { se
     pathItem[method] = operationOf(route, collector);
   }
   for (const { schema, side } of DOCUMENTED_SCHEMAS) collector.add(schema, side, 'documented schemas');
+  const webhooks = webhookOperations(collector);
   const schemas = collector.finish();
   if (collector.problems.length > 0) throw new Error(`The contract cannot be described:\n- ${collector.problems.join('\n- ')}`);
 
@@ -221,6 +225,7 @@ export function buildOpenApiDocument(routeList: RouteDefinition[], options: { se
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     tags: tags.map((name) => ({ name })),
     paths: Object.fromEntries(Object.entries(paths).sort(([left], [right]) => left.localeCompare(right))),
+    webhooks,
     components: {
       schemas,
       responses,

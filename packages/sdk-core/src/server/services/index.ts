@@ -114,7 +114,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     scenarios: new ScenarioService(store),
     llms,
     chat: createChatGateway({ config, logger, llms, usage }),
-    tools: new ToolService(store),
+    tools: new ToolService(store, config.llm),
     secrets,
     contexts: new ContextService(store),
     analytics: new AnalyticsService(store),

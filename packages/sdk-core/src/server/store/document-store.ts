@@ -44,6 +44,8 @@ export interface ListOptions extends PageRequest {
   ids?: readonly string[];
   /** Include soft-deleted documents. */
   includeDeleted?: boolean;
+  /** Only built-in documents (`project` null; needs `includeGlobal` in the scope). */
+  builtInOnly?: boolean;
 }
 
 type Executor = Kysely<Database>;
@@ -303,6 +305,7 @@ export class DocumentStore<T> {
   private filtered(scope: AccessScope, options: ListOptions, executor: Executor): SelectQueryBuilder<Database, 'documents', {}> {
     let query = executor.selectFrom('documents').where(this.visible(scope, options.includeDeleted));
     if (options.parent !== undefined) query = query.where('parent', '=', options.parent);
+    if (options.builtInOnly) query = query.where('project', 'is', null);
     if (options.ids !== undefined) query = query.where('id', 'in', options.ids.length > 0 ? [...options.ids] : ['']);
     for (const tag of options.tags ?? []) query = query.where('tags', 'like', `% ${tag.replace(/[%_\\]/g, '')} %`);
     return query;

@@ -59,6 +59,7 @@ export class ClientSession implements RoomMember {
   private malformedData = 0;
   private leftFlag = false;
   private chain: Promise<void> = Promise.resolve();
+  private readonly leftListeners: Array<() => void> = [];
 
   constructor(
     readonly state: ParticipantState,
@@ -84,6 +85,11 @@ export class ClientSession implements RoomMember {
 
   get left(): boolean {
     return this.leftFlag;
+  }
+
+  /** Called once when the session ends (left, removed, timed out). */
+  onLeft(listener: () => void): void {
+    this.leftListeners.push(listener);
   }
 
   /** Answers the join: JoinResponse first, then the room sees the participant, then the offer is answered. */
@@ -387,6 +393,7 @@ export class ClientSession implements RoomMember {
     this.subscriptions.clear();
     this.queuedData.length = 0;
     void this.peers.close();
+    for (const listener of this.leftListeners.splice(0)) listener();
     const connection = this.connection;
     if (connection) setTimeout(() => connection.close(CloseCode.normal, 'left'), 50).unref();
   }

@@ -145,16 +145,8 @@ export class EmbeddedEndpoint {
     });
     const session = new ClientSession(state, room, parameters, this.settings, this.logger.child({ room: room.name }));
     this.sessions.add(session);
-    const forget = () => this.sessions.delete(session);
-    room.onClose(forget);
+    session.onLeft(() => this.sessions.delete(session));
     session.start(connection);
-    const poll = setInterval(() => {
-      if (session.left) {
-        forget();
-        clearInterval(poll);
-      }
-    }, 1000);
-    poll.unref();
   }
 }
 

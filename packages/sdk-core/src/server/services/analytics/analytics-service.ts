@@ -30,7 +30,9 @@ export class AnalyticsService {
 
   /**
    * Context messages created in a range, oldest first, at most `MAX_ANALYTICS_ROWS`, with the persona and
-   * scenario of their context. A human-scoped caller sees its own and shared (human-less) conversations.
+   * scenario of their context. A human-scoped caller (usage token, or API key with `x-human-id`) sees only
+   * messages of its own human: project-wide conversations may be other people's, so they stay with the
+   * project's API key.
    *
    * @example
    * await services.analytics.conversationMessages(principal, { startDate: '2025-01-01T00:00:00Z', endDate: '2025-02-01T00:00:00Z' });
@@ -60,7 +62,7 @@ export class AnalyticsService {
       .where('message.created_at', '<=', end);
     const human = principal.human;
     if (human !== null) {
-      query = query.where((eb) => eb.or([eb('message.human', 'is', null), eb('message.human', '=', human)]));
+      query = query.where('message.human', '=', human);
     }
     const rows = await query
       .orderBy('message.created_at', 'asc')

@@ -1,7 +1,7 @@
 import type { App, AppVersions, CreateAppRequest, UpdateAppRequest } from '../../../contract/apps.js';
 import { BadRequestError, NotFoundError } from '../../../errors/api-error.js';
 import type { Store } from '../../store/database.js';
-import { DocumentStore, type AccessScope, type StoredDocument } from '../../store/document-store.js';
+import { DocumentStore, quotaFor, type AccessScope, type StoredDocument } from '../../store/document-store.js';
 import { newId } from '../../store/ids.js';
 import type { PageRequest } from '../../store/pagination.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
@@ -17,7 +17,7 @@ import {
   type AppVersionData,
 } from './app-documents.js';
 import { exampleApps } from './built-in-graphs.js';
-import { isUniqueViolation, lockDocument } from './lock-document.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 /** What a new app starts from: an empty graph, a clone of another app, or a template. */
 export interface AppContent {
@@ -30,8 +30,9 @@ export interface AppContent {
 /**
  * Apps (graphs) with immutable versions. The `app` document holds the newest and published version
  * numbers; every version is its own `app_version` document whose parent is the app. Writers of one app are
- * serialised by a row lock, and version ids are deterministic, so of two updates based on the same version
- * exactly one wins. See docs/decisions/0011-app-versions.md.
+ * serialised by the app row's lock (`DocumentStore.update`), and version ids are deterministic, so of two
+ * updates based on the same version exactly one wins. See docs/decisions/0011-app-versions.md.
+ * Array answers (list, examples) hold at most `MAX_ARRAY_ANSWER` apps, newest first.
  */
 export class AppService {
   private readonly apps: DocumentStore<AppRecordData>;
@@ -76,7 +77,7 @@ export class AppService {
     const id = newId('app');
     return this.store.transaction(async (transaction) => {
       const owner = { project: principal.project, human: ownerOf(principal) };
-      await this.apps.insert({ id, ...owner, name: content.name, data: { newest: 1, published: null } }, transaction);
+      await this.apps.insert({ id, ...owner, name: content.name, data: { newest: 1, published: null } }, transaction, quotaFor(principal));
       const version = await this.versions.insert(
         { id: versionDocumentId(id, 1), ...owner, parent: id, name: content.name, data: { ...content, version: 1 } },
         transaction,
@@ -108,29 +109,34 @@ export class AppService {
   /** Saves version newest+1; `input.version` must name the newest version (else 400 stale version). */
   async update(principal: Principal, id: string, input: UpdateAppRequest): Promise<App> {
     const scope = this.readScope(principal);
+    let created: StoredDocument<AppVersionData> | undefined;
     try {
-      return await this.store.transaction(async (transaction) => {
-        await lockDocument(transaction, APP_KIND, id);
-        const app = found(await this.apps.find(id, scope, transaction), 'app', id);
-        assertWritable(app, principal, 'app');
-        const newest = app.data.newest;
-        if (input.version !== newest) throw new BadRequestError(`version: stale version: newest is ${newest}`);
-        const base = await this.findVersion(scope, id, newest, transaction);
-        const next = newest + 1;
-        const data: AppVersionData = {
-          name: input.name ?? base.data.name,
-          description: base.data.description,
-          version: next,
-          graph: input.graph ?? base.data.graph,
-          inputs: input.inputs ?? base.data.inputs,
-        };
-        const created = await this.versions.insert(
-          { id: versionDocumentId(id, next), project: app.project, human: app.human, parent: id, name: data.name, data },
-          transaction,
-        );
-        await this.apps.replace(id, scope, { ...app.data, newest: next }, { name: data.name }, transaction);
-        return toApp(id, created);
-      });
+      const updated = await this.apps.update(
+        id,
+        scope,
+        async (app, transaction) => {
+          assertWritable(app, principal, 'app');
+          const newest = app.data.newest;
+          if (input.version !== newest) throw new BadRequestError(`version: stale version: newest is ${newest}`);
+          const base = await this.findVersion(scope, id, newest, transaction);
+          const next = newest + 1;
+          const data: AppVersionData = {
+            name: input.name ?? base.data.name,
+            description: base.data.description,
+            version: next,
+            graph: input.graph ?? base.data.graph,
+            inputs: input.inputs ?? base.data.inputs,
+          };
+          created = await this.versions.insert(
+            { id: versionDocumentId(id, next), project: app.project, human: app.human, parent: id, name: data.name, data },
+            transaction,
+          );
+          return { ...app.data, newest: next };
+        },
+        () => ({ name: created?.data.name }),
+      );
+      found(updated, 'app', id);
+      return toApp(id, created!);
     } catch (error) {
       // Safety net: a concurrent writer created the same version first.
       if (!isUniqueViolation(error)) throw error;
@@ -142,17 +148,17 @@ export class AppService {
   /** Marks `version` as the app's one published version. */
   async publish(principal: Principal, id: string, version: number): Promise<App> {
     const scope = this.readScope(principal);
-    return this.store.transaction(async (transaction) => {
-      await lockDocument(transaction, APP_KIND, id);
-      const app = found(await this.apps.find(id, scope, transaction), 'app', id);
+    let published: StoredDocument<AppVersionData> | undefined;
+    const updated = await this.apps.update(id, scope, async (app, transaction) => {
       assertWritable(app, principal, 'app');
       if (version > app.data.newest) {
         throw new BadRequestError(`version: app '${id}' has no version ${version} (newest is ${app.data.newest})`);
       }
-      const published = await this.findVersion(scope, id, version, transaction);
-      await this.apps.replace(id, scope, { ...app.data, published: version }, {}, transaction);
-      return toApp(id, published);
+      published = await this.findVersion(scope, id, version, transaction);
+      return { ...app.data, published: version };
     });
+    found(updated, 'app', id);
+    return toApp(id, published!);
   }
 
   /** The newest, the published and a page of all versions (newest first). */
@@ -177,6 +183,7 @@ export class AppService {
     if (!deleted) throw new NotFoundError(`app '${id}' not found`);
   }
 
+  /** `apps` at their newest versions (the store binds the version ids in small chunks). */
   private async withNewest(scope: AccessScope, apps: StoredDocument<AppRecordData>[]): Promise<App[]> {
     if (apps.length === 0) return [];
     const ids = apps.map((app) => versionDocumentId(app.id, app.data.newest));
@@ -187,7 +194,7 @@ export class AppService {
     });
   }
 
-  /** The project's apps at their newest versions, most recently created first. */
+  /** The project's apps at their newest versions, most recently created first (at most `MAX_ARRAY_ANSWER`). */
   async list(principal: Principal): Promise<App[]> {
     const scope = scopeOf(principal);
     return this.withNewest(scope, await this.apps.all(scope));
@@ -196,7 +203,7 @@ export class AppService {
   /** The built-in example apps. */
   async examples(principal: Principal): Promise<App[]> {
     const scope: AccessScope = { project: principal.project, human: null, includeGlobal: true };
-    const examples = (await this.apps.all(scope, { order: 'asc' })).filter((app) => app.project === null);
+    const examples = await this.apps.all(scope, { order: 'asc', builtInOnly: true });
     return this.withNewest(scope, examples);
   }
 }

@@ -63,8 +63,7 @@ export class SubGraphService {
 
   /** The built-in sub graphs, oldest first. */
   private async builtIns(principal: Principal): Promise<StoredDocument<SubGraphData>[]> {
-    const documents = await this.documents.all({ project: principal.project, human: null, includeGlobal: true }, { order: 'asc' });
-    return documents.filter((document) => document.project === null);
+    return this.documents.all({ project: principal.project, human: null, includeGlobal: true }, { order: 'asc', builtInOnly: true });
   }
 
   async listDefault(principal: Principal): Promise<SubGraph[]> {

@@ -2,19 +2,23 @@ import type { Llm, LlmCreateRequest } from '../../../contract/llms.js';
 import { BadRequestError } from '../../../errors/api-error.js';
 import type { ServerConfig } from '../../config.js';
 import type { Store } from '../../store/database.js';
-import { DocumentStore, type StoredDocument } from '../../store/document-store.js';
+import { DocumentStore, quotaFor, type StoredDocument } from '../../store/document-store.js';
 import { newId } from '../../store/ids.js';
 import type { Page, PageRequest } from '../../store/pagination.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
 import type { Principal } from '../auth/principal.js';
 import type { SecretService } from '../secrets/secret-service.js';
 import { BUILT_IN_PREFIX, builtInLlms, type LlmData } from './built-in-llms.js';
+import { maskHeaders } from './header-masking.js';
+import { assertLiteralAddressAllowed } from './literal-address.js';
 import { secretReferences, substituteSecrets } from './secret-references.js';
 
 /**
  * LLM definitions: the platform's built-ins (global, read-only, seeded from the config at start) and the
  * project's OpenAI-compatible endpoints. Header values may reference secrets as `{{secret:NAME}}`; they
  * are stored as written and only {@link LlmService.resolveHeaders} substitutes the values, server-side.
+ * Human-scoped callers see the literal header values of LLMs they do not own masked
+ * (docs/decisions/0012-llm-header-masking.md).
  */
 export class LlmService {
   private readonly documents: DocumentStore<LlmData>;
@@ -27,8 +31,21 @@ export class LlmService {
     this.documents = new DocumentStore(store, 'llm');
   }
 
-  private toLlm(document: StoredDocument<LlmData>): Llm {
-    return { id: document.id, created_at: document.createdAt, project: document.project, ...document.data };
+  /**
+   * The LLM as `principal` may see it: API keys without a human (the project's owner) see header values
+   * as stored; a human-scoped caller (usage token, or API key with `x-human-id`) sees them as stored only
+   * on its own LLMs and masked on shared and built-in ones, which may carry the project's literal keys.
+   */
+  private toLlm(document: StoredDocument<LlmData>, principal: Principal): Llm {
+    const llm: Llm = { id: document.id, created_at: document.createdAt, project: document.project, ...document.data };
+    const owned = principal.human === null || document.human === principal.human;
+    return owned || llm.headers === undefined ? llm : { ...llm, headers: maskHeaders(llm.headers) };
+  }
+
+  /** The configured address policy applied, at definition time, to a literal host in `post_url`. */
+  private assertPostUrl(postUrl: string | undefined): void {
+    if (postUrl === undefined) return;
+    assertLiteralAddressAllowed('post_url', postUrl, { allowLoopback: this.config.allowLoopback, allowPrivateNetworks: this.config.allowPrivateNetworks });
   }
 
   /**
@@ -80,24 +97,30 @@ export class LlmService {
 
   async create(principal: Principal, input: LlmCreateRequest): Promise<Llm> {
     const owner = ownerOf(principal);
+    this.assertPostUrl(input.post_url);
     await this.assertSecretReferences(principal.project, owner, input.headers);
     const data = this.dataOf(input);
-    const document = await this.documents.insert({ id: newId('llm'), project: principal.project, human: owner, name: data.name, data });
-    return this.toLlm(document);
+    const document = await this.documents.insert(
+      { id: newId('llm'), project: principal.project, human: owner, name: data.name, data },
+      undefined,
+      quotaFor(principal),
+    );
+    return this.toLlm(document, principal);
   }
 
   async retrieve(principal: Principal, id: string): Promise<Llm> {
-    return this.toLlm(found(await this.documents.find(id, scopeOf(principal, { includeGlobal: true })), 'llm', id));
+    return this.toLlm(found(await this.documents.find(id, scopeOf(principal, { includeGlobal: true })), 'llm', id), principal);
   }
 
   /** Replaces the definition (the request is a full LLMCreateRequest). Built-ins are read-only (403). */
   async update(principal: Principal, id: string, input: LlmCreateRequest): Promise<Llm> {
     const current = found(await this.documents.find(id, scopeOf(principal, { includeGlobal: true })), 'llm', id);
     assertWritable(current, principal, 'llm');
+    this.assertPostUrl(input.post_url);
     await this.assertSecretReferences(principal.project, current.human, input.headers);
     const data = this.dataOf(input);
     const updated = await this.documents.replace(id, scopeOf(principal), data, { name: data.name });
-    return this.toLlm(found(updated, 'llm', id));
+    return this.toLlm(found(updated, 'llm', id), principal);
   }
 
   async delete(principal: Principal, id: string): Promise<void> {
@@ -109,7 +132,7 @@ export class LlmService {
   /** Built-ins and the project's LLMs (for a human: shared ones and that human's own). */
   async list(principal: Principal, page: PageRequest): Promise<Page<Llm>> {
     const result = await this.documents.list(scopeOf(principal, { includeGlobal: true }), page);
-    return { ...result, values: result.values.map((document) => this.toLlm(document)) };
+    return { ...result, values: result.values.map((document) => this.toLlm(document, principal)) };
   }
 
   /**

@@ -3,7 +3,7 @@ import type { CreateSecretRequest, Secret } from '../../../contract/secrets.js';
 import { BadRequestError } from '../../../errors/api-error.js';
 import type { Store } from '../../store/database.js';
 import type { Database } from '../../store/tables.js';
-import { DocumentStore, type AccessScope, type StoredDocument } from '../../store/document-store.js';
+import { DocumentStore, quotaFor, type StoredDocument } from '../../store/document-store.js';
 import { newId } from '../../store/ids.js';
 import type { Page, PageRequest } from '../../store/pagination.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
@@ -28,6 +28,12 @@ type Executor = Kysely<Database>;
  * Ownership rule for server-side use: a secret created by a human (usage token or `x-human-id`) can be
  * used only by that human's objects, and a project-wide secret only by project-wide objects, so an
  * end user holding a usage token can never point a request of their own at a project secret.
+ *
+ * Names are unique per owner: per (project, human), project-wide secrets having human null. So a usage
+ * token can neither take a name the project needs (squatting) nor learn, from a "name taken" answer, the
+ * names of other humans' secrets. A name resolves within one owner: the caller's human (or, for an API
+ * key without `x-human-id`, the project-wide secrets); `{{secret:NAME}}` references resolve within the
+ * owner of the object that holds them.
  */
 export class SecretService {
   private readonly documents: DocumentStore<SecretData>;
@@ -43,14 +49,20 @@ export class SecretService {
     return { id: document.id, name: document.data.name, created_at: document.createdAt, updated_at: document.updatedAt };
   }
 
-  /** The live secret of `project` named `name`, whoever owns it (names are unique per project). */
-  private async findByName(project: string, name: string, executor: Executor = this.store.db): Promise<StoredDocument<SecretData> | undefined> {
+  /** The live secret named `name` owned by `human` (null: the project-wide one); names are unique per owner. */
+  private async findByName(
+    project: string,
+    name: string,
+    human: string | null,
+    executor: Executor = this.store.db,
+  ): Promise<StoredDocument<SecretData> | undefined> {
     const row = await executor
       .selectFrom('documents')
       .select('id')
       .where('kind', '=', KIND)
       .where('project', '=', project)
       .where('name', '=', name)
+      .where((eb) => (human === null ? eb('human', 'is', null) : eb('human', '=', human)))
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row) return undefined;
@@ -58,43 +70,56 @@ export class SecretService {
   }
 
   /**
-   * Runs a write that sets a secret name inside a transaction that first checks the name is free.
-   * SQLite serialises transactions; on PostgreSQL a transaction-scoped advisory lock per project
-   * serialises concurrent name changes, so two instances cannot both create the same name.
+   * Runs a write that sets a secret name of `human` (null: project-wide) inside a transaction that first
+   * checks the name is free for that owner. SQLite serialises transactions; on PostgreSQL a
+   * transaction-scoped advisory lock per owner serialises concurrent name changes, so two instances
+   * cannot both create the same name.
    */
-  private async withFreeName<T>(project: string, name: string, exceptId: string | undefined, write: (executor: Executor) => Promise<T>): Promise<T> {
+  private async withFreeName<T>(
+    project: string,
+    human: string | null,
+    name: string,
+    exceptId: string | undefined,
+    write: (executor: Executor) => Promise<T>,
+  ): Promise<T> {
     return this.store.transaction(async (transaction) => {
       if (this.store.dialect === 'postgres') {
-        await sql`select pg_advisory_xact_lock(hashtext(${`palaver:secret-names:${project}`}))`.execute(transaction);
+        await sql`select pg_advisory_xact_lock(hashtext(${`palaver:secret-names:${JSON.stringify([project, human])}`}))`.execute(transaction);
       }
-      const existing = await this.findByName(project, name, transaction);
-      if (existing && existing.id !== exceptId) throw new BadRequestError(`name: a secret named '${name}' already exists in this project`);
+      const existing = await this.findByName(project, name, human, transaction);
+      if (existing && existing.id !== exceptId) {
+        const whose = human === null ? 'in this project' : `for human '${human}'`;
+        throw new BadRequestError(`name: a secret named '${name}' already exists ${whose}`);
+      }
       return write(transaction);
     });
   }
 
-  /** A secret by id, or by name when no id matches; undefined when the caller may not see it. */
+  /**
+   * A secret by id, or by name when no id matches; undefined when the caller may not see it. Names resolve
+   * within the caller's own namespace: its human's secrets, or the project-wide ones for an API key
+   * without `x-human-id` (which reaches a human's secret by id).
+   */
   private async lookup(principal: Principal, reference: string): Promise<StoredDocument<SecretData> | undefined> {
-    const scope = scopeOf(principal);
-    const byId = await this.documents.find(reference, scope);
+    const byId = await this.documents.find(reference, scopeOf(principal));
     if (byId) return byId;
-    const byName = await this.findByName(principal.project, reference);
-    if (!byName) return undefined;
-    return isVisible(byName, scope) ? byName : undefined;
+    return this.findByName(principal.project, reference, principal.human);
   }
 
   async create(principal: Principal, input: CreateSecretRequest): Promise<Secret> {
     const id = newId('secret');
-    const document = await this.withFreeName(principal.project, input.name, undefined, (executor) =>
+    const owner = ownerOf(principal);
+    const document = await this.withFreeName(principal.project, owner, input.name, undefined, (executor) =>
       this.documents.insert(
         {
           id,
           project: principal.project,
-          human: ownerOf(principal),
+          human: owner,
           name: input.name,
           data: { name: input.name, sealed: encrypt(this.key, input.value, id) },
         },
         executor,
+        quotaFor(principal),
       ),
     );
     return this.toSecret(document);
@@ -105,7 +130,7 @@ export class SecretService {
     const current = found(await this.lookup(principal, reference), 'secret', reference);
     assertWritable(current, principal, 'secret');
     const data: SecretData = { name: input.name, sealed: encrypt(this.key, input.value, current.id) };
-    const updated = await this.withFreeName(principal.project, input.name, current.id, (executor) =>
+    const updated = await this.withFreeName(principal.project, current.human, input.name, current.id, (executor) =>
       this.documents.replace(current.id, scopeOf(principal), data, { name: input.name }, executor),
     );
     return this.toSecret(found(updated, 'secret', reference));
@@ -128,8 +153,7 @@ export class SecretService {
    * Never opens the value.
    */
   async isUsable(project: string, name: string, human: string | null = null): Promise<boolean> {
-    const document = await this.findByName(project, name);
-    return document !== undefined && document.human === human;
+    return (await this.findByName(project, name, human)) !== undefined;
   }
 
   /**
@@ -140,12 +164,8 @@ export class SecretService {
    * const apiKey = await services.secrets.reveal(project, 'UPSTREAM_KEY');
    */
   async reveal(project: string, name: string, options: { human?: string | null } = {}): Promise<string | undefined> {
-    const document = await this.findByName(project, name);
-    if (!document || document.human !== (options.human ?? null)) return undefined;
+    const document = await this.findByName(project, name, options.human ?? null);
+    if (!document) return undefined;
     return decrypt(this.key, document.data.sealed, document.id);
   }
-}
-
-function isVisible(document: StoredDocument<unknown>, scope: AccessScope): boolean {
-  return scope.human === null || document.human === null || document.human === scope.human;
 }

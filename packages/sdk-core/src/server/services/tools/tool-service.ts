@@ -1,10 +1,12 @@
 import type { CreateToolDefinitionRequest, ToolDefinition } from '../../../contract/tools.js';
+import type { ServerConfig } from '../../config.js';
 import type { Store } from '../../store/database.js';
-import { DocumentStore, type StoredDocument } from '../../store/document-store.js';
+import { DocumentStore, quotaFor, type StoredDocument } from '../../store/document-store.js';
 import { newId } from '../../store/ids.js';
 import type { Page, PageRequest } from '../../store/pagination.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
 import type { Principal } from '../auth/principal.js';
+import { assertLiteralAddressAllowed } from '../llms/literal-address.js';
 
 type ToolData = Omit<ToolDefinition, 'id'>;
 
@@ -12,8 +14,22 @@ type ToolData = Omit<ToolDefinition, 'id'>;
 export class ToolService {
   private readonly documents: DocumentStore<ToolData>;
 
-  constructor(store: Store) {
+  /** `addressPolicy`: the LLM gateway's flags, which also govern where tool web requests may go. */
+  constructor(
+    store: Store,
+    private readonly addressPolicy: Pick<ServerConfig['llm'], 'allowLoopback' | 'allowPrivateNetworks'>,
+  ) {
     this.documents = new DocumentStore(store, 'tool');
+  }
+
+  /** Refuses a web_request URL whose host is a literal address the policy does not allow (400). */
+  private assertDestination(input: CreateToolDefinitionRequest): void {
+    const destination = input.call_settings.destination;
+    if (destination.type !== 'web_request') return;
+    assertLiteralAddressAllowed('call_settings.destination.url', destination.url, {
+      allowLoopback: this.addressPolicy.allowLoopback,
+      allowPrivateNetworks: this.addressPolicy.allowPrivateNetworks,
+    });
   }
 
   private toTool(document: StoredDocument<ToolData>): ToolDefinition {
@@ -43,8 +59,13 @@ export class ToolService {
   }
 
   async create(principal: Principal, input: CreateToolDefinitionRequest): Promise<ToolDefinition> {
+    this.assertDestination(input);
     const data = this.dataOf(input, newId('callsettings'));
-    const document = await this.documents.insert({ id: newId('tool'), project: principal.project, human: ownerOf(principal), name: data.name, data });
+    const document = await this.documents.insert(
+      { id: newId('tool'), project: principal.project, human: ownerOf(principal), name: data.name, data },
+      undefined,
+      quotaFor(principal),
+    );
     return this.toTool(document);
   }
 
@@ -63,6 +84,7 @@ export class ToolService {
     const scope = scopeOf(principal);
     const current = found(await this.documents.find(id, scope), 'tool', id);
     assertWritable(current, principal, 'tool');
+    this.assertDestination(input);
     const data = this.dataOf(input, current.data.call_settings.id);
     const updated = await this.documents.replace(id, scope, data, { name: data.name });
     return this.toTool(found(updated, 'tool', id));

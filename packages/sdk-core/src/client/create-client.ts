@@ -15,6 +15,7 @@ import { Apps } from './resources/apps.js';
 import { AppTemplates } from './resources/app-templates.js';
 import { SubGraphs } from './resources/subgraphs.js';
 import { AppRuns } from './resources/app-runs.js';
+import { Chat } from './resources/chat.js';
 
 /** The typed REST client: one property per resource. */
 export class PalaverClient {
@@ -35,6 +36,7 @@ export class PalaverClient {
   readonly appTemplates: AppTemplates;
   readonly subgraphs: SubGraphs;
   readonly appRuns: AppRuns;
+  readonly chat: Chat;
 
   constructor(options: ClientOptions = {}) {
     this.http = new HttpClient(options);
@@ -54,6 +56,7 @@ export class PalaverClient {
     this.appTemplates = new AppTemplates(this.http);
     this.subgraphs = new SubGraphs(this.http);
     this.appRuns = new AppRuns(this.http);
+    this.chat = new Chat(this.http);
   }
 }
 

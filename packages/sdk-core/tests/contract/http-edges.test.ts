@@ -53,4 +53,10 @@ describe('HTTP edges', () => {
     expect((error as Error).message).toContain('model');
     expect((error as Error).message).not.toContain('no body');
   });
+
+  it('the typed client answers a chat completion from the built-in model', async () => {
+    const completion = await test.client.chat.completions.create({ model: 'builtin-offline', messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 20 });
+    expect(completion.choices[0]?.message.role).toBe('assistant');
+    expect(completion.choices[0]?.message.content?.length).toBeGreaterThan(0);
+  });
 });

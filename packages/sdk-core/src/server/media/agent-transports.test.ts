@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { AudioFrame, AudioSource, AudioStream, LocalAudioTrack, Room, RoomEvent, TrackKind, TrackPublishOptions, TrackSource, type RemoteTrack } from '@livekit/rtc-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../../tests/support/test-server.js';
-import { sineTone } from '../audio/tone-analysis.js';
-import { createLogger } from '../../logger.js';
-import { DEVELOPMENT_API_SECRET } from '../media-service.js';
-import { analyseFrames, eventually, nextAudioTrack, playTone } from '../media-test-support.js';
-import { RpcCallError } from '../rpc-error.js';
-import { LivekitAgentTransport } from './livekit-agent-transport.js';
+import { startTestServer, type TestServer } from '../../../tests/support/test-server.js';
+import { createLogger } from '../logger.js';
+import type { AgentTransport } from './agent-transport.js';
+import { sineTone } from './audio/tone-analysis.js';
+import { LivekitAgentTransport } from './livekit/livekit-agent-transport.js';
+import { DEVELOPMENT_API_SECRET } from './media-service.js';
+import { analyseFrames, eventually, nextAudioTrack, playTone } from './media-test-support.js';
+import { RpcCallError } from './rpc-error.js';
 
 const HUMAN_TONE_HZ = 440;
 const AGENT_TONE_HZ = 1000;
@@ -21,15 +22,23 @@ async function feedTone(source: AudioSource, frequency: number, signal: AbortSig
   }
 }
 
-describe('livekit transport (@livekit/rtc-node) against the embedded endpoint', () => {
+/**
+ * Both agent transports against the embedded endpoint, with `@livekit/rtc-node` as the human client:
+ * `embedded` (in process) and `livekit` (rtc-node joins the embedded endpoint like a LiveKit server).
+ */
+describe.each(['embedded', 'livekit'] as const)('%s agent transport, human on @livekit/rtc-node', (kind) => {
   let test: TestServer;
-  let transport: LivekitAgentTransport;
+  let transport: AgentTransport;
 
   beforeAll(async () => {
     test = await startTestServer('sqlite');
     await test.server.listen(0, '127.0.0.1');
     const media = test.server.services.media;
-    transport = new LivekitAgentTransport({ url: media.clientUrl(), apiKey: media.apiKey, apiSecret: DEVELOPMENT_API_SECRET, logger: createLogger('silent') });
+    transport =
+      kind === 'embedded'
+        ? media.transport
+        : new LivekitAgentTransport({ url: media.clientUrl(), apiKey: media.apiKey, apiSecret: DEVELOPMENT_API_SECRET, logger: createLogger('silent') });
+    expect(transport.kind).toBe(kind);
   });
 
   afterAll(async () => {
@@ -167,4 +176,23 @@ describe('livekit transport (@livekit/rtc-node) against the embedded endpoint', 
     await human.disconnect();
     await agent.leave();
   }, 60_000);
+
+  it('keeps the session when the server drops the agent or human signalling socket (resume)', async () => {
+    const room = `room_${randomUUID().slice(0, 8)}`;
+    await transport.ensureRoom({ room });
+    const agent = await transport.join({ room });
+    const human = await humanJoins(room, 'human_4');
+    const reconnected = new Promise<void>((resolve) => human.once(RoomEvent.Reconnected, () => resolve()));
+    const session = test.server.services.media.endpoint!.clientSessions().find((candidate) => candidate.state.identity === 'human_4')!;
+    const sid = session.state.sid;
+    session.dropSignal();
+    await reconnected;
+    expect(test.server.services.media.endpoint!.clientSessions().find((candidate) => candidate.state.identity === 'human_4')?.state.sid).toBe(sid);
+    const got: string[] = [];
+    agent.on('data', (data) => got.push(new TextDecoder().decode(data.payload)));
+    await human.localParticipant!.publishData(new TextEncoder().encode('after resume'), { reliable: true, topic: 't' });
+    await eventually(() => expect(got).toEqual(['after resume']));
+    await human.disconnect();
+    await agent.leave();
+  }, 30_000);
 });

@@ -6,6 +6,8 @@ import type { Logger } from 'pino';
 import { loadConfig, type ServerConfig, type ServerConfigInput } from './config.js';
 import { createApp } from './http/create-app.js';
 import { registerMediaUpgrades } from './media/media-routes.js';
+import { TTS_SOCKET_PATH } from './http/openapi-description.js';
+import { TtsSocketServer } from './speech-socket/tts-socket-server.js';
 import { createLogger } from './logger.js';
 import { ServerSecret } from './services/auth/server-secret.js';
 import { closeServices, createServices, type Services } from './services/index.js';
@@ -66,6 +68,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
   const app = createApp(services);
   const upgrades = new Map<string, UpgradeHandler>();
   registerMediaUpgrades((path, handler) => upgrades.set(path, handler), services.media);
+  const ttsSocket = new TtsSocketServer(services);
+  upgrades.set(TTS_SOCKET_PATH, (request, socket, head) => ttsSocket.handleUpgrade(request, socket, head));
 
   let httpServer: Server | undefined;
   let url: string | undefined;
@@ -101,6 +105,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
       return url;
     },
     async close() {
+      await ttsSocket.close();
       if (httpServer) {
         const closing = httpServer;
         httpServer = undefined;

@@ -63,6 +63,12 @@ export const MAX_ARRAY_ANSWER = 1000;
  */
 export const HUMAN_DOCUMENT_QUOTA = 1000;
 
+/**
+ * The quota for contexts (conversations), which accumulate with normal use and are only ever listed page
+ * by page, so it is higher than {@link HUMAN_DOCUMENT_QUOTA}.
+ */
+export const HUMAN_CONTEXT_QUOTA = 10_000;
+
 /** Largest id list bound in one statement (SQLite allows 32,766 variables, PostgreSQL 65,535). */
 const ID_CHUNK_SIZE = 500;
 
@@ -79,14 +85,14 @@ export interface InsertOptions {
 }
 
 /**
- * The creation quota that applies to a caller: usage tokens (end users) get {@link HUMAN_DOCUMENT_QUOTA};
- * API keys, held by the developer's own servers, have none.
+ * The creation quota that applies to a caller: usage tokens (end users) get `limit` (default
+ * {@link HUMAN_DOCUMENT_QUOTA}); API keys, held by the developer's own servers, have none.
  *
  * @example
  * await documents.insert(document, undefined, quotaFor(principal));
  */
-export function quotaFor(principal: { kind: 'key' | 'token' }): InsertOptions {
-  return principal.kind === 'token' ? { quota: HUMAN_DOCUMENT_QUOTA } : {};
+export function quotaFor(principal: { kind: 'key' | 'token' }, limit: number = HUMAN_DOCUMENT_QUOTA): InsertOptions {
+  return principal.kind === 'token' ? { quota: limit } : {};
 }
 
 function tagsColumn(tags: readonly string[] | undefined): string | null {

@@ -132,8 +132,9 @@ export class EmbeddedEndpoint {
     const state = new ParticipantState({
       identity: claims.identity,
       name: claims.name,
-      metadata: parameters.metadata ?? claims.metadata,
-      attributes: { ...claims.attributes, ...parameters.attributes },
+      // Metadata and attributes sent with the join only count when the token allows updating them.
+      metadata: (claims.canUpdateOwnMetadata ? parameters.metadata : undefined) ?? claims.metadata,
+      attributes: { ...claims.attributes, ...(claims.canUpdateOwnMetadata ? parameters.attributes : {}) },
       kind: participantKindFromClaim(claims.kind, claims.agent),
       canPublish: claims.canPublish,
       canSubscribe: claims.canSubscribe,

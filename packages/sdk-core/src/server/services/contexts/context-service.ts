@@ -7,7 +7,7 @@ import {
 } from '../../../contract/contexts.js';
 import { BadRequestError, NotFoundError } from '../../../errors/api-error.js';
 import type { Store } from '../../store/database.js';
-import { DocumentStore, type StoredDocument } from '../../store/document-store.js';
+import { DocumentStore, HUMAN_CONTEXT_QUOTA, quotaFor, type StoredDocument } from '../../store/document-store.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { Page, PageRequest } from '../../store/pagination.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
@@ -126,6 +126,7 @@ export class ContextService {
           data: { persona: input.persona ?? null, scenario: input.scenario ?? null },
         },
         transaction,
+        quotaFor(principal, HUMAN_CONTEXT_QUOTA),
       );
       const createdAt = inserted.createdAt;
       const messages = (input.messages ?? []).map((params) => this.newMessage(inserted, params, { createdAt }));

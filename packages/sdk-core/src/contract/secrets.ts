@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DateTime, Id, MessageResponse, PageQuery, listOf } from './common.js';
 import { defineRoute } from './define-route.js';
 
-/** Secret names: unique per project, referenced from LLM headers as `{{secret:NAME}}`. */
+/** Secret names: unique per owner (the project, or one human of it), referenced from LLM headers as `{{secret:NAME}}`. */
 export const SECRET_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 /** Largest accepted secret value (characters). */
 export const MAX_SECRET_VALUE_LENGTH = 16_384;

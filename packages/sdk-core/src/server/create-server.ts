@@ -45,6 +45,8 @@ export interface PalaverServer {
   readonly services: Services;
   /** Registers a websocket upgrade handler for an exact path. */
   onUpgrade(path: string, handler: UpgradeHandler): void;
+  /** The streaming TTS websocket at `/v1/voice/websocket` (connection stats for diagnostics). */
+  readonly ttsSocket: TtsSocketServer;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
     project: dev.project,
     config,
     services,
+    ttsSocket,
     onUpgrade(path, handler) {
       upgrades.set(path, handler);
     },

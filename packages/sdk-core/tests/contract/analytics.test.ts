@@ -64,17 +64,21 @@ describe.each(await storeKinds())('analytics (%s)', (kind) => {
     expect(rows.some((row) => row.message === 'now')).toBe(true);
   });
 
-  it('scopes rows to the human (own and shared conversations) and to the project', async () => {
+  it("scopes rows to the human's own conversations (never project-wide ones) and to the project", async () => {
     await bob.contexts.create({ messages: [{ role: 'user', content: 'bob private' }] });
     await test.client.contexts.create({ messages: [{ role: 'system', content: 'shared note' }] });
     await alice.contexts.create({ messages: [{ role: 'user', content: 'alice private' }] });
     const asAlice = (await alice.analytics.conversationMessages(range)).map((row) => row.message);
-    expect(asAlice).toEqual(expect.arrayContaining(['alice private', 'shared note']));
+    expect(asAlice).toContain('alice private');
     expect(asAlice).not.toContain('bob private');
+    // Project-wide conversations may be anyone's: a human-scoped caller never sees them.
+    expect(asAlice).not.toContain('shared note');
+    expect((await alice.analytics.conversationMessages(range)).every((row) => row.human_id === 'alice')).toBe(true);
     const asBobKey = test.clientWith({ apiKey: test.server.apiKey, humanId: 'bob' });
     const asBob = (await asBobKey.analytics.conversationMessages(range)).map((row) => row.message);
     expect(asBob).toContain('bob private');
     expect(asBob).not.toContain('alice private');
+    expect(asBob).not.toContain('shared note');
     expect((await test.client.analytics.conversationMessages(range)).map((row) => row.message)).toEqual(
       expect.arrayContaining(['alice private', 'bob private', 'shared note']),
     );

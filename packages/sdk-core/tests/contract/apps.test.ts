@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppGraph } from '../../src/contract/apps.js';
-import { ApiError, AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, type PalaverClient } from '../../src/index.js';
+import { ApiError, AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, createClient, type PalaverClient } from '../../src/index.js';
+import { versionDocumentId } from '../../src/server/services/apps/app-documents.js';
+import { HUMAN_DOCUMENT_QUOTA, MAX_ARRAY_ANSWER } from '../../src/server/store/document-store.js';
 import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { seedDocuments } from './seed-documents.js';
 
 /** The error a promise rejects with (fails the test when it resolves). */
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
@@ -250,6 +253,61 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
     expect(PermissionDeniedError.isInstance(await rejection(test.client.apps.publish(voice.id, { version: 1 })))).toBe(true);
     expect(PermissionDeniedError.isInstance(await rejection(test.client.apps.delete(voice.id)))).toBe(true);
     expect((await test.client.apps.versions(voice.id)).published?.version).toBe(1);
+  });
+
+  /** A fresh project with `count` apps (each with its version 1) owned by `human`, and a client for it. */
+  async function projectWithApps(count: number, human: string | null): Promise<{ project: string; client: PalaverClient }> {
+    const project = await test.server.services.projects.create('limits');
+    const { key } = await test.server.services.apiKeys.create(project, 'test');
+    const client = createClient({ baseUrl: 'http://palaver.test', fetch: test.server.fetch, apiKey: key, maxRetries: 0 });
+    const appId = (index: number) => `app_seed_${project}_${String(index).padStart(6, '0')}`;
+    const graph = JSON.stringify({ nodes: [], edges: [] });
+    await seedDocuments(test.server.services.store, count, (index) => ({
+      kind: 'app',
+      id: appId(index),
+      project,
+      human,
+      name: `seed ${index}`,
+      data: JSON.stringify({ newest: 1, published: null }),
+    }));
+    await seedDocuments(test.server.services.store, count, (index) => ({
+      kind: 'app_version',
+      id: versionDocumentId(appId(index), 1),
+      project,
+      human,
+      parent: appId(index),
+      name: `seed ${index}`,
+      data: `{"name":"seed ${index}","description":"","version":1,"graph":${graph},"inputs":null}`,
+    }));
+    return { project, client };
+  }
+
+  it(`answers at most ${MAX_ARRAY_ANSWER} apps, newest first`, async () => {
+    const { client } = await projectWithApps(MAX_ARRAY_ANSWER + 150, null);
+    const apps = await client.apps.list();
+    expect(apps).toHaveLength(MAX_ARRAY_ANSWER);
+    expect(apps[0]!.name).toBe(`seed ${MAX_ARRAY_ANSWER + 149}`);
+    expect(apps.at(-1)!.name).toBe('seed 150');
+    for (let index = 1; index < apps.length; index += 1) expect(apps[index - 1]!.created_at >= apps[index]!.created_at).toBe(true);
+  });
+
+  it(`limits a usage token's human to ${HUMAN_DOCUMENT_QUOTA} apps (400 limit reached), also when cloning or applying a template`, async () => {
+    const { client } = await projectWithApps(HUMAN_DOCUMENT_QUOTA - 1, 'heavy');
+    const heavy = test.clientWith({ usageToken: (await client.usage.createToken({ human: 'heavy' })).token });
+    const last = await heavy.apps.create({ name: 'last' });
+    for (const call of [
+      () => heavy.apps.create({ name: 'one more' }),
+      () => heavy.apps.create({ name: 'clone', existing_app_id: last.id }),
+      async () => heavy.appTemplates.apply((await heavy.appTemplates.list())[0]!.id, { name: 'from template' }),
+    ]) {
+      const error = await rejection(call());
+      expect(BadRequestError.isInstance(error)).toBe(true);
+      expect(error.message).toContain('limit reached');
+    }
+    // The project's API key (even for that human) has no quota; deleting makes room again.
+    expect((await client.apps.create({ name: 'by key' })).name).toBe('by key');
+    await heavy.apps.delete(last.id);
+    expect((await heavy.apps.create({ name: 'again' })).name).toBe('again');
   });
 
   it('routes /v1/app/list, /v1/app/examples and /v1/app/create to their operations, not to an app id', async () => {

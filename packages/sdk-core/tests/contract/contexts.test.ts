@@ -80,10 +80,9 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
     expect(error.message).toContain('persona');
   });
 
-  it('validates messages: tool needs tool_call_id, roles, content length, date-times', async () => {
+  it('validates messages: roles, content length, date-times; tool_call_id is optional (spec)', async () => {
     const context = await test.client.contexts.create();
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ role: 'tool', content: 'x' }, 'tool_call_id'],
       [{ role: 'robot', content: 'x' }, 'role'],
       [{ role: 'user' }, 'content'],
       [{ role: 'user', content: 'x'.repeat(100_001) }, 'content'],
@@ -95,9 +94,13 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
       expect(BadRequestError.isInstance(error), field).toBe(true);
       expect(error.message, field).toContain(field);
     }
-    const error = await failure(test.client.contexts.create({ messages: [{ role: 'tool', content: 'x' }] } as never));
-    expect(error.message).toContain('messages[0].tool_call_id');
     expect((await test.client.contexts.retrieve(context.id)).latest_messages).toEqual([]);
+    // The spec requires only role and content, for tool messages too.
+    const withTool = await test.client.contexts.create({ messages: [{ role: 'tool', content: '{"ok":true}' }] });
+    expect(withTool.latest_messages).toEqual([expect.objectContaining({ role: 'tool', content: [{ type: 'text', text: '{"ok":true}' }] })]);
+    expect(withTool.latest_messages[0]).not.toHaveProperty('tool_call_id');
+    const appended = await test.client.contexts.createMessage(context.id, { role: 'tool', content: 'done' });
+    expect(appended).toMatchObject({ role: 'tool' });
   });
 
   it('keeps the 20 latest messages on the context and lists all of them oldest first, page by page', async () => {

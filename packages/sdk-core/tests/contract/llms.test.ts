@@ -95,6 +95,72 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
     }
   });
 
+  it('refuses a post_url at a private, link-local or (when configured) loopback address', async () => {
+    for (const post_url of ['http://169.254.169.254/latest', 'http://[::ffff:169.254.169.254]/', 'http://10.1.2.3/v1', 'http://172.16.0.1/', 'http://[fe80::1]/']) {
+      const error = await errorOf(test.client.llms.create({ ...custom, post_url }));
+      expect(BadRequestError.isInstance(error), post_url).toBe(true);
+      expect((error as BadRequestError).message, post_url).toContain('post_url');
+    }
+    // Loopback is allowed by default (`llm.allowLoopback`), e.g. a local Ollama.
+    const local = await test.client.llms.create({ ...custom, post_url: 'http://127.0.0.1:11434/v1/chat/completions' });
+    const refused = await errorOf(test.client.llms.update(local.id, { ...custom, post_url: 'http://169.254.169.254/' }));
+    expect((refused as BadRequestError).message).toContain('post_url');
+    expect((await test.client.llms.retrieve(local.id)).post_url).toBe('http://127.0.0.1:11434/v1/chat/completions');
+
+    const strict = await startTestServer(kind, { config: { llm: { allowLoopback: false, allowPrivateNetworks: true } } });
+    try {
+      for (const post_url of ['http://127.0.0.1/v1', 'http://localhost:11434/v1', 'http://[::1]/', 'http://169.254.169.254/']) {
+        const error = await errorOf(strict.client.llms.create({ ...custom, post_url }));
+        expect(BadRequestError.isInstance(error), post_url).toBe(true);
+        expect((error as BadRequestError).message, post_url).toContain('post_url');
+      }
+      expect((await strict.client.llms.create({ ...custom, post_url: 'http://10.1.2.3/v1' })).post_url).toBe('http://10.1.2.3/v1');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('masks literal header values for human-scoped callers on LLMs they do not own', async () => {
+    await test.client.secrets.create({ name: 'MASK_TEST', value: 'mask-test-value' });
+    const literal = 'Bearer sk-live-0123456789WXYZ';
+    const headers = [
+      { key: 'Authorization', value: literal },
+      { key: 'X-Short', value: 'abc123' },
+      { key: 'X-Ref', value: '{{secret:MASK_TEST}}' },
+      { key: 'X-Ref-Bearer', value: 'Bearer {{secret:MASK_TEST}}' },
+      { key: 'X-Mixed', value: 'k-{{secret:MASK_TEST}}-literal-tail' },
+    ];
+    const shared = await test.client.llms.create({ ...custom, name: 'Shared literal', headers });
+    const masked = [
+      { key: 'Authorization', value: '••••WXYZ' },
+      { key: 'X-Short', value: '••••' },
+      { key: 'X-Ref', value: '{{secret:MASK_TEST}}' },
+      { key: 'X-Ref-Bearer', value: 'Bearer {{secret:MASK_TEST}}' },
+      { key: 'X-Mixed', value: '••••tail' },
+    ];
+    // The owner (API key without a human) sees what it stored.
+    expect(shared.headers).toEqual(headers);
+    expect((await test.client.llms.retrieve(shared.id)).headers).toEqual(headers);
+    expect((await test.client.llms.list().all()).find((llm) => llm.id === shared.id)?.headers).toEqual(headers);
+
+    const { token } = await test.client.usage.createToken({ human: 'masha' });
+    const masha = test.clientWith({ usageToken: token });
+    const mashaViaKey = test.clientWith({ apiKey: test.server.apiKey, humanId: 'masha' });
+    for (const [label, client] of [['usage token', masha], ['API key with x-human-id', mashaViaKey]] as const) {
+      expect((await client.llms.retrieve(shared.id)).headers, label).toEqual(masked);
+      const listed = await client.llms.list().all();
+      expect(listed.find((llm) => llm.id === shared.id)?.headers, label).toEqual(masked);
+      expect(JSON.stringify(listed), label).not.toContain('sk-live');
+    }
+    // A human sees the values of their own LLMs.
+    const own = await masha.llms.create({ ...custom, name: 'Own literal', headers: [{ key: 'Authorization', value: 'Bearer own-0123456789' }] });
+    expect(own.headers).toEqual([{ key: 'Authorization', value: 'Bearer own-0123456789' }]);
+    expect((await masha.llms.retrieve(own.id)).headers).toEqual(own.headers);
+    // Masking is for display only: the gateway still sends the stored values.
+    const principal: Principal = { project: test.server.project, kind: 'token', human: 'masha', credentialId: 'test' };
+    expect((await test.server.services.llms.resolveHeaders(principal, shared.id)).Authorization).toBe(literal);
+  });
+
   it('answers 401 without credentials', async () => {
     const anonymous = test.clientWith({});
     expect(AuthenticationError.isInstance(await errorOf(anonymous.llms.list()))).toBe(true);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, type PalaverClient } from '../../src/index.js';
+import { HUMAN_DOCUMENT_QUOTA } from '../../src/server/store/document-store.js';
 import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { seedDocuments } from './seed-documents.js';
 
 async function failure(promise: PromiseLike<unknown>): Promise<Error & { message: string }> {
   try {
@@ -94,6 +96,60 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
     const shared = await test.client.personas.create({ name: 'House', description: 'x', voice: 'flite-slt' });
     expect((await bob.personas.retrieve(shared.id)).name).toBe('House');
     expect(PermissionDeniedError.isInstance(await failure(bob.personas.update(shared.id, { name: 'x' })))).toBe(true);
+  });
+
+  it('accepts only http(s) and data:image/* image URLs (400 naming image_url otherwise)', async () => {
+    for (const image_url of ['javascript:alert(document.cookie)', 'JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'file:///etc/passwd']) {
+      const error = await failure(test.client.personas.create({ name: 'x', description: 'y', voice: 'flite-slt', image_url }));
+      expect(BadRequestError.isInstance(error), image_url).toBe(true);
+      expect(error.message, image_url).toContain('image_url');
+    }
+    const persona = await test.client.personas.create({ name: 'Pic', description: 'y', voice: 'flite-slt', image_url: 'https://cdn.example.com/a.png' });
+    expect(persona.image_url).toBe('https://cdn.example.com/a.png');
+    const inline = 'data:image/png;base64,iVBORw0KGgo=';
+    expect((await test.client.personas.update(persona.id, { image_url: inline })).image_url).toBe(inline);
+    const error = await failure(test.client.personas.update(persona.id, { image_url: 'javascript:alert(1)' }));
+    expect(error.message).toContain('image_url');
+    expect((await test.client.personas.retrieve(persona.id)).image_url).toBe(inline);
+  });
+
+  it('keeps both fields when PUT {name} and PUT {description} race (20 pairs)', async () => {
+    const personas = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => test.client.personas.create({ name: `n0-${index}`, description: 'd0', voice: 'flite-slt' })),
+    );
+    await Promise.all(
+      personas.flatMap((persona) => [
+        test.client.personas.update(persona.id, { name: 'n1' }),
+        test.client.personas.update(persona.id, { description: 'd1' }),
+      ]),
+    );
+    for (const persona of personas) expect(await test.client.personas.retrieve(persona.id)).toMatchObject({ name: 'n1', description: 'd1' });
+  });
+
+  it(`limits a usage token's human to ${HUMAN_DOCUMENT_QUOTA} personas (400 limit reached); API keys have no quota`, async () => {
+    const human = 'quota-human';
+    const owner = test.clientWith({ usageToken: (await test.client.usage.createToken({ human })).token });
+    await seedDocuments(test.server.services.store, HUMAN_DOCUMENT_QUOTA - 1, (index) => ({
+      kind: 'persona',
+      id: `persona_quota_${index}`,
+      project: test.server.project,
+      human,
+      name: 'seeded',
+      data: JSON.stringify({ name: 'seeded', description: '', voice: 'flite-slt', image_url: null, gender: null, tags: [] }),
+    }));
+    const last = await owner.personas.create({ name: 'last', description: 'd', voice: 'flite-slt' });
+    const refused = await failure(owner.personas.create({ name: 'one too many', description: 'd', voice: 'flite-slt' }));
+    expect(BadRequestError.isInstance(refused)).toBe(true);
+    expect((refused as BadRequestError).type).toBe('invalid_input');
+    expect(refused.message).toContain('limit reached');
+    // Other humans and the developer's own server (API key, even with x-human-id) are not affected.
+    expect((await bob.personas.create({ name: 'b', description: 'd', voice: 'flite-slt' })).human).toBe('bob');
+    const server = test.clientWith({ apiKey: test.server.apiKey, humanId: human });
+    expect((await server.personas.create({ name: 'by key', description: 'd', voice: 'flite-slt' })).human).toBe(human);
+    // Deleting makes room again.
+    await owner.personas.delete(last.id);
+    await owner.personas.delete((await server.personas.list({ page_size: 1 })).values[0]!.id);
+    expect((await owner.personas.create({ name: 'again', description: 'd', voice: 'flite-slt' })).name).toBe('again');
   });
 
   it('rejects bad credentials with 401', async () => {

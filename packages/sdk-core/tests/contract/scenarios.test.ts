@@ -71,6 +71,19 @@ describe.each(await storeKinds())('scenarios (%s)', (kind) => {
     expect((await test.client.scenarios.retrieve(created.id)).name).toBe('Valid');
   });
 
+  it('keeps both fields when PUT {name} and PUT {prompt} race (20 pairs)', async () => {
+    const scenarios = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => test.client.scenarios.create({ name: `n0-${index}`, project, prompt: 'p0' })),
+    );
+    await Promise.all(
+      scenarios.flatMap((scenario) => [
+        test.client.scenarios.update(scenario.id, { name: 'n1' }),
+        test.client.scenarios.update(scenario.id, { prompt: 'p1' }),
+      ]),
+    );
+    for (const scenario of scenarios) expect(await test.client.scenarios.retrieve(scenario.id)).toMatchObject({ name: 'n1', prompt: 'p1' });
+  });
+
   it('answers 401 without credentials', async () => {
     const anonymous = test.clientWith({});
     expect(AuthenticationError.isInstance(await errorOf(anonymous.scenarios.list()))).toBe(true);

@@ -68,7 +68,7 @@ describe.each(await storeKinds())('secrets (%s)', (kind) => {
     expect(NotFoundError.isInstance(await errorOf(test.client.secrets.update('secret_missing', { name: 'X', value: 'y' })))).toBe(true);
   });
 
-  it('keeps names unique per project (400 invalid_input naming name) and validates input', async () => {
+  it('keeps names unique per owner (400 invalid_input naming name) and validates input', async () => {
     await test.client.secrets.create({ name: 'UNIQUE_ONE', value: 'a' });
     const other = await test.client.secrets.create({ name: 'UNIQUE_TWO', value: 'b' });
     const duplicate = await errorOf(test.client.secrets.create({ name: 'UNIQUE_ONE', value: 'c' }));
@@ -77,9 +77,11 @@ describe.each(await storeKinds())('secrets (%s)', (kind) => {
     expect((duplicate as BadRequestError).message).toMatch(/^name: .*UNIQUE_ONE/);
     const renameClash = await errorOf(test.client.secrets.update(other.id, { name: 'UNIQUE_ONE', value: 'c' }));
     expect((renameClash as BadRequestError).message).toMatch(/^name: /);
-    // A human's secret shares the project's namespace.
+    // Each human has a namespace of their own, apart from the project-wide one.
     const hugo = await tokenClient('hugo');
-    expect(BadRequestError.isInstance(await errorOf(hugo.secrets.create({ name: 'UNIQUE_ONE', value: 'd' })))).toBe(true);
+    await hugo.secrets.create({ name: 'UNIQUE_ONE', value: 'd' });
+    const hugoDuplicate = await errorOf(hugo.secrets.create({ name: 'UNIQUE_ONE', value: 'e' }));
+    expect((hugoDuplicate as BadRequestError).message).toMatch(/^name: .*UNIQUE_ONE/);
     // Concurrent creates of one name (in one process, as two instances would race): exactly one wins.
     const principal: Principal = { project: test.server.project, kind: 'key', human: null, credentialId: 'test' };
     const results = await Promise.allSettled(
@@ -99,6 +101,50 @@ describe.each(await storeKinds())('secrets (%s)', (kind) => {
       expect(BadRequestError.isInstance(error), JSON.stringify(body)).toBe(true);
       expect((error as BadRequestError).message, JSON.stringify(body)).toContain(field);
     }
+  });
+
+  it('neither lets a usage token squat a name nor tells it which names other humans use', async () => {
+    const mallory = await tokenClient('mallory');
+    const victim = await tokenClient('victim');
+    await victim.secrets.create({ name: 'VICTIM_KEY', value: 'victim-value' });
+    // Taking a name first blocks no one: the project (and every other human) keeps its own namespace.
+    const squatted = await mallory.secrets.create({ name: 'OPENAI', value: 'mallory-value' });
+    const project = await test.client.secrets.create({ name: 'OPENAI', value: 'project-value' });
+    expect(project.id).not.toBe(squatted.id);
+    // Creating a name another human uses succeeds, so the answer reveals nothing about it.
+    const probe = await mallory.secrets.create({ name: 'VICTIM_KEY', value: 'mallory-probe' });
+    expect(probe.name).toBe('VICTIM_KEY');
+
+    // Names resolve within the caller's namespace.
+    const secrets = test.server.services.secrets;
+    const projectId = test.server.project;
+    expect(await secrets.reveal(projectId, 'OPENAI')).toBe('project-value');
+    expect(await secrets.reveal(projectId, 'OPENAI', { human: 'mallory' })).toBe('mallory-value');
+    expect(await secrets.reveal(projectId, 'VICTIM_KEY', { human: 'victim' })).toBe('victim-value');
+    expect(await secrets.reveal(projectId, 'VICTIM_KEY', { human: 'mallory' })).toBe('mallory-probe');
+    expect(await secrets.isUsable(projectId, 'VICTIM_KEY')).toBe(false);
+    await mallory.secrets.update('VICTIM_KEY', { name: 'VICTIM_KEY', value: 'mallory-2' });
+    expect(await secrets.reveal(projectId, 'VICTIM_KEY', { human: 'victim' })).toBe('victim-value');
+    await mallory.secrets.delete('VICTIM_KEY');
+    expect(await secrets.reveal(projectId, 'VICTIM_KEY', { human: 'victim' })).toBe('victim-value');
+    // The API key addresses the project-wide secret by name (and a human's by id).
+    expect((await test.client.secrets.update('OPENAI', { name: 'OPENAI', value: 'project-2' })).id).toBe(project.id);
+    expect(await secrets.reveal(projectId, 'OPENAI', { human: 'mallory' })).toBe('mallory-value');
+    expect(NotFoundError.isInstance(await errorOf(test.client.secrets.delete('VICTIM_KEY')))).toBe(true);
+
+    // LLM headers resolve references within the LLM owner's namespace.
+    const headers = [{ key: 'Authorization', value: 'Bearer {{secret:OPENAI}}' }];
+    const definition = { name: 'ref', description: '', model: 'm', headers };
+    const malloryLlm = await mallory.llms.create(definition);
+    const projectLlm = await test.client.llms.create(definition);
+    const asMallory: Principal = { project: projectId, kind: 'token', human: 'mallory', credentialId: 'test' };
+    const asKey: Principal = { project: projectId, kind: 'key', human: null, credentialId: 'test' };
+    expect(await test.server.services.llms.resolveHeaders(asMallory, malloryLlm.id)).toEqual({ Authorization: 'Bearer mallory-value' });
+    expect(await test.server.services.llms.resolveHeaders(asMallory, projectLlm.id)).toEqual({ Authorization: 'Bearer project-2' });
+    expect(await test.server.services.llms.resolveHeaders(asKey, projectLlm.id)).toEqual({ Authorization: 'Bearer project-2' });
+    // A reference to a name only another human has is refused.
+    const borrowed = await errorOf(victim.llms.create({ ...definition, headers: [{ key: 'X', value: '{{secret:OPENAI}}' }] }));
+    expect((borrowed as BadRequestError).message).toContain('headers[0].value');
   });
 
   it('answers 401 without credentials', async () => {

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppGraph } from '../../src/contract/apps.js';
-import { ApiError, AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, type PalaverClient } from '../../src/index.js';
+import { ApiError, AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, createClient, type PalaverClient } from '../../src/index.js';
+import { MAX_ARRAY_ANSWER } from '../../src/server/store/document-store.js';
 import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { seedDocuments } from './seed-documents.js';
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   const outcome = await promise.then(
@@ -96,6 +98,36 @@ describe.each(await storeKinds())('sub graphs (%s)', (kind) => {
     }
     expect(AuthenticationError.isInstance(await rejection(test.clientWith({}).subgraphs.list()))).toBe(true);
     expect(AuthenticationError.isInstance(await rejection(test.clientWith({}).subgraphs.create({ name: 'x' })))).toBe(true);
+  });
+
+  it('keeps the name of a PUT {name, graph} when a PUT {graph} races it (20 pairs)', async () => {
+    const subgraphs = await Promise.all(Array.from({ length: 20 }, (_, index) => test.client.subgraphs.create({ name: `n0-${index}` })));
+    await Promise.all(
+      subgraphs.flatMap((subgraph) => [
+        test.client.subgraphs.update(subgraph.id, { name: 'n1', graph: { nodes: [], edges: [] } }),
+        test.client.subgraphs.update(subgraph.id, { graph: greeting }),
+      ]),
+    );
+    for (const subgraph of subgraphs) expect((await test.client.subgraphs.retrieve(subgraph.id)).name).toBe('n1');
+  });
+
+  it(`lists at most ${MAX_ARRAY_ANSWER} sub graphs: the newest project ones, then every built-in`, async () => {
+    const project = await test.server.services.projects.create('many sub graphs');
+    const { key } = await test.server.services.apiKeys.create(project, 'test');
+    const client = createClient({ baseUrl: 'http://palaver.test', fetch: test.server.fetch, apiKey: key, maxRetries: 0 });
+    const count = MAX_ARRAY_ANSWER + 100;
+    await seedDocuments(test.server.services.store, count, (index) => ({
+      kind: 'subgraph',
+      id: `subgraph_seed_${project}_${index}`,
+      project,
+      name: `seed ${index}`,
+      data: JSON.stringify({ name: `seed ${index}`, graph: { nodes: [], edges: [] } }),
+    }));
+    const builtIns = await client.subgraphs.listDefault();
+    const listed = await client.subgraphs.list();
+    expect(listed).toHaveLength(MAX_ARRAY_ANSWER);
+    expect(listed[0]!.name).toBe(`seed ${count - 1}`);
+    expect(listed.slice(-builtIns.length).map((subgraph) => subgraph.id)).toEqual(builtIns.map((subgraph) => subgraph.id));
   });
 
   it("keeps a human's sub graphs from other humans", async () => {

@@ -98,6 +98,33 @@ describe.each(await storeKinds())('tool definitions (%s)', (kind) => {
     expect((await test.client.tools.retrieve(created.id)).name).toBe('get_weather');
   });
 
+  it('refuses web_request URLs at private, link-local or (when configured) loopback addresses', async () => {
+    const to = (url: string): CreateToolDefinitionRequest => ({ ...weather, call_settings: { destination: { type: 'web_request', url } } });
+    const field = 'call_settings.destination.url';
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:169.254.169.254]/', 'http://2852039166/', 'http://10.0.0.5/hook', 'http://192.168.1.1/', 'http://[fd00::1]/']) {
+      await expectInvalid(to(url), field);
+    }
+    // Loopback is allowed by default (development), like the LLM gateway's `llm.allowLoopback`.
+    expect((await test.client.tools.create(to('http://127.0.0.1:8080/hook'))).call_settings.destination).toEqual({ type: 'web_request', url: 'http://127.0.0.1:8080/hook' });
+    const created = await test.client.tools.create(to('http://localhost:8080/hook'));
+    const refused = await errorOf(test.client.tools.update(created.id, to('http://169.254.169.254/')));
+    expect((refused as BadRequestError).message).toContain(field);
+    expect((await test.client.tools.retrieve(created.id)).call_settings.destination).toEqual({ type: 'web_request', url: 'http://localhost:8080/hook' });
+
+    const strict = await startTestServer(kind, { config: { llm: { allowLoopback: false, allowPrivateNetworks: true } } });
+    try {
+      for (const url of ['http://127.0.0.1/', 'http://localhost/', 'http://api.localhost/', 'http://[::1]/', 'http://169.254.169.254/']) {
+        const error = await errorOf(strict.client.tools.create(to(url)));
+        expect(BadRequestError.isInstance(error), url).toBe(true);
+        expect((error as BadRequestError).message, url).toContain(field);
+      }
+      // Private networks allowed by configuration; metadata addresses never.
+      expect((await strict.client.tools.create(to('http://10.0.0.5/hook'))).name).toBe('get_weather');
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('is API-key only: 403 for usage tokens on every route, 401 without credentials', async () => {
     const created = await test.client.tools.create(weather);
     const { token } = await test.client.usage.createToken({ human: 'tina' });

@@ -134,6 +134,27 @@ describe.each(await storeKinds())('voices (%s)', (kind) => {
     expect(NotFoundError.isInstance(await failure(test.client.voices.delete(created.id)))).toBe(true);
   });
 
+  it('keeps the tags of a PUT with tags when a PUT without tags races it (20 pairs)', async () => {
+    const voices = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        test.server.services.voices.createProjectVoice(projectWide, { name: `v0-${index}`, language: 'en', service: 'espeak-ng', voice: 'en-us' }),
+      ),
+    );
+    // Half the pairs start the tag-less PUT first, half second, so either interleaving is exercised.
+    await Promise.all(
+      voices.flatMap((voice, index) => {
+        const pair = [
+          () => test.client.voices.update(voice.id, { name: 'renamed', language: 'en' }),
+          () => test.client.voices.update(voice.id, { name: 'renamed', language: 'en', tags: ['mood:calm'] }),
+        ];
+        return (index % 2 === 0 ? pair : pair.reverse()).map((call) => call());
+      }),
+    );
+    for (const voice of voices) {
+      expect((await test.client.voices.retrieve(voice.id)).tags.map((tag) => tag.name), voice.id).toEqual(['mood:calm']);
+    }
+  });
+
   it("keeps humans apart: a human never sees or changes another human's voice, nor a shared one", async () => {
     const own = await test.server.services.voices.createProjectVoice(
       { ...projectWide, human: 'alice' },

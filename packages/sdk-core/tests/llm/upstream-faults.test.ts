@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiClient } from '../../src/client/openai.js';
@@ -120,23 +123,37 @@ describe('upstream faults and aborts', () => {
     });
   });
 
-  it('refuses a project LLM whose post_url is loopback when loopback is not allowed (SSRF), without calling it', async () => {
-    const strict = await startTestServer('sqlite', { config: { llm: { allowLoopback: false } } });
+  it('refuses a loopback post_url when loopback is not allowed (SSRF): at create, and at call time for LLMs stored before', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'palaver-ssrf-'));
+    const database = join(folder, 'palaver.db');
     try {
-      const guarded = await strict.client.llms.create({ name: 'local', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl });
-      const before = upstream.requests.length;
-      const response = await strict.server.fetch(
-        new Request('http://palaver.test/v1/chat/completions', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-api-key': strict.server.apiKey },
-          body: JSON.stringify({ model: guarded.id, messages: [{ role: 'user', content: 'hi' }] }),
-        }),
-      );
-      expect(response.status).toBe(400);
-      expect(((await response.json()) as { message: string }).message).toMatch(/model: .*loopback/);
-      expect(upstream.requests.length).toBe(before);
+      // Stored while loopback was allowed...
+      const permissive = await startTestServer('sqlite', { config: { database, llm: { allowLoopback: true } } });
+      const stored = await permissive.client.llms.create({ name: 'local', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl });
+      await permissive.close();
+      // ...then the configuration was tightened.
+      const strict = await startTestServer('sqlite', { config: { database, llm: { allowLoopback: false } } });
+      try {
+        const refused = await strict.client.llms
+          .create({ name: 'local2', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl })
+          .catch((caught: unknown) => caught);
+        expect((refused as { status?: number }).status).toBe(400);
+        const before = upstream.requests.length;
+        const response = await strict.server.fetch(
+          new Request('http://palaver.test/v1/chat/completions', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': strict.server.apiKey },
+            body: JSON.stringify({ model: stored.id, messages: [{ role: 'user', content: 'hi' }] }),
+          }),
+        );
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as { message: string }).message).toMatch(/model: .*loopback/);
+        expect(upstream.requests.length).toBe(before);
+      } finally {
+        await strict.close();
+      }
     } finally {
-      await strict.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 

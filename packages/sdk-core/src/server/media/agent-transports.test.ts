@@ -177,7 +177,7 @@ describe.each(['embedded', 'livekit'] as const)('%s agent transport, human on @l
     await agent.leave();
   }, 60_000);
 
-  it('keeps the session when the server drops the human's signalling socket (resume)', async () => {
+  it('keeps the session when the server drops the human signalling socket (resume)', async () => {
     const room = `room_${randomUUID().slice(0, 8)}`;
     await transport.ensureRoom({ room });
     const agent = await transport.join({ room });

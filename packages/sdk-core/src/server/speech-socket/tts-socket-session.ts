@@ -31,6 +31,7 @@ export class TtsSocketSession {
   private readonly abortController = new AbortController();
   private sentSamples = 0;
   private characters = 0;
+  private recorded = false;
 
   constructor(
     readonly id: string,
@@ -100,17 +101,25 @@ export class TtsSocketSession {
           this.sentSamples += piece.length;
         }
       }
+      // Usage is recorded before `final`, so a client that saw `final` can rely on it being counted.
+      await this.recordUsage(voice);
       if (!signal.aborted) transport.send({ type: 'final', session: this.id, payload: {} });
     } catch (error) {
       if (!signal.aborted) this.fail(sessionErrorMessage(error));
+      await this.recordUsage(voice);
     } finally {
       this.text.end();
-      if (voice && this.sentSamples > 0) {
-        await synthesis
-          .recordUsage(principal, this.sentSeconds, { voice: voice.id, characters: this.characters, source: 'voice.websocket', session: this.id })
-          .catch((error: unknown) => this.context.logger.error({ err: error, session: this.id }, 'recording TTS socket usage failed'));
-      }
     }
+  }
+
+  /** Records the seconds sent (once, also for failed or abandoned sessions); never throws. */
+  private async recordUsage(voice: Voice | undefined): Promise<void> {
+    if (this.recorded || !voice || this.sentSamples === 0) return;
+    this.recorded = true;
+    const { principal, synthesis, logger } = this.context;
+    await synthesis
+      .recordUsage(principal, this.sentSeconds, { voice: voice.id, characters: this.characters, source: 'voice.websocket', session: this.id })
+      .catch((error: unknown) => logger.error({ err: error, session: this.id }, 'recording TTS socket usage failed'));
   }
 }
 

@@ -20,6 +20,11 @@ export interface ClientPeersEvents {
  * The WebRTC side of one client: a single publisher connection (`/rtc/v1`: the client offers,
  * we answer and send on its recvonly sections) or publisher + subscriber (`/rtc`: we offer on the
  * subscriber connection, with our own data channels).
+ *
+ * @example
+ * const peers = new ClientPeers(1, events);
+ * const answer = await peers.answer(offerSdp);
+ * peers.send(track); // v1: asks the client for a recvonly section; v0: renegotiates
  */
 export class ClientPeers {
   readonly publisher: MediaPeer;

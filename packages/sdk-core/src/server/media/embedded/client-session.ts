@@ -34,29 +34,36 @@ import type { ParticipantState } from './participant-state.js';
 import { PublishedAudioTrack } from './published-audio-track.js';
 import type { Room } from './room.js';
 import type { RoomMember } from './room-member.js';
+import { OutgoingDataQueue } from './outgoing-data-queue.js';
+import { TokenBucket } from './token-bucket.js';
 import { CloseCode, type SignalConnection, type SignalRequestMessage } from './signal-connection.js';
 
 /** Tracks one client may publish at once (a flood of addTrack must not grow without bound). */
 const MAX_TRACKS = 8;
-/** Outgoing data packets held while the data channel opens. */
-const MAX_QUEUED_DATA = 256;
 /** Malformed data packets tolerated before the client is disconnected. */
 const MAX_MALFORMED_DATA = 20;
+/** Data packets per second relayed for one client (bursts to twice that); the excess is dropped. */
+const DATA_PACKETS_PER_SECOND = 500;
 
 /**
  * One remote participant (browser or native SDK) in a room: its signalling socket, its peer
  * connection(s) and what it publishes. Survives a dropped socket until the resume grace ends.
+ *
+ * @example
+ * const session = new ClientSession(state, room, parameters, settings, logger);
+ * session.start(connection); // JoinResponse, room join, answer to the join offer
  */
 export class ClientSession implements RoomMember {
   private connection: SignalConnection | undefined;
   private readonly peers: ClientPeers;
   private readonly pendingTracks = new Map<string, PublishedAudioTrack>();
   private readonly subscriptions = new Map<string, PublishedAudioTrack>();
-  private readonly queuedData: Array<{ payload: Uint8Array; reliable: boolean }> = [];
+  private readonly outgoingData: OutgoingDataQueue;
   private lastSeen = Date.now();
   private readonly watchdog: NodeJS.Timeout;
   private graceTimer: NodeJS.Timeout | undefined;
   private malformedData = 0;
+  private readonly dataBudget = new TokenBucket(DATA_PACKETS_PER_SECOND);
   private leftFlag = false;
   private chain: Promise<void> = Promise.resolve();
   private readonly leftListeners: Array<() => void> = [];
@@ -77,8 +84,9 @@ export class ClientSession implements RoomMember {
       data: (payload, reliable) => this.receiveData(payload, reliable),
       remoteAudio: (trackId, track) => this.receiveAudio(trackId, track),
       connected: (connected) => this.peerConnected(connected),
-      channelOpen: () => this.flushData(),
+      channelOpen: () => this.outgoingData.flush(),
     });
+    this.outgoingData = new OutgoingDataQueue((payload, reliable) => this.peers.sendData(payload, reliable));
     this.watchdog = setInterval(() => this.checkAlive(), 1000);
     this.watchdog.unref();
   }
@@ -148,10 +156,7 @@ export class ClientSession implements RoomMember {
   }
 
   deliverData(packet: DataPacket, reliable: boolean): void {
-    const payload = packet.toBinary();
-    if (this.queuedData.length === 0 && this.peers.sendData(payload, reliable)) return;
-    if (this.queuedData.length >= MAX_QUEUED_DATA) this.queuedData.shift();
-    this.queuedData.push({ payload, reliable });
+    this.outgoingData.send(packet.toBinary(), reliable);
   }
 
   trackPublished(track: PublishedAudioTrack): void {
@@ -344,6 +349,7 @@ export class ClientSession implements RoomMember {
   }
 
   private receiveData(payload: Buffer, reliable: boolean): void {
+    if (!this.dataBudget.take()) return;
     let packet: DataPacket;
     try {
       packet = DataPacket.fromBinary(payload);
@@ -357,14 +363,6 @@ export class ClientSession implements RoomMember {
     this.room.sendData(this, packet, reliable);
   }
 
-  private flushData(): void {
-    while (this.queuedData.length > 0) {
-      const next = this.queuedData[0]!;
-      if (!this.peers.sendData(next.payload, next.reliable)) return;
-      this.queuedData.shift();
-    }
-  }
-
   private peerConnected(connected: boolean): void {
     if (!connected || this.leftFlag) return;
     if (this.state.state !== ParticipantInfo_State.ACTIVE) {
@@ -372,7 +370,7 @@ export class ClientSession implements RoomMember {
       this.state.touch();
       this.room.broadcastParticipant(this);
     }
-    this.flushData();
+    this.outgoingData.flush();
   }
 
   private checkAlive(): void {
@@ -391,7 +389,7 @@ export class ClientSession implements RoomMember {
     for (const track of this.pendingTracks.values()) track.end();
     this.pendingTracks.clear();
     this.subscriptions.clear();
-    this.queuedData.length = 0;
+    this.outgoingData.clear();
     void this.peers.close();
     for (const listener of this.leftListeners.splice(0)) listener();
     const connection = this.connection;

@@ -37,6 +37,11 @@ export interface MediaPeerEvents {
  * server tracks onto the client's recvonly audio sections (single PC), or offer our own sendonly
  * sections (dual PC subscriber); data channels by label; trickle in both directions.
  * Every SDP operation runs in order (the client may send a second offer right after connecting).
+ *
+ * @example
+ * const peer = new MediaPeer({ candidate, data, remoteAudio, connectionState, channelOpen });
+ * peer.send(agentTrack);
+ * const { sdp, midToTrackId } = await peer.answer(clientOfferSdp);
  */
 export class MediaPeer {
   readonly pc = new RTCPeerConnection(peerConfiguration());

@@ -42,6 +42,10 @@ export function participantKindFromClaim(kind: string | undefined, agentGrant: b
 /**
  * What the room knows about one participant, versioned the way clients expect (`version` grows
  * with every change so clients drop stale updates).
+ *
+ * @example
+ * const state = new ParticipantState({ identity: 'human_1', kind: ParticipantInfo_Kind.STANDARD });
+ * if (state.update({ attributes: { mood: 'happy' } })) room.broadcastParticipant(member);
  */
 export class ParticipantState {
   readonly sid = newSid('PA');

@@ -1,5 +1,6 @@
 import { SignalRequest, SignalResponse } from '@livekit/protocol';
 import type { WebSocket } from 'ws';
+import { TokenBucket } from './token-bucket.js';
 
 type SignalResponseMessage = SignalResponse['message'];
 export type SignalRequestMessage = SignalRequest['message'];
@@ -35,8 +36,7 @@ export class SignalConnection {
   private requestListener: ((message: SignalRequestMessage) => void) | undefined;
   private closeListeners: Array<(code: number, reason: string) => void> = [];
   private malformed = 0;
-  private tokens: number;
-  private lastRefill = performance.now();
+  private readonly bucket: TokenBucket;
   private closedFlag = false;
   /** Messages that arrived before a listener was set (the client may talk right after the join). */
   private backlog: SignalRequestMessage[] = [];
@@ -45,7 +45,7 @@ export class SignalConnection {
     private readonly socket: WebSocket,
     private readonly limits: SignalConnectionLimits = defaultSignalLimits,
   ) {
-    this.tokens = limits.requestsPerSecond * 2;
+    this.bucket = new TokenBucket(limits.requestsPerSecond);
     socket.binaryType = 'nodebuffer';
     socket.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
     socket.on('close', (code, reason) => this.handleClose(code, reason.toString()));
@@ -93,7 +93,7 @@ export class SignalConnection {
 
   private receive(data: Buffer, isBinary: boolean): void {
     if (this.closedFlag) return;
-    if (!this.takeToken()) {
+    if (!this.bucket.take()) {
       this.close(CloseCode.policyViolation, 'too many requests');
       return;
     }
@@ -110,15 +110,5 @@ export class SignalConnection {
     if (!request.message.case) return;
     if (this.requestListener) this.requestListener(request.message);
     else if (this.backlog.length < 100) this.backlog.push(request.message);
-  }
-
-  private takeToken(): boolean {
-    const now = performance.now();
-    const capacity = this.limits.requestsPerSecond * 2;
-    this.tokens = Math.min(capacity, this.tokens + ((now - this.lastRefill) / 1000) * this.limits.requestsPerSecond);
-    this.lastRefill = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
   }
 }

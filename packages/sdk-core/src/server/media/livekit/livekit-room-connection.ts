@@ -112,6 +112,10 @@ class LivekitRemoteAudio implements RemoteAudioTrack {
 /**
  * The agent in a room of a LiveKit deployment, through `@livekit/rtc-node` (native WebRTC).
  * Room metadata goes through the RoomService API (participants cannot set it).
+ *
+ * @example
+ * const connection = new LivekitRoomConnection(room, 'session_1', (metadata) => rooms.updateRoomMetadata('session_1', metadata));
+ * await room.connect(url, token);
  */
 export class LivekitRoomConnection implements AgentRoomConnection {
   private readonly events = new TypedEmitter<AgentRoomEvents>();

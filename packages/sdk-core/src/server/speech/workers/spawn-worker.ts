@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { basename } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
@@ -29,5 +31,9 @@ export function spawnWorker(entry: URL, options: WorkerOptions = {}): Worker {
  */
 export function siblingModule(callerUrl: string, baseName: string): URL {
   const extension = callerUrl.endsWith('.ts') ? '.ts' : '.js';
-  return new URL(`./${baseName}${extension}`, callerUrl);
+  const beside = new URL(`./${baseName}${extension}`, callerUrl);
+  if (extension === '.ts' || existsSync(fileURLToPath(beside))) return beside;
+  // A bundled build (tsup) puts every caller in the bundle's root folder and the worker entries under
+  // `speech/workers/` (see tsup.config.ts).
+  return new URL(`./speech/workers/${basename(baseName)}.js`, callerUrl);
 }

@@ -43,6 +43,11 @@ function toParticipant(info: ParticipantInfo): RoomParticipant {
 
 /**
  * The agent inside an embedded room: direct calls into the room, no second WebRTC hop.
+ *
+ * @example
+ * const connection = new EmbeddedAgentConnection(state, room);
+ * connection.enter();
+ * await connection.sendData('{"text":"hi"}', { topic: 'message' });
  */
 export class EmbeddedAgentConnection implements AgentRoomConnection {
   readonly member: LocalMember;

@@ -8,6 +8,10 @@ import type { PublishedAudioTrack } from '../published-audio-track.js';
 /**
  * The agent's voice in the embedded endpoint: PCM paced at real time, Opus-encoded once, and the
  * RTP fanned out by the published track to every subscriber.
+ *
+ * @example
+ * const output = new LocalAudioOutput(track, 24_000, async () => room.unpublishTrack(member, track.sid));
+ * await output.write(ttsFrame);
  */
 export class LocalAudioOutput implements AudioOutput {
   private readonly encoder = new OpusFrameEncoder();

@@ -14,6 +14,10 @@ export interface LocalMemberListener {
 /**
  * The in-process agent as a room member: no socket, no WebRTC; the room calls straight into the
  * agent connection (deliveries are deferred a microtask so the room never runs agent code inline).
+ *
+ * @example
+ * const member = new LocalMember(state, listener);
+ * room.join(member);
  */
 export class LocalMember implements RoomMember {
   constructor(

@@ -10,6 +10,10 @@ const BUFFERED_FRAMES = 100;
 /**
  * A remote participant's microphone as the in-process agent receives it: the room's Opus RTP,
  * decoded to 48 kHz mono PCM frames.
+ *
+ * @example
+ * const remote = new RemotePcmTrack(publishedTrack, participant);
+ * for await (const frame of remote.frames()) vad.push(frame.samples);
  */
 export class RemotePcmTrack implements RemoteAudioTrack {
   readonly trackSid: string;

@@ -24,7 +24,7 @@ export function openApiDescription(): string {
       `The embedded server hosts a LiveKit-compatible signalling endpoint at ${MEDIA_ENDPOINT_PATHS.map((path) => `\`${path}\``).join(', ')} (websocket; see \`x-livekit\`).`,
     '',
     '## Streaming TTS websocket (not an HTTP operation)',
-    `Connect a websocket to \`${TTS_SOCKET_PATH}\` with the same credentials as HTTP calls. Messages are JSON objects \`{type, session, payload}\`: the client sends \`start_session\` {voice}, \`push_text\` {text}, \`eos\` {}; the service answers \`audio\` {audio (base64 PCM16LE), sample_rate, channels, audio_format, encoding}, \`final\` {} and \`error\` {message}. Schemas: \`x-websockets\`.`,
+    `Connect a websocket to \`${TTS_SOCKET_PATH}\` with the same credentials as HTTP calls (\`x-api-key\` or \`Authorization: Bearer\` headers; browsers, which cannot set headers on a websocket, pass \`?token=<usage token>\` or \`?api_key=\`). Refused credentials close the socket with code 4401 (invalid) or 4403 (not allowed). Many sessions share one socket, told apart by the client-chosen \`session\`; audio is 24 kHz mono. Messages are JSON objects \`{type, session, payload}\`: the client sends \`start_session\` {voice}, \`push_text\` {text}, \`eos\` {}; the service answers \`audio\` {audio (base64 PCM16LE), sample_rate, channels, audio_format, encoding}, \`final\` {} and \`error\` {message}. Schemas: \`x-websockets\`.`,
     '',
     '## Errors',
     'Errors answer a BadRequest body `{type, message}`; `type` is one of `invalid_input`, `usage_limit_exceeded`, `project_disabled`, `moderation_error`, `unauthorized`, `forbidden`, `not_found`, `conflict`, `payload_too_large`, `not_implemented`, `internal_error`.',

@@ -110,11 +110,53 @@ export const ChatToolChoice = z
   .meta({ id: 'ChatToolChoice', description: 'Default `none` without tools, `auto` with tools.' });
 export type ChatToolChoice = z.infer<typeof ChatToolChoice>;
 
+/** Voice used for speech output when `audio.voice` is absent. */
+export const DEFAULT_CHAT_VOICE = 'flite-slt';
+
+/** Speech output settings (OpenAI's `audio` request field); the voice is a platform voice id. */
+export const ChatAudioOutput = z
+  .object({
+    voice: z.string().min(1).max(200).default(DEFAULT_CHAT_VOICE).describe('A platform voice id (`GET /v1/voice/list`); default `flite-slt`.'),
+    format: z.enum(['mp3', 'wav']).default('mp3'),
+  })
+  .meta({ id: 'ChatAudioOutput' });
+export type ChatAudioOutput = z.infer<typeof ChatAudioOutput>;
+
+/**
+ * Whether the request asks for moderation: `metadata.moderation` set to `true` (or `"true"`, since OpenAI's
+ * metadata values are strings).
+ *
+ * @example
+ * moderationRequested({ metadata: { moderation: 'true' } }); // true
+ */
+export function moderationRequested(request: { metadata?: Record<string, unknown> | null | undefined }): boolean {
+  const value = request.metadata?.moderation;
+  return value === true || value === 'true';
+}
+
+/** Whether the request asks for speech output (`modalities` includes `audio`). */
+export function audioRequested(request: { modalities?: readonly string[] | null | undefined }): boolean {
+  return request.modalities?.includes('audio') === true;
+}
+
 export const ChatCompletionRequest = z
   .object({
     messages: z.array(ChatMessage).min(1).max(MAX_MESSAGES),
     model: z.string().min(1).max(200).describe('An LLM id of the platform.'),
-    metadata: FreeObject.nullable().optional(),
+    metadata: FreeObject.nullable()
+      .optional()
+      .describe(
+        'Stored with the usage record. Service extension: `moderation: true` (or `"true"`) checks the latest user message ' +
+          'before the model runs and, for non-streamed answers, the answer; a flagged text is refused with 400 `moderation_error`.',
+      ),
+    modalities: z
+      .array(z.enum(['text', 'audio']))
+      .min(1)
+      .max(2)
+      .nullable()
+      .optional()
+      .describe('`["text", "audio"]` adds synthesized speech of the answer: `service_ext.voice` {audio_url, expires_at}.'),
+    audio: ChatAudioOutput.nullable().optional().describe('Speech output settings, used when `modalities` includes `audio`.'),
     stream: z.boolean().nullable().default(false),
     stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
     temperature: z.number().min(0).max(2).optional(),
@@ -138,6 +180,13 @@ export const ChatCompletionRequest = z
     const names = (request.tools ?? []).map((tool) => tool.function.name);
     const duplicate = names.find((name, index) => names.indexOf(name) !== index);
     if (duplicate !== undefined) context.addIssue({ code: 'custom', path: ['tools'], message: `declares '${duplicate}' twice` });
+    if (request.audio && !audioRequested(request)) {
+      context.addIssue({ code: 'custom', path: ['modalities'], message: "must include 'audio' when audio is set" });
+    }
+    const moderation = request.metadata?.moderation;
+    if (moderation !== undefined && typeof moderation !== 'boolean' && moderation !== 'true' && moderation !== 'false') {
+      context.addIssue({ code: 'custom', path: ['metadata', 'moderation'], message: 'must be a boolean (or "true"/"false")' });
+    }
   })
   .meta({ id: 'ChatCompletionRequest' });
 export type ChatCompletionRequest = z.output<typeof ChatCompletionRequest>;
@@ -153,14 +202,20 @@ export const ChatCompletionUsage = z
   .meta({ id: 'ChatCompletionUsage' });
 export type ChatCompletionUsage = z.infer<typeof ChatCompletionUsage>;
 
-export const ChatServiceExtension = z
+export const ChatVoiceOutput = z
   .object({
-    voice: z
-      .object({ audio_url: z.string(), expires_at: z.number().int().describe('Unix seconds.') })
-      .nullable()
-      .optional(),
+    audio_url: z
+      .string()
+      .describe('Where the speech is served (`GET /v1/chat/audio/{id}`, `audio/mpeg` or `audio/wav`); needs no credentials, 404 once expired.'),
+    expires_at: z.number().int().describe('Unix seconds.'),
   })
+  .meta({ id: 'ChatVoiceOutput' });
+export type ChatVoiceOutput = z.infer<typeof ChatVoiceOutput>;
+
+export const ChatServiceExtension = z
+  .object({ voice: ChatVoiceOutput.nullable().optional() })
   .meta({ id: 'ChatServiceExtension' });
+export type ChatServiceExtension = z.infer<typeof ChatServiceExtension>;
 
 export const ChatCompletionResponse = z
   .object({
@@ -211,6 +266,7 @@ export const ChatCompletionChunk = z
           content: z.string().nullable(),
           tool_calls: z.array(ChatToolCallDelta).optional(),
           refusal: z.string().nullable().optional(),
+          service_ext: ChatServiceExtension.nullable().optional().describe('Speech output: sent in one chunk after the finish chunk.'),
         }),
         finish_reason: FinishReason.nullable(),
         logprobs: z.null().optional(),
@@ -222,7 +278,9 @@ export const ChatCompletionChunk = z
     id: 'ChatCompletionChunk',
     description:
       'One `data:` event of a streamed completion; the stream ends with `data: [DONE]`. An upstream failure after the ' +
-      'stream began is sent as `event: error` with `data: {"error": {type, message}}`, then `data: [DONE]`.',
+      'stream began is sent as `event: error` with `data: {"error": {type, message}}`, then `data: [DONE]`. With speech output ' +
+      '(`modalities: ["text", "audio"]`), one more chunk follows the finish chunk (before the usage chunk): its `delta.service_ext.voice` ' +
+      'holds `audio_url` and `expires_at`.',
   });
 export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunk>;
 

@@ -68,6 +68,10 @@ export const ServerConfig = z.object({
       firstChunkTimeoutMs: z.coerce.number().int().min(10).default(30_000),
       /** Longest silence between an upstream's chunks once streaming; then the stream ends with an error. */
       idleTimeoutMs: z.coerce.number().int().min(10).default(60_000),
+      /** How long the speech of a chat completion (`service_ext.voice.audio_url`) stays available. */
+      audioTtlSeconds: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(3600),
+      /** Longest decoded audio of one `input_audio` part; longer parts are refused with 400. */
+      maxInputAudioSeconds: z.coerce.number().int().min(1).max(3600).default(60),
     })
     .prefault({}),
   /**
@@ -131,6 +135,8 @@ const environmentMap: Record<string, string> = {
   PALAVER_LLM_ALLOW_PRIVATE: 'llm.allowPrivateNetworks',
   PALAVER_LLM_FIRST_CHUNK_TIMEOUT_MS: 'llm.firstChunkTimeoutMs',
   PALAVER_LLM_IDLE_TIMEOUT_MS: 'llm.idleTimeoutMs',
+  PALAVER_CHAT_AUDIO_TTL_SECONDS: 'llm.audioTtlSeconds',
+  PALAVER_CHAT_MAX_INPUT_AUDIO_SECONDS: 'llm.maxInputAudioSeconds',
   PALAVER_SPEECH_TTS_URL: 'speech.ttsBaseUrl',
   PALAVER_SPEECH_TTS_API_KEY: 'speech.ttsApiKey',
   PALAVER_SPEECH_TTS_MODEL: 'speech.ttsModel',

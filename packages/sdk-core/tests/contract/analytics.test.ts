@@ -1,31 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthenticationError, BadRequestError, createClient, type PalaverClient } from '../../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AuthenticationError, BadRequestError, createClient } from '../../src/index.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-
-async function failure(promise: PromiseLike<unknown>): Promise<Error & { message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
+import { failureOf } from '../support/failure-of.js';
+import { useHumanClient } from '../support/human-clients.js';
+import { useTestServer } from '../support/suite-server.js';
 
 describe.each(await storeKinds())('analytics (%s)', (kind) => {
-  let test: TestServer;
-  let alice: PalaverClient;
-  let bob: PalaverClient;
+  const test = useTestServer(kind);
+  const alice = useHumanClient(test, 'alice');
+  const bob = useHumanClient(test, 'bob');
   let range: { start_date: string; end_date: string };
 
-  beforeAll(async () => {
-    test = await startTestServer(kind);
-    alice = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'alice' })).token });
-    bob = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'bob' })).token });
+  beforeAll(() => {
     const now = Date.now();
     range = { start_date: new Date(now - 3600_000).toISOString(), end_date: new Date(now + 3600_000).toISOString() };
   });
-  afterAll(async () => test.close());
 
   it('returns the messages of the range oldest first, with context, persona, human and session', async () => {
     const persona = await alice.personas.create({ name: 'Guide', description: 'x', voice: 'espeak-de' });
@@ -98,7 +87,7 @@ describe.each(await storeKinds())('analytics (%s)', (kind) => {
       [{ start_date: '2024-01-01T00:00:00Z', end_date: '2025-01-02T00:00:01Z' }, 'end_date'],
     ];
     for (const [query, field] of cases) {
-      const error = await failure(test.client.analytics.conversationMessages(query as never));
+      const error = await failureOf(test.client.analytics.conversationMessages(query as never));
       expect(BadRequestError.isInstance(error), JSON.stringify(query)).toBe(true);
       expect(error.message, JSON.stringify(query)).toContain(field);
     }
@@ -106,7 +95,7 @@ describe.each(await storeKinds())('analytics (%s)', (kind) => {
   });
 
   it('rejects bad credentials with 401', async () => {
-    const error = await failure(test.clientWith({ apiKey: 'pk_wrong_key_000000000000000000' }).analytics.conversationMessages(range));
+    const error = await failureOf(test.clientWith({ apiKey: 'pk_wrong_key_000000000000000000' }).analytics.conversationMessages(range));
     expect(AuthenticationError.isInstance(error)).toBe(true);
   });
 });

@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, AuthenticationError, BadRequestError, NotImplementedError } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { AuthenticationError, BadRequestError, NotImplementedError } from '../../src/index.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
-  if (!ApiError.isInstance(outcome.error)) throw outcome.error;
-  return outcome.error as ApiError;
-}
+import { apiFailureOf } from '../support/failure-of.js';
+import { useTestServer } from '../support/suite-server.js';
 
 /** App runs: the contract is complete (validation, auth) while the runtime answers 501 until it arrives. */
 describe.each(await storeKinds())('app runs contract (%s)', (kind) => {
-  let test: TestServer;
-  beforeAll(async () => {
-    test = await startTestServer(kind);
-  });
-  afterAll(async () => test.close());
+  const test = useTestServer(kind);
 
   it('valid requests reach the runtime, which answers 501 for now', async () => {
     const runs = test.client.appRuns;
@@ -30,7 +17,7 @@ describe.each(await storeKinds())('app runs contract (%s)', (kind) => {
       () => runs.pushPadValue('run-1', { node: 'llm', pad: 'temperature', value: { type: 'float', value: 0.5 } }),
       () => runs.debug({ run_id: 'run-1' }),
     ]) {
-      const error = await rejection(call());
+      const error = await apiFailureOf(call());
       expect(NotImplementedError.isInstance(error), error.message).toBe(true);
       expect(error.status).toBe(501);
     }
@@ -49,10 +36,10 @@ describe.each(await storeKinds())('app runs contract (%s)', (kind) => {
       [() => runs.debug({} as never), 'run_id'],
     ];
     for (const [call, field] of cases) {
-      const error = await rejection(call());
+      const error = await apiFailureOf(call());
       expect(BadRequestError.isInstance(error), error.message).toBe(true);
       expect(error.message).toContain(field);
     }
-    expect(AuthenticationError.isInstance(await rejection(test.clientWith({}).appRuns.debug({ run_id: 'run-1' })))).toBe(true);
+    expect(AuthenticationError.isInstance(await apiFailureOf(test.clientWith({}).appRuns.debug({ run_id: 'run-1' })))).toBe(true);
   });
 });

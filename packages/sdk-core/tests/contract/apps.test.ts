@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppGraph } from '../../src/contract/apps.js';
-import { ApiError, AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, createClient, type PalaverClient } from '../../src/index.js';
+import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, createClient, type PalaverClient } from '../../src/index.js';
 import { versionDocumentId } from '../../src/server/services/apps/app-documents.js';
 import { HUMAN_DOCUMENT_QUOTA, MAX_ARRAY_ANSWER } from '../../src/server/store/document-store.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { apiFailureOf } from '../support/failure-of.js';
+import { useHumanClient } from '../support/human-clients.js';
+import { useTestServer } from '../support/suite-server.js';
 import { seedDocuments } from './seed-documents.js';
-
-/** The error a promise rejects with (fails the test when it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
-  if (!ApiError.isInstance(outcome.error)) throw outcome.error;
-  return outcome.error as ApiError;
-}
 
 const pipeline = {
   nodes: [
@@ -27,15 +18,9 @@ const pipeline = {
 };
 
 describe.each(await storeKinds())('apps (%s)', (kind) => {
-  let test: TestServer;
-  let asAlice: PalaverClient;
-  let asBob: PalaverClient;
-  beforeAll(async () => {
-    test = await startTestServer(kind);
-    asAlice = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'alice' })).token });
-    asBob = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'bob' })).token });
-  });
-  afterAll(async () => test.close());
+  const test = useTestServer(kind);
+  const asAlice = useHumanClient(test, 'alice');
+  const asBob = useHumanClient(test, 'bob');
 
   it('creates an app at version 1 with an empty graph and reads it back', async () => {
     const app = await test.client.apps.create({ name: 'Support line' });
@@ -58,7 +43,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
     expect(await test.client.apps.retrieve(app.id, { version: 2 })).toEqual(second);
 
     for (const version of [1, 2, 4]) {
-      const error = await rejection(test.client.apps.update(app.id, { version, name: 'Lost' }));
+      const error = await apiFailureOf(test.client.apps.update(app.id, { version, name: 'Lost' }));
       expect(BadRequestError.isInstance(error)).toBe(true);
       expect(error.type).toBe('invalid_input');
       expect(error.message).toContain('stale version: newest is 3');
@@ -114,11 +99,11 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
     }
     expect(seen).toEqual([5, 4, 3, 2, 1]);
 
-    const missing = await rejection(test.client.apps.publish(app.id, { version: 9 }));
+    const missing = await apiFailureOf(test.client.apps.publish(app.id, { version: 9 }));
     expect(BadRequestError.isInstance(missing)).toBe(true);
     expect(missing.message).toContain('version');
-    expect(NotFoundError.isInstance(await rejection(test.client.apps.publish('app_missing', { version: 1 })))).toBe(true);
-    expect(NotFoundError.isInstance(await rejection(test.client.apps.versions('app_missing')))).toBe(true);
+    expect(NotFoundError.isInstance(await apiFailureOf(test.client.apps.publish('app_missing', { version: 1 })))).toBe(true);
+    expect(NotFoundError.isInstance(await apiFailureOf(test.client.apps.versions('app_missing')))).toBe(true);
   });
 
   it('clones the newest graph of an app or an example; a missing source is a 404', async () => {
@@ -134,7 +119,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
     const fromExample = await test.client.apps.create({ name: 'Mine', existing_app_id: example!.id });
     expect(fromExample).toMatchObject({ name: 'Mine', version: 1, description: example!.description, graph: example!.graph });
 
-    const error = await rejection(test.client.apps.create({ name: 'Orphan', existing_app_id: 'app_missing' }));
+    const error = await apiFailureOf(test.client.apps.create({ name: 'Orphan', existing_app_id: 'app_missing' }));
     expect(NotFoundError.isInstance(error)).toBe(true);
     expect(error.message).toContain('app_missing');
   });
@@ -151,7 +136,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
       () => test.client.apps.delete(app.id),
       () => test.client.apps.create({ name: 'Clone', existing_app_id: app.id }),
     ]) {
-      expect(NotFoundError.isInstance(await rejection(call()))).toBe(true);
+      expect(NotFoundError.isInstance(await apiFailureOf(call()))).toBe(true);
     }
     expect((await test.client.apps.list()).map((item) => item.id)).not.toContain(app.id);
     const rows = await test.server.services.store.db
@@ -165,10 +150,10 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
 
   it('answers 404 for a missing app or version and 400 naming the field for bad input', async () => {
     const app = await test.client.apps.create({ name: 'Probe' });
-    expect(NotFoundError.isInstance(await rejection(test.client.apps.retrieve('app_missing')))).toBe(true);
-    expect(NotFoundError.isInstance(await rejection(test.client.apps.update('app_missing', { version: 1 })))).toBe(true);
-    expect(NotFoundError.isInstance(await rejection(test.client.apps.delete('app_missing')))).toBe(true);
-    const noVersion = await rejection(test.client.apps.retrieve(app.id, { version: 7 }));
+    expect(NotFoundError.isInstance(await apiFailureOf(test.client.apps.retrieve('app_missing')))).toBe(true);
+    expect(NotFoundError.isInstance(await apiFailureOf(test.client.apps.update('app_missing', { version: 1 })))).toBe(true);
+    expect(NotFoundError.isInstance(await apiFailureOf(test.client.apps.delete('app_missing')))).toBe(true);
+    const noVersion = await apiFailureOf(test.client.apps.retrieve(app.id, { version: 7 }));
     expect(NotFoundError.isInstance(noVersion)).toBe(true);
     expect(noVersion.message).toContain('version 7');
 
@@ -194,7 +179,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
       [() => test.client.apps.versions(app.id, { page: 'not-a-token' }), 'page'],
     ];
     for (const [call, field] of cases) {
-      const error = await rejection(call());
+      const error = await apiFailureOf(call());
       expect(BadRequestError.isInstance(error), `${field}: ${error.message}`).toBe(true);
       expect(error.type).toBe('invalid_input');
       expect(error.message).toContain(field);
@@ -211,9 +196,9 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
   it('rejects calls without or with wrong credentials (401)', async () => {
     for (const credentials of [{}, { apiKey: 'pk_wrong_key_000000000000000000' }]) {
       const anonymous = test.clientWith(credentials);
-      expect(AuthenticationError.isInstance(await rejection(anonymous.apps.list()))).toBe(true);
-      expect(AuthenticationError.isInstance(await rejection(anonymous.apps.create({ name: 'x' })))).toBe(true);
-      expect(AuthenticationError.isInstance(await rejection(anonymous.apps.examples()))).toBe(true);
+      expect(AuthenticationError.isInstance(await apiFailureOf(anonymous.apps.list()))).toBe(true);
+      expect(AuthenticationError.isInstance(await apiFailureOf(anonymous.apps.create({ name: 'x' })))).toBe(true);
+      expect(AuthenticationError.isInstance(await apiFailureOf(anonymous.apps.examples()))).toBe(true);
     }
   });
 
@@ -231,7 +216,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
         () => client.apps.delete(mine.id),
         () => client.apps.create({ name: 'Copy', existing_app_id: mine.id }),
       ]) {
-        expect(NotFoundError.isInstance(await rejection(call()))).toBe(true);
+        expect(NotFoundError.isInstance(await apiFailureOf(call()))).toBe(true);
       }
     }
     expect(await asAlice.apps.update(mine.id, { version: 1, name: 'Still mine' })).toMatchObject({ version: 2, name: 'Still mine' });
@@ -249,9 +234,9 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
     expect((voice.graph as AppGraph).nodes.map((node) => node.type)).toEqual(expect.arrayContaining(['stt', 'llm', 'tts']));
     expect(await asAlice.apps.retrieve(voice.id)).toEqual(voice);
     expect((await test.client.apps.list()).map((app) => app.id)).not.toContain(voice.id);
-    expect(PermissionDeniedError.isInstance(await rejection(test.client.apps.update(voice.id, { version: 1, name: 'Mine' })))).toBe(true);
-    expect(PermissionDeniedError.isInstance(await rejection(test.client.apps.publish(voice.id, { version: 1 })))).toBe(true);
-    expect(PermissionDeniedError.isInstance(await rejection(test.client.apps.delete(voice.id)))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await apiFailureOf(test.client.apps.update(voice.id, { version: 1, name: 'Mine' })))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await apiFailureOf(test.client.apps.publish(voice.id, { version: 1 })))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await apiFailureOf(test.client.apps.delete(voice.id)))).toBe(true);
     expect((await test.client.apps.versions(voice.id)).published?.version).toBe(1);
   });
 
@@ -300,7 +285,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
       () => heavy.apps.create({ name: 'clone', existing_app_id: last.id }),
       async () => heavy.appTemplates.apply((await heavy.appTemplates.list())[0]!.id, { name: 'from template' }),
     ]) {
-      const error = await rejection(call());
+      const error = await apiFailureOf(call());
       expect(BadRequestError.isInstance(error)).toBe(true);
       expect(error.message).toContain('limit reached');
     }

@@ -1,36 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
   NotFoundError,
   NotImplementedError,
   PermissionDeniedError,
-  type PalaverClient,
 } from '../../src/index.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-
-/** The error a promise rejects with (fails the test when it resolves). */
-async function failure(promise: PromiseLike<unknown>): Promise<Error & { status?: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
+import { failureOf } from '../support/failure-of.js';
+import { useHumanClient } from '../support/human-clients.js';
+import { useTestServer } from '../support/suite-server.js';
 
 describe.each(await storeKinds())('contexts (%s)', (kind) => {
-  let test: TestServer;
-  let alice: PalaverClient;
-  let bob: PalaverClient;
-
-  beforeAll(async () => {
-    test = await startTestServer(kind);
-    alice = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'alice' })).token });
-    bob = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'bob' })).token });
-  });
-  afterAll(async () => test.close());
+  const test = useTestServer(kind);
+  const alice = useHumanClient(test, 'alice');
+  const bob = useHumanClient(test, 'bob');
 
   it('creates an empty context and reads it back', async () => {
     const context = await test.client.contexts.create();
@@ -68,14 +52,14 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
   });
 
   it('rejects an unknown persona or scenario, and a persona of another human, with 400 naming the field', async () => {
-    let error = await failure(test.client.contexts.create({ persona: 'persona_missing' }));
+    let error = await failureOf(test.client.contexts.create({ persona: 'persona_missing' }));
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect(error.message).toContain('persona');
-    error = await failure(test.client.contexts.create({ scenario: 'scenario_missing' }));
+    error = await failureOf(test.client.contexts.create({ scenario: 'scenario_missing' }));
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect(error.message).toContain('scenario');
     const bobsPersona = await bob.personas.create({ name: 'Bob bot', description: 'x', voice: 'flite-awb' });
-    error = await failure(alice.contexts.create({ persona: bobsPersona.id }));
+    error = await failureOf(alice.contexts.create({ persona: bobsPersona.id }));
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect(error.message).toContain('persona');
   });
@@ -90,7 +74,7 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
       [{ role: 'assistant', content: 'x', tool_calls: [{ id: 'c', type: 'other', function: { name: 'f', arguments: {} } }] }, 'tool_calls'],
     ];
     for (const [body, field] of cases) {
-      const error = await failure(test.client.contexts.createMessage(context.id, body as never));
+      const error = await failureOf(test.client.contexts.createMessage(context.id, body as never));
       expect(BadRequestError.isInstance(error), field).toBe(true);
       expect(error.message, field).toContain(field);
     }
@@ -128,7 +112,7 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
     const filtered = await test.client.contexts.listMessages(context.id, { messageIds: chosen });
     expect(filtered.total_count).toBe(3);
     expect(texts(filtered.values)).toEqual(['m4', 'm12', 'm21']);
-    const error = await failure(test.client.contexts.listMessages(context.id, { page: 'not-a-token' }));
+    const error = await failureOf(test.client.contexts.listMessages(context.id, { page: 'not-a-token' }));
     expect(error.message).toContain('page');
   });
 
@@ -153,7 +137,7 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
       () => test.client.contexts.listMessages('context_missing'),
       () => test.client.contexts.createMessage('context_missing', { role: 'user', content: 'x' }),
     ]) {
-      expect(NotFoundError.isInstance(await failure(call()))).toBe(true);
+      expect(NotFoundError.isInstance(await failureOf(call()))).toBe(true);
     }
   });
 
@@ -169,7 +153,7 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
     );
     expect(((await raw.json()) as { values: Array<{ id: string }> }).values.map((context) => context.id)).toEqual([first.id, second.id]);
     for (const ids of [[], Array.from({ length: 101 }, (_, index) => `context_${index}`)]) {
-      const error = await failure(test.client.contexts.list(ids));
+      const error = await failureOf(test.client.contexts.list(ids));
       expect(BadRequestError.isInstance(error)).toBe(true);
       expect(error.message).toContain('context_ids');
     }
@@ -187,7 +171,7 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
         () => client.contexts.retrieveMessage(own.id, messageId),
         () => client.contexts.createMessage(own.id, { role: 'user', content: 'intrusion' }),
       ]) {
-        expect(NotFoundError.isInstance(await failure(call()))).toBe(true);
+        expect(NotFoundError.isInstance(await failureOf(call()))).toBe(true);
       }
       expect((await client.contexts.list([own.id])).values).toEqual([]);
     }
@@ -196,21 +180,21 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
 
     const shared = await test.client.contexts.create({ messages: [{ role: 'system', content: 'shared' }] });
     expect((await alice.contexts.retrieve(shared.id)).latest_messages).toHaveLength(1);
-    const error = await failure(alice.contexts.createMessage(shared.id, { role: 'user', content: 'x' }));
+    const error = await failureOf(alice.contexts.createMessage(shared.id, { role: 'user', content: 'x' }));
     expect(PermissionDeniedError.isInstance(error)).toBe(true);
   });
 
   it('declares the advanced memory query but answers 501 until the memory graph arrives', async () => {
     const context = await test.client.contexts.create();
-    const error = await failure(test.client.contexts.queryAdvancedMemory(context.id, { new_user_message: 'what did I say?' }));
+    const error = await failureOf(test.client.contexts.queryAdvancedMemory(context.id, { new_user_message: 'what did I say?' }));
     expect(NotImplementedError.isInstance(error)).toBe(true);
     expect(error.message).toContain('memory graph');
-    const invalid = await failure(test.client.contexts.queryAdvancedMemory(context.id, {} as never));
+    const invalid = await failureOf(test.client.contexts.queryAdvancedMemory(context.id, {} as never));
     expect(invalid.message).toContain('new_user_message');
   });
 
   it('rejects bad credentials with 401', async () => {
-    const error = await failure(test.clientWith({ apiKey: 'pk_wrong_key_000000000000000000' }).contexts.create());
+    const error = await failureOf(test.clientWith({ apiKey: 'pk_wrong_key_000000000000000000' }).contexts.create());
     expect(AuthenticationError.isInstance(error)).toBe(true);
   });
 });

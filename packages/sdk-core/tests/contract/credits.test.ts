@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, type PalaverClient } from '../../src/index.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected the request to fail');
-    },
-    (error: unknown) => error,
-  );
-}
+import { failureOf } from '../support/failure-of.js';
+import { humanClient } from '../support/human-clients.js';
+import { useTestServer } from '../support/suite-server.js';
 
 describe.each(await storeKinds())('credits and ledgers (%s)', (kind) => {
-  let test: TestServer;
+  const test = useTestServer(kind, { config: { webhook: { dispatch: false } } });
   let asAlice: PalaverClient;
   let asBob: PalaverClient;
-  beforeAll(async () => {
-    test = await startTestServer(kind, { config: { webhook: { dispatch: false } } });
+  beforeAll(() => {
     asAlice = test.clientWith({ apiKey: test.server.apiKey, humanId: 'alice' });
     asBob = test.clientWith({ apiKey: test.server.apiKey, humanId: 'bob' });
   });
-  afterAll(async () => test.close());
 
   it('creates, retrieves and lists credits', async () => {
     const credit = await test.client.credits.create({ name: 'minutes', description: 'Talk time', allow_negative_balance: false });
@@ -44,12 +35,12 @@ describe.each(await storeKinds())('credits and ledgers (%s)', (kind) => {
       () => asAlice.credits.createLedgerEntry('credit_missing', { amount: 1, idempotency_key: 'k' }),
       () => asAlice.credits.latestLedgerEntry('credit_missing'),
     ]) {
-      const error = await failure(call());
+      const error = await failureOf(call());
       expect(NotFoundError.isInstance(error)).toBe(true);
       expect((error as NotFoundError).message).toContain('credit_missing');
     }
     const credit = await test.client.credits.create({ name: 'empty' });
-    const error = await failure(test.clientWith({ apiKey: test.server.apiKey, humanId: 'nobody' }).credits.latestLedgerEntry(credit.id));
+    const error = await failureOf(test.clientWith({ apiKey: test.server.apiKey, humanId: 'nobody' }).credits.latestLedgerEntry(credit.id));
     expect(NotFoundError.isInstance(error)).toBe(true);
     expect((error as NotFoundError).message).toMatch(/human 'nobody' has no ledger entries/);
   });
@@ -67,7 +58,7 @@ describe.each(await storeKinds())('credits and ledgers (%s)', (kind) => {
       [() => test.client.credits.latestLedgerEntry(credit.id), 'x-human-id'],
     ];
     for (const [call, field] of cases) {
-      const error = await failure(call());
+      const error = await failureOf(call());
       expect(BadRequestError.isInstance(error), field).toBe(true);
       expect((error as BadRequestError).type).toBe('invalid_input');
       expect((error as BadRequestError).message).toContain(field);
@@ -76,16 +67,15 @@ describe.each(await storeKinds())('credits and ledgers (%s)', (kind) => {
 
   it('keeps usage tokens away from K operations and requires credentials', async () => {
     const credit = await test.client.credits.create({ name: 'guarded' });
-    const { token } = await test.client.usage.createToken({ human: 'alice' });
-    const asToken = test.clientWith({ usageToken: token });
+    const asToken = await humanClient(test, 'alice');
     for (const call of [() => asToken.credits.create({ name: 'mine' }), () => asToken.credits.createLedgerEntry(credit.id, { amount: 100, idempotency_key: 'self-grant' })]) {
-      const error = await failure(call());
+      const error = await failureOf(call());
       expect(PermissionDeniedError.isInstance(error)).toBe(true);
     }
     await expect(asToken.credits.retrieve(credit.id)).resolves.toMatchObject({ id: credit.id });
     await expect(asToken.credits.list()).resolves.toMatchObject({ total_count: expect.any(Number) });
     const anonymous = test.clientWith({});
-    expect(AuthenticationError.isInstance(await failure(anonymous.credits.list()))).toBe(true);
+    expect(AuthenticationError.isInstance(await failureOf(anonymous.credits.list()))).toBe(true);
   });
 
   it('grants, charges, refuses overdrafts and reports the latest entry', async () => {
@@ -94,7 +84,7 @@ describe.each(await storeKinds())('credits and ledgers (%s)', (kind) => {
     expect(grant).toMatchObject({ credit: credit.id, human: 'alice', amount: 10, balance: 10, idempotency_key: 'grant-1' });
     const charge = await asAlice.credits.createLedgerEntry(credit.id, { amount: -4, idempotency_key: 'charge-1' });
     expect(charge.balance).toBe(6);
-    const error = await failure(asAlice.credits.createLedgerEntry(credit.id, { amount: -7, idempotency_key: 'charge-2' }));
+    const error = await failureOf(asAlice.credits.createLedgerEntry(credit.id, { amount: -7, idempotency_key: 'charge-2' }));
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect((error as BadRequestError).type).toBe('invalid_input');
     expect((error as BadRequestError).message).toContain('insufficient balance');
@@ -117,7 +107,7 @@ describe.each(await storeKinds())('credits and ledgers (%s)', (kind) => {
     const first = await asAlice.credits.createLedgerEntry(credit.id, { amount: 50, idempotency_key: 'same' });
     const again = await asAlice.credits.createLedgerEntry(credit.id, { amount: 50, idempotency_key: 'same' });
     expect(again).toEqual(first);
-    const conflict = await failure(asAlice.credits.createLedgerEntry(credit.id, { amount: 60, idempotency_key: 'same' }));
+    const conflict = await failureOf(asAlice.credits.createLedgerEntry(credit.id, { amount: 60, idempotency_key: 'same' }));
     expect(BadRequestError.isInstance(conflict)).toBe(true);
     expect((conflict as BadRequestError).message).toContain('idempotency_key');
     // The same key is independent for another human.
@@ -135,7 +125,7 @@ describe.each(await storeKinds())('credits and ledgers (%s)', (kind) => {
     const aliceToken = test.clientWith({ usageToken: token });
     expect((await aliceToken.credits.latestLedgerEntry(credit.id)).balance).toBe(3);
     const spoof = test.clientWith({ usageToken: token, humanId: 'bob' });
-    expect(PermissionDeniedError.isInstance(await failure(spoof.credits.latestLedgerEntry(credit.id)))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(spoof.credits.latestLedgerEntry(credit.id)))).toBe(true);
     expect((await asBob.credits.latestLedgerEntry(credit.id)).balance).toBe(9);
   });
 
@@ -145,7 +135,7 @@ describe.each(await storeKinds())('credits and ledgers (%s)', (kind) => {
     const entry = await asAlice.credits.createLedgerEntry(credit.id, { amount: big, idempotency_key: 'big-1' });
     expect(entry.balance).toBe(big);
     expect((await asAlice.credits.createLedgerEntry(credit.id, { amount: 1, idempotency_key: 'big-2' })).balance).toBe(Number.MAX_SAFE_INTEGER);
-    const overflow = await failure(asAlice.credits.createLedgerEntry(credit.id, { amount: 1, idempotency_key: 'big-3' }));
+    const overflow = await failureOf(asAlice.credits.createLedgerEntry(credit.id, { amount: 1, idempotency_key: 'big-3' }));
     expect(BadRequestError.isInstance(overflow)).toBe(true);
     expect((await asAlice.credits.latestLedgerEntry(credit.id)).balance).toBe(Number.MAX_SAFE_INTEGER);
   });

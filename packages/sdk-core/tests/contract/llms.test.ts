@@ -1,23 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
 import type { LlmCreateRequest } from '../../src/index.js';
 import { loadConfig } from '../../src/server.js';
 import type { Principal } from '../../src/server/services/auth/principal.js';
 import { LlmService } from '../../src/server/services/llms/llm-service.js';
+import { collectPages } from '../support/collect-pages.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-
-async function errorOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (error: unknown) => error,
-  );
-}
+import { failureOf } from '../support/failure-of.js';
+import { humanClient } from '../support/human-clients.js';
+import { useTestServer } from '../support/suite-server.js';
+import { startTestServer } from '../support/test-server.js';
 
 const custom: LlmCreateRequest = {
   name: 'My endpoint',
@@ -28,13 +23,11 @@ const custom: LlmCreateRequest = {
 };
 
 describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
-  let test: TestServer;
+  const test = useTestServer(kind);
   let projectKey: Principal;
-  beforeAll(async () => {
-    test = await startTestServer(kind);
+  beforeAll(() => {
     projectKey = { project: test.server.project, kind: 'key', human: null, credentialId: 'test' };
   });
-  afterAll(async () => test.close());
 
   it('lists the built-in offline model, which is read-only', async () => {
     const offline = await test.client.llms.retrieve('builtin-offline');
@@ -47,11 +40,11 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
       service_tool_calling: true,
     });
     expect((await test.client.llms.list().all()).map((llm) => llm.id)).toContain('builtin-offline');
-    const { token } = await test.client.usage.createToken({ human: 'olga' });
-    expect(await test.clientWith({ usageToken: token }).llms.retrieve('builtin-offline')).toEqual(offline);
+    const olga = await humanClient(test, 'olga');
+    expect(await olga.llms.retrieve('builtin-offline')).toEqual(offline);
 
     for (const call of [() => test.client.llms.update('builtin-offline', custom), () => test.client.llms.delete('builtin-offline')]) {
-      const error = await errorOf(call());
+      const error = await failureOf(call());
       expect(PermissionDeniedError.isInstance(error)).toBe(true);
       expect((error as PermissionDeniedError).status).toBe(403);
     }
@@ -71,9 +64,9 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
     expect((await test.client.llms.list().all()).map((llm) => llm.id)).toEqual(expect.arrayContaining([created.id, 'builtin-offline']));
 
     expect(await test.client.llms.delete(created.id)).toEqual({ message: expect.stringContaining(created.id) });
-    expect(NotFoundError.isInstance(await errorOf(test.client.llms.retrieve(created.id)))).toBe(true);
-    expect(NotFoundError.isInstance(await errorOf(test.client.llms.delete(created.id)))).toBe(true);
-    expect(NotFoundError.isInstance(await errorOf(test.client.llms.update('llm_missing', custom)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.llms.retrieve(created.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.llms.delete(created.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.llms.update('llm_missing', custom)))).toBe(true);
   });
 
   it('rejects invalid definitions with 400 invalid_input naming the field', async () => {
@@ -88,7 +81,7 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
       [{ ...custom, headers: [{ key: 'Authorization', value: 'Bearer {{secret:bad name}}' }] }, 'headers[0].value'],
     ];
     for (const [body, field] of cases) {
-      const error = await errorOf(test.client.llms.create(body as LlmCreateRequest));
+      const error = await failureOf(test.client.llms.create(body as LlmCreateRequest));
       expect(BadRequestError.isInstance(error), JSON.stringify(body)).toBe(true);
       expect((error as BadRequestError).type).toBe('invalid_input');
       expect((error as BadRequestError).message, JSON.stringify(body)).toContain(field);
@@ -97,20 +90,20 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
 
   it('refuses a post_url at a private, link-local or (when configured) loopback address', async () => {
     for (const post_url of ['http://169.254.169.254/latest', 'http://[::ffff:169.254.169.254]/', 'http://10.1.2.3/v1', 'http://172.16.0.1/', 'http://[fe80::1]/']) {
-      const error = await errorOf(test.client.llms.create({ ...custom, post_url }));
+      const error = await failureOf(test.client.llms.create({ ...custom, post_url }));
       expect(BadRequestError.isInstance(error), post_url).toBe(true);
       expect((error as BadRequestError).message, post_url).toContain('post_url');
     }
     // Loopback is allowed by default (`llm.allowLoopback`), e.g. a local Ollama.
     const local = await test.client.llms.create({ ...custom, post_url: 'http://127.0.0.1:11434/v1/chat/completions' });
-    const refused = await errorOf(test.client.llms.update(local.id, { ...custom, post_url: 'http://169.254.169.254/' }));
+    const refused = await failureOf(test.client.llms.update(local.id, { ...custom, post_url: 'http://169.254.169.254/' }));
     expect((refused as BadRequestError).message).toContain('post_url');
     expect((await test.client.llms.retrieve(local.id)).post_url).toBe('http://127.0.0.1:11434/v1/chat/completions');
 
     const strict = await startTestServer(kind, { config: { llm: { allowLoopback: false, allowPrivateNetworks: true } } });
     try {
       for (const post_url of ['http://127.0.0.1/v1', 'http://localhost:11434/v1', 'http://[::1]/', 'http://169.254.169.254/']) {
-        const error = await errorOf(strict.client.llms.create({ ...custom, post_url }));
+        const error = await failureOf(strict.client.llms.create({ ...custom, post_url }));
         expect(BadRequestError.isInstance(error), post_url).toBe(true);
         expect((error as BadRequestError).message, post_url).toContain('post_url');
       }
@@ -143,8 +136,7 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
     expect((await test.client.llms.retrieve(shared.id)).headers).toEqual(headers);
     expect((await test.client.llms.list().all()).find((llm) => llm.id === shared.id)?.headers).toEqual(headers);
 
-    const { token } = await test.client.usage.createToken({ human: 'masha' });
-    const masha = test.clientWith({ usageToken: token });
+    const masha = await humanClient(test, 'masha');
     const mashaViaKey = test.clientWith({ apiKey: test.server.apiKey, humanId: 'masha' });
     for (const [label, client] of [['usage token', masha], ['API key with x-human-id', mashaViaKey]] as const) {
       expect((await client.llms.retrieve(shared.id)).headers, label).toEqual(masked);
@@ -163,12 +155,12 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
 
   it('answers 401 without credentials', async () => {
     const anonymous = test.clientWith({});
-    expect(AuthenticationError.isInstance(await errorOf(anonymous.llms.list()))).toBe(true);
-    expect(AuthenticationError.isInstance(await errorOf(anonymous.llms.create(custom)))).toBe(true);
+    expect(AuthenticationError.isInstance(await failureOf(anonymous.llms.list()))).toBe(true);
+    expect(AuthenticationError.isInstance(await failureOf(anonymous.llms.create(custom)))).toBe(true);
   });
 
   it('validates {{secret:NAME}} header references and resolves them server-side only', async () => {
-    const missing = await errorOf(
+    const missing = await failureOf(
       test.client.llms.create({ ...custom, headers: [{ key: 'Authorization', value: 'Bearer {{secret:NOT_THERE}}' }] }),
     );
     expect(BadRequestError.isInstance(missing)).toBe(true);
@@ -201,44 +193,42 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
     expect((await test.server.services.llms.resolveHeaders(projectKey, llm))['Authorization']).toBe('Bearer sk-rotated-456');
 
     await test.client.secrets.delete('ORG');
-    const gone = await errorOf(test.server.services.llms.resolveHeaders(projectKey, llm.id));
+    const gone = await failureOf(test.server.services.llms.resolveHeaders(projectKey, llm.id));
     expect(BadRequestError.isInstance(gone)).toBe(true);
     expect((gone as BadRequestError).message).toContain("'ORG'");
-    const updateWithGone = await errorOf(test.client.llms.update(llm.id, { ...custom, headers: [{ key: 'X-Org', value: '{{secret:ORG}}' }] }));
+    const updateWithGone = await failureOf(test.client.llms.update(llm.id, { ...custom, headers: [{ key: 'X-Org', value: '{{secret:ORG}}' }] }));
     expect((updateWithGone as BadRequestError).message).toContain('headers[0].value');
   });
 
   it('isolates humans, and lets a human reference only their own secrets', async () => {
-    const { token: annaToken } = await test.client.usage.createToken({ human: 'anna' });
-    const { token: benToken } = await test.client.usage.createToken({ human: 'ben' });
-    const anna = test.clientWith({ usageToken: annaToken });
-    const ben = test.clientWith({ usageToken: benToken });
+    const anna = await humanClient(test, 'anna');
+    const ben = await humanClient(test, 'ben');
     await test.client.secrets.create({ name: 'PROJECT_KEY', value: 'project-value' });
     await anna.secrets.create({ name: 'ANNA_KEY', value: 'anna-value' });
 
     // An end user must not be able to send a project secret to a URL of their choosing.
-    const borrowed = await errorOf(anna.llms.create({ ...custom, headers: [{ key: 'Authorization', value: '{{secret:PROJECT_KEY}}' }] }));
+    const borrowed = await failureOf(anna.llms.create({ ...custom, headers: [{ key: 'Authorization', value: '{{secret:PROJECT_KEY}}' }] }));
     expect((borrowed as BadRequestError).message).toContain('PROJECT_KEY');
     const annas = await anna.llms.create({ ...custom, name: 'Anna model', headers: [{ key: 'Authorization', value: '{{secret:ANNA_KEY}}' }] });
     expect((await ben.llms.create({ ...custom, headers: [] })).project).toBe(test.server.project);
-    const bensBorrow = await errorOf(ben.llms.create({ ...custom, headers: [{ key: 'Authorization', value: '{{secret:ANNA_KEY}}' }] }));
+    const bensBorrow = await failureOf(ben.llms.create({ ...custom, headers: [{ key: 'Authorization', value: '{{secret:ANNA_KEY}}' }] }));
     expect(BadRequestError.isInstance(bensBorrow)).toBe(true);
 
-    expect(NotFoundError.isInstance(await errorOf(ben.llms.retrieve(annas.id)))).toBe(true);
-    expect(NotFoundError.isInstance(await errorOf(ben.llms.update(annas.id, custom)))).toBe(true);
-    expect(NotFoundError.isInstance(await errorOf(ben.llms.delete(annas.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(ben.llms.retrieve(annas.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(ben.llms.update(annas.id, custom)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(ben.llms.delete(annas.id)))).toBe(true);
     expect((await ben.llms.list().all()).map((llm) => llm.id)).not.toContain(annas.id);
     expect((await anna.llms.list().all()).map((llm) => llm.id)).toEqual(expect.arrayContaining([annas.id, 'builtin-offline']));
 
     const annaPrincipal: Principal = { project: test.server.project, kind: 'token', human: 'anna', credentialId: 'test' };
     const benPrincipal: Principal = { ...annaPrincipal, human: 'ben' };
     expect(await test.server.services.llms.resolveHeaders(annaPrincipal, annas.id)).toEqual({ Authorization: 'anna-value' });
-    expect(NotFoundError.isInstance(await errorOf(test.server.services.llms.resolveHeaders(benPrincipal, annas.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.server.services.llms.resolveHeaders(benPrincipal, annas.id)))).toBe(true);
 
     const shared = await test.client.llms.create({ ...custom, headers: [{ key: 'Authorization', value: '{{secret:PROJECT_KEY}}' }] });
     expect(await anna.llms.retrieve(shared.id)).toMatchObject({ id: shared.id });
-    expect(PermissionDeniedError.isInstance(await errorOf(anna.llms.update(shared.id, custom)))).toBe(true);
-    expect(PermissionDeniedError.isInstance(await errorOf(anna.llms.delete(shared.id)))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(anna.llms.update(shared.id, custom)))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(anna.llms.delete(shared.id)))).toBe(true);
     // The project's own LLM may use the project secret even when a human's session calls it.
     expect(await test.server.services.llms.resolveHeaders(annaPrincipal, shared.id)).toEqual({ Authorization: 'project-value' });
   });
@@ -246,21 +236,7 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
   it('pages through 25 LLMs (built-ins included) without duplicates or gaps', async () => {
     const created = new Set<string>();
     for (let index = 0; index < 25; index += 1) created.add((await test.client.llms.create({ ...custom, name: `Paged ${index}` })).id);
-    const seen: string[] = [];
-    let page: string | undefined;
-    let pages = 0;
-    let total = 0;
-    do {
-      const result = await test.client.llms.list({ page_size: 7, ...(page ? { page } : {}) });
-      expect(result.values.length).toBeLessThanOrEqual(7);
-      seen.push(...result.values.map((llm) => llm.id));
-      total = result.total_count;
-      page = result.next_page ?? undefined;
-      pages += 1;
-    } while (page && pages < 50);
-    expect(new Set(seen).size).toBe(seen.length);
-    expect(seen.length).toBe(total);
-    for (const id of [...created, 'builtin-offline']) expect(seen).toContain(id);
+    await collectPages((query) => test.client.llms.list(query), { pageSize: 7, expectedIds: [...created, 'builtin-offline'] });
   });
 
   it('seeds one built-in per configured upstream without storing or returning the OpenAI key', async () => {
@@ -289,7 +265,7 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
       expect(JSON.stringify(llms)).not.toContain(openaiKey);
       const rows = await store.db.selectFrom('documents').selectAll().execute();
       expect(JSON.stringify(rows)).not.toContain(openaiKey);
-      const error = await errorOf(test.client.llms.update('builtin-openai-gpt-4o-mini', custom));
+      const error = await failureOf(test.client.llms.update('builtin-openai-gpt-4o-mini', custom));
       expect(PermissionDeniedError.isInstance(error)).toBe(true);
 
       // Seeding again keeps ids and creation times and adds no duplicates.
@@ -315,7 +291,7 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
 
       const second = await startTestServer(kind, { config: { database } });
       try {
-        expect(NotFoundError.isInstance(await errorOf(second.client.llms.retrieve('builtin-openai-gpt-4o-mini')))).toBe(true);
+        expect(NotFoundError.isInstance(await failureOf(second.client.llms.retrieve('builtin-openai-gpt-4o-mini')))).toBe(true);
         expect((await second.client.llms.retrieve('builtin-offline')).created_at).toBe(offlineBefore.created_at);
       } finally {
         await second.close();

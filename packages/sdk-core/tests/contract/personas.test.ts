@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, type PalaverClient } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
 import { HUMAN_DOCUMENT_QUOTA } from '../../src/server/store/document-store.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { failureOf } from '../support/failure-of.js';
+import { humanClient, useHumanClient } from '../support/human-clients.js';
+import { useTestServer } from '../support/suite-server.js';
 import { seedDocuments } from './seed-documents.js';
 
-async function failure(promise: PromiseLike<unknown>): Promise<Error & { message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
-
 describe.each(await storeKinds())('personas (%s)', (kind) => {
-  let test: TestServer;
-  let alice: PalaverClient;
-  let bob: PalaverClient;
-
-  beforeAll(async () => {
-    test = await startTestServer(kind);
-    alice = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'alice' })).token });
-    bob = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'bob' })).token });
-  });
-  afterAll(async () => test.close());
+  const test = useTestServer(kind);
+  const alice = useHumanClient(test, 'alice');
+  const bob = useHumanClient(test, 'bob');
 
   it('creates a persona with a built-in voice and reads it back', async () => {
     const persona = await test.client.personas.create({ name: 'Ada', description: 'A patient tutor', voice: 'flite-slt', gender: 'female' });
@@ -41,7 +27,7 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
       [{ name: 'x', description: 'y', voice: 'flite-slt', image_url: 'not a url' }, 'image_url'],
     ];
     for (const [body, field] of cases) {
-      const error = await failure(test.client.personas.create(body as never));
+      const error = await failureOf(test.client.personas.create(body as never));
       expect(BadRequestError.isInstance(error), field).toBe(true);
       expect(error.message, field).toContain(field);
     }
@@ -51,18 +37,18 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
     const persona = await test.client.personas.create({ name: 'Bea', description: 'Guide', voice: 'flite-rms' });
     const updated = await test.client.personas.update(persona.id, { voice: 'espeak-fr', description: 'Guide parisienne', gender: 'female' });
     expect(updated).toMatchObject({ id: persona.id, name: 'Bea', voice: 'espeak-fr', description: 'Guide parisienne', gender: 'female' });
-    const error = await failure(test.client.personas.update(persona.id, { voice: 'voice_missing' }));
+    const error = await failureOf(test.client.personas.update(persona.id, { voice: 'voice_missing' }));
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect(error.message).toContain('voice');
     expect((await test.client.personas.retrieve(persona.id)).voice).toBe('espeak-fr');
-    expect(NotFoundError.isInstance(await failure(test.client.personas.update('persona_missing', { name: 'x' })))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.personas.update('persona_missing', { name: 'x' })))).toBe(true);
   });
 
   it('deletes a persona; a second delete and a read answer 404', async () => {
     const persona = await test.client.personas.create({ name: 'Cy', description: 'Temp', voice: 'flite-kal16' });
     expect(await test.client.personas.delete(persona.id)).toEqual({ message: expect.stringContaining(persona.id) });
-    expect(NotFoundError.isInstance(await failure(test.client.personas.retrieve(persona.id)))).toBe(true);
-    expect(NotFoundError.isInstance(await failure(test.client.personas.delete(persona.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.personas.retrieve(persona.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.personas.delete(persona.id)))).toBe(true);
   });
 
   it('pages through every persona without repeats', async () => {
@@ -75,7 +61,7 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
     expect(all).toHaveLength(first.total_count);
     expect(new Set(all.map((persona) => persona.id)).size).toBe(all.length);
     expect(all.filter((persona) => persona.human === 'pager').map((persona) => persona.name).sort()).toEqual(['P0', 'P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
-    const error = await failure(asPager.personas.list({ page_size: 101 }));
+    const error = await failureOf(asPager.personas.list({ page_size: 101 }));
     expect(error.message).toContain('page_size');
   });
 
@@ -87,7 +73,7 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
       () => bob.personas.update(own.id, { name: 'stolen' }),
       () => bob.personas.delete(own.id),
     ]) {
-      expect(NotFoundError.isInstance(await failure(call()))).toBe(true);
+      expect(NotFoundError.isInstance(await failureOf(call()))).toBe(true);
     }
     expect((await bob.personas.list({ page_size: 100 })).values.map((persona) => persona.id)).not.toContain(own.id);
     expect((await alice.personas.list({ page_size: 100 })).values.map((persona) => persona.id)).toContain(own.id);
@@ -95,12 +81,12 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
 
     const shared = await test.client.personas.create({ name: 'House', description: 'x', voice: 'flite-slt' });
     expect((await bob.personas.retrieve(shared.id)).name).toBe('House');
-    expect(PermissionDeniedError.isInstance(await failure(bob.personas.update(shared.id, { name: 'x' })))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(bob.personas.update(shared.id, { name: 'x' })))).toBe(true);
   });
 
   it('accepts only http(s) and data:image/* image URLs (400 naming image_url otherwise)', async () => {
     for (const image_url of ['javascript:alert(document.cookie)', 'JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'file:///etc/passwd']) {
-      const error = await failure(test.client.personas.create({ name: 'x', description: 'y', voice: 'flite-slt', image_url }));
+      const error = await failureOf(test.client.personas.create({ name: 'x', description: 'y', voice: 'flite-slt', image_url }));
       expect(BadRequestError.isInstance(error), image_url).toBe(true);
       expect(error.message, image_url).toContain('image_url');
     }
@@ -108,7 +94,7 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
     expect(persona.image_url).toBe('https://cdn.example.com/a.png');
     const inline = 'data:image/png;base64,iVBORw0KGgo=';
     expect((await test.client.personas.update(persona.id, { image_url: inline })).image_url).toBe(inline);
-    const error = await failure(test.client.personas.update(persona.id, { image_url: 'javascript:alert(1)' }));
+    const error = await failureOf(test.client.personas.update(persona.id, { image_url: 'javascript:alert(1)' }));
     expect(error.message).toContain('image_url');
     expect((await test.client.personas.retrieve(persona.id)).image_url).toBe(inline);
   });
@@ -128,7 +114,7 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
 
   it(`limits a usage token's human to ${HUMAN_DOCUMENT_QUOTA} personas (400 limit reached); API keys have no quota`, async () => {
     const human = 'quota-human';
-    const owner = test.clientWith({ usageToken: (await test.client.usage.createToken({ human })).token });
+    const owner = await humanClient(test, human);
     await seedDocuments(test.server.services.store, HUMAN_DOCUMENT_QUOTA - 1, (index) => ({
       kind: 'persona',
       id: `persona_quota_${index}`,
@@ -138,7 +124,7 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
       data: JSON.stringify({ name: 'seeded', description: '', voice: 'flite-slt', image_url: null, gender: null, tags: [] }),
     }));
     const last = await owner.personas.create({ name: 'last', description: 'd', voice: 'flite-slt' });
-    const refused = await failure(owner.personas.create({ name: 'one too many', description: 'd', voice: 'flite-slt' }));
+    const refused = await failureOf(owner.personas.create({ name: 'one too many', description: 'd', voice: 'flite-slt' }));
     expect(BadRequestError.isInstance(refused)).toBe(true);
     expect((refused as BadRequestError).type).toBe('invalid_input');
     expect(refused.message).toContain('limit reached');
@@ -153,7 +139,7 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
   });
 
   it('rejects bad credentials with 401', async () => {
-    const error = await failure(test.clientWith({ apiKey: 'pk_wrong_key_000000000000000000' }).personas.list());
+    const error = await failureOf(test.clientWith({ apiKey: 'pk_wrong_key_000000000000000000' }).personas.list());
     expect(AuthenticationError.isInstance(error)).toBe(true);
   });
 });

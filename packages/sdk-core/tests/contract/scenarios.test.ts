@@ -1,30 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
+import { collectPages } from '../support/collect-pages.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-
-async function errorOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (error: unknown) => error,
-  );
-}
+import { failureOf } from '../support/failure-of.js';
+import { humanClient } from '../support/human-clients.js';
+import { useTestServer } from '../support/suite-server.js';
 
 describe.each(await storeKinds())('scenarios (%s)', (kind) => {
-  let test: TestServer;
+  const test = useTestServer(kind);
   let project: string;
-  beforeAll(async () => {
-    test = await startTestServer(kind);
+  beforeAll(() => {
     project = test.server.project;
   });
-  afterAll(async () => test.close());
-
-  const tokenClient = async (human: string) => {
-    const { token } = await test.client.usage.createToken({ human });
-    return test.clientWith({ usageToken: token });
-  };
 
   it('creates, retrieves, updates, lists and deletes a scenario', async () => {
     const created = await test.client.scenarios.create({ name: 'Support', project, prompt: 'Help with billing.' });
@@ -38,7 +25,7 @@ describe.each(await storeKinds())('scenarios (%s)', (kind) => {
     expect((await test.client.scenarios.list()).values.map((scenario) => scenario.id)).toContain(created.id);
 
     expect(await test.client.scenarios.delete(created.id)).toEqual({ message: expect.stringContaining(created.id) });
-    expect(NotFoundError.isInstance(await errorOf(test.client.scenarios.retrieve(created.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.scenarios.retrieve(created.id)))).toBe(true);
   });
 
   it('answers 404 for unknown scenarios, including DELETE', async () => {
@@ -47,26 +34,26 @@ describe.each(await storeKinds())('scenarios (%s)', (kind) => {
       () => test.client.scenarios.update('scenario_missing', { name: 'x' }),
       () => test.client.scenarios.delete('scenario_missing'),
     ]) {
-      const error = await errorOf(call());
+      const error = await failureOf(call());
       expect(NotFoundError.isInstance(error)).toBe(true);
       expect((error as NotFoundError).status).toBe(404);
     }
   });
 
   it('rejects invalid input with 400 invalid_input naming the field', async () => {
-    const missingPrompt = await errorOf(test.client.scenarios.create({ name: 'No prompt', project } as never));
+    const missingPrompt = await failureOf(test.client.scenarios.create({ name: 'No prompt', project } as never));
     expect(BadRequestError.isInstance(missingPrompt)).toBe(true);
     expect((missingPrompt as BadRequestError).type).toBe('invalid_input');
     expect((missingPrompt as BadRequestError).message).toContain('prompt');
 
-    const otherProject = await errorOf(test.client.scenarios.create({ name: 'Elsewhere', project: 'project_other', prompt: 'p' }));
+    const otherProject = await failureOf(test.client.scenarios.create({ name: 'Elsewhere', project: 'project_other', prompt: 'p' }));
     expect(BadRequestError.isInstance(otherProject)).toBe(true);
     expect((otherProject as BadRequestError).message).toMatch(/^project: must be the caller's project/);
 
     const created = await test.client.scenarios.create({ name: 'Valid', project, prompt: 'p' });
-    const badUpdate = await errorOf(test.client.scenarios.update(created.id, { project: 'project_other' }));
+    const badUpdate = await failureOf(test.client.scenarios.update(created.id, { project: 'project_other' }));
     expect((badUpdate as BadRequestError).message).toContain('project');
-    const emptyName = await errorOf(test.client.scenarios.update(created.id, { name: '' }));
+    const emptyName = await failureOf(test.client.scenarios.update(created.id, { name: '' }));
     expect((emptyName as BadRequestError).message).toContain('name');
     expect((await test.client.scenarios.retrieve(created.id)).name).toBe('Valid');
   });
@@ -86,8 +73,8 @@ describe.each(await storeKinds())('scenarios (%s)', (kind) => {
 
   it('answers 401 without credentials', async () => {
     const anonymous = test.clientWith({});
-    expect(AuthenticationError.isInstance(await errorOf(anonymous.scenarios.list()))).toBe(true);
-    expect(AuthenticationError.isInstance(await errorOf(anonymous.scenarios.create({ name: 'n', project, prompt: 'p' })))).toBe(true);
+    expect(AuthenticationError.isInstance(await failureOf(anonymous.scenarios.list()))).toBe(true);
+    expect(AuthenticationError.isInstance(await failureOf(anonymous.scenarios.create({ name: 'n', project, prompt: 'p' })))).toBe(true);
   });
 
   it('ignores x-human-id on create (the operation has no such parameter)', async () => {
@@ -97,25 +84,25 @@ describe.each(await storeKinds())('scenarios (%s)', (kind) => {
   });
 
   it("isolates humans: a usage token's scenarios are invisible to other humans; shared ones are read-only", async () => {
-    const alice = await tokenClient('alice');
-    const bob = await tokenClient('bob');
+    const alice = await humanClient(test, 'alice');
+    const bob = await humanClient(test, 'bob');
     const mine = await alice.scenarios.create({ name: 'Alice only', project, prompt: 'secret plans' });
     expect(mine.human).toBe('alice');
 
-    expect(NotFoundError.isInstance(await errorOf(bob.scenarios.retrieve(mine.id)))).toBe(true);
-    expect(NotFoundError.isInstance(await errorOf(bob.scenarios.update(mine.id, { name: 'taken' })))).toBe(true);
-    expect(NotFoundError.isInstance(await errorOf(bob.scenarios.delete(mine.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(bob.scenarios.retrieve(mine.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(bob.scenarios.update(mine.id, { name: 'taken' })))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(bob.scenarios.delete(mine.id)))).toBe(true);
     expect((await bob.scenarios.list().all()).map((scenario) => scenario.id)).not.toContain(mine.id);
     const asBobByKey = test.clientWith({ apiKey: test.server.apiKey, humanId: 'bob' });
-    expect(NotFoundError.isInstance(await errorOf(asBobByKey.scenarios.retrieve(mine.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(asBobByKey.scenarios.retrieve(mine.id)))).toBe(true);
 
     expect(await test.client.scenarios.retrieve(mine.id)).toMatchObject({ human: 'alice' });
     expect((await alice.scenarios.update(mine.id, { name: 'Renamed' })).name).toBe('Renamed');
 
     const shared = await test.client.scenarios.create({ name: 'Shared', project, prompt: 'p' });
     expect(await alice.scenarios.retrieve(shared.id)).toMatchObject({ id: shared.id });
-    expect(PermissionDeniedError.isInstance(await errorOf(alice.scenarios.update(shared.id, { name: 'mine now' })))).toBe(true);
-    expect(PermissionDeniedError.isInstance(await errorOf(alice.scenarios.delete(shared.id)))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(alice.scenarios.update(shared.id, { name: 'mine now' })))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(alice.scenarios.delete(shared.id)))).toBe(true);
     expect(await alice.scenarios.delete(mine.id)).toHaveProperty('message');
   });
 
@@ -124,25 +111,11 @@ describe.each(await storeKinds())('scenarios (%s)', (kind) => {
     for (let index = 0; index < 25; index += 1) {
       created.add((await test.client.scenarios.create({ name: `Paged ${index}`, project, prompt: 'p' })).id);
     }
-    const seen: string[] = [];
-    let pages = 0;
-    let page: string | undefined;
-    let total = 0;
-    do {
-      const result = await test.client.scenarios.list({ page_size: 10, ...(page ? { page } : {}) });
-      expect(result.values.length).toBeLessThanOrEqual(10);
-      seen.push(...result.values.map((scenario) => scenario.id));
-      total = result.total_count;
-      page = result.next_page ?? undefined;
-      pages += 1;
-    } while (page && pages < 50);
-    expect(new Set(seen).size).toBe(seen.length);
-    expect(seen.length).toBe(total);
-    for (const id of created) expect(seen).toContain(id);
+    const { total, pages } = await collectPages((query) => test.client.scenarios.list(query), { pageSize: 10, expectedIds: created });
     expect(pages).toBe(Math.ceil(total / 10));
 
-    const badToken = await errorOf(test.client.scenarios.list({ page: 'not-a-token' }));
+    const badToken = await failureOf(test.client.scenarios.list({ page: 'not-a-token' }));
     expect((badToken as BadRequestError).message).toContain('page');
-    expect((await errorOf(test.client.scenarios.list({ page_size: 0 }))) as BadRequestError).toMatchObject({ status: 400 });
+    expect((await failureOf(test.client.scenarios.list({ page_size: 0 }))) as BadRequestError).toMatchObject({ status: 400 });
   });
 });

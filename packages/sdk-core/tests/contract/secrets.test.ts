@@ -1,34 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
 import type { Principal } from '../../src/server/services/auth/principal.js';
+import { collectPages } from '../support/collect-pages.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-
-async function errorOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (error: unknown) => error,
-  );
-}
+import { failureOf } from '../support/failure-of.js';
+import { humanClient } from '../support/human-clients.js';
+import { useTestServer } from '../support/suite-server.js';
 
 describe.each(await storeKinds())('secrets (%s)', (kind) => {
-  let test: TestServer;
   /** Everything the server logs, at level trace. */
   const logLines: string[] = [];
-  beforeAll(async () => {
-    const logger = pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) });
-    test = await startTestServer(kind, { logger });
-  });
-  afterAll(async () => test.close());
-
-  const tokenClient = async (human: string) => {
-    const { token } = await test.client.usage.createToken({ human });
-    return test.clientWith({ usageToken: token });
-  };
+  const test = useTestServer(kind, { logger: pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) }) });
 
   /** A raw request, to see the exact response body text. */
   const raw = async (method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> => {
@@ -64,23 +48,23 @@ describe.each(await storeKinds())('secrets (%s)', (kind) => {
 
     expect(await test.client.secrets.delete(created.id)).toEqual({ message: expect.stringContaining('API_TOKEN_V2') });
     expect(await test.server.services.secrets.reveal(test.server.project, 'API_TOKEN_V2')).toBeUndefined();
-    expect(NotFoundError.isInstance(await errorOf(test.client.secrets.delete(created.id)))).toBe(true);
-    expect(NotFoundError.isInstance(await errorOf(test.client.secrets.update('secret_missing', { name: 'X', value: 'y' })))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.secrets.delete(created.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.secrets.update('secret_missing', { name: 'X', value: 'y' })))).toBe(true);
   });
 
   it('keeps names unique per owner (400 invalid_input naming name) and validates input', async () => {
     await test.client.secrets.create({ name: 'UNIQUE_ONE', value: 'a' });
     const other = await test.client.secrets.create({ name: 'UNIQUE_TWO', value: 'b' });
-    const duplicate = await errorOf(test.client.secrets.create({ name: 'UNIQUE_ONE', value: 'c' }));
+    const duplicate = await failureOf(test.client.secrets.create({ name: 'UNIQUE_ONE', value: 'c' }));
     expect(BadRequestError.isInstance(duplicate)).toBe(true);
     expect((duplicate as BadRequestError).type).toBe('invalid_input');
     expect((duplicate as BadRequestError).message).toMatch(/^name: .*UNIQUE_ONE/);
-    const renameClash = await errorOf(test.client.secrets.update(other.id, { name: 'UNIQUE_ONE', value: 'c' }));
+    const renameClash = await failureOf(test.client.secrets.update(other.id, { name: 'UNIQUE_ONE', value: 'c' }));
     expect((renameClash as BadRequestError).message).toMatch(/^name: /);
     // Each human has a namespace of their own, apart from the project-wide one.
-    const hugo = await tokenClient('hugo');
+    const hugo = await humanClient(test, 'hugo');
     await hugo.secrets.create({ name: 'UNIQUE_ONE', value: 'd' });
-    const hugoDuplicate = await errorOf(hugo.secrets.create({ name: 'UNIQUE_ONE', value: 'e' }));
+    const hugoDuplicate = await failureOf(hugo.secrets.create({ name: 'UNIQUE_ONE', value: 'e' }));
     expect((hugoDuplicate as BadRequestError).message).toMatch(/^name: .*UNIQUE_ONE/);
     // Concurrent creates of one name (in one process, as two instances would race): exactly one wins.
     const principal: Principal = { project: test.server.project, kind: 'key', human: null, credentialId: 'test' };
@@ -97,15 +81,15 @@ describe.each(await storeKinds())('secrets (%s)', (kind) => {
       [{ value: 'x' }, 'name'],
       [{ name: 'NO_VALUE' }, 'value'],
     ] as const) {
-      const error = await errorOf(test.client.secrets.create(body as never));
+      const error = await failureOf(test.client.secrets.create(body as never));
       expect(BadRequestError.isInstance(error), JSON.stringify(body)).toBe(true);
       expect((error as BadRequestError).message, JSON.stringify(body)).toContain(field);
     }
   });
 
   it('neither lets a usage token squat a name nor tells it which names other humans use', async () => {
-    const mallory = await tokenClient('mallory');
-    const victim = await tokenClient('victim');
+    const mallory = await humanClient(test, 'mallory');
+    const victim = await humanClient(test, 'victim');
     await victim.secrets.create({ name: 'VICTIM_KEY', value: 'victim-value' });
     // Taking a name first blocks no one: the project (and every other human) keeps its own namespace.
     const squatted = await mallory.secrets.create({ name: 'OPENAI', value: 'mallory-value' });
@@ -130,7 +114,7 @@ describe.each(await storeKinds())('secrets (%s)', (kind) => {
     // The API key addresses the project-wide secret by name (and a human's by id).
     expect((await test.client.secrets.update('OPENAI', { name: 'OPENAI', value: 'project-2' })).id).toBe(project.id);
     expect(await secrets.reveal(projectId, 'OPENAI', { human: 'mallory' })).toBe('mallory-value');
-    expect(NotFoundError.isInstance(await errorOf(test.client.secrets.delete('VICTIM_KEY')))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.secrets.delete('VICTIM_KEY')))).toBe(true);
 
     // LLM headers resolve references within the LLM owner's namespace.
     const headers = [{ key: 'Authorization', value: 'Bearer {{secret:OPENAI}}' }];
@@ -143,31 +127,31 @@ describe.each(await storeKinds())('secrets (%s)', (kind) => {
     expect(await test.server.services.llms.resolveHeaders(asMallory, projectLlm.id)).toEqual({ Authorization: 'Bearer project-2' });
     expect(await test.server.services.llms.resolveHeaders(asKey, projectLlm.id)).toEqual({ Authorization: 'Bearer project-2' });
     // A reference to a name only another human has is refused.
-    const borrowed = await errorOf(victim.llms.create({ ...definition, headers: [{ key: 'X', value: '{{secret:OPENAI}}' }] }));
+    const borrowed = await failureOf(victim.llms.create({ ...definition, headers: [{ key: 'X', value: '{{secret:OPENAI}}' }] }));
     expect((borrowed as BadRequestError).message).toContain('headers[0].value');
   });
 
   it('answers 401 without credentials', async () => {
     const anonymous = test.clientWith({});
-    expect(AuthenticationError.isInstance(await errorOf(anonymous.secrets.list()))).toBe(true);
-    expect(AuthenticationError.isInstance(await errorOf(anonymous.secrets.create({ name: 'N', value: 'v' })))).toBe(true);
+    expect(AuthenticationError.isInstance(await failureOf(anonymous.secrets.list()))).toBe(true);
+    expect(AuthenticationError.isInstance(await failureOf(anonymous.secrets.create({ name: 'N', value: 'v' })))).toBe(true);
   });
 
   it("isolates humans: another human's secrets are invisible; shared secrets are read-only to humans", async () => {
-    const iris = await tokenClient('iris');
-    const jack = await tokenClient('jack');
+    const iris = await humanClient(test, 'iris');
+    const jack = await humanClient(test, 'jack');
     const irisSecret = await iris.secrets.create({ name: 'IRIS_ONLY', value: 'iris-value' });
-    expect(NotFoundError.isInstance(await errorOf(jack.secrets.update(irisSecret.id, { name: 'IRIS_ONLY', value: 'x' })))).toBe(true);
-    expect(NotFoundError.isInstance(await errorOf(jack.secrets.update('IRIS_ONLY', { name: 'IRIS_ONLY', value: 'x' })))).toBe(true);
-    expect(NotFoundError.isInstance(await errorOf(jack.secrets.delete('IRIS_ONLY')))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(jack.secrets.update(irisSecret.id, { name: 'IRIS_ONLY', value: 'x' })))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(jack.secrets.update('IRIS_ONLY', { name: 'IRIS_ONLY', value: 'x' })))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(jack.secrets.delete('IRIS_ONLY')))).toBe(true);
     expect((await jack.secrets.list().all()).map((secret) => secret.id)).not.toContain(irisSecret.id);
     expect((await iris.secrets.list().all()).map((secret) => secret.id)).toContain(irisSecret.id);
     expect((await test.client.secrets.list().all()).map((secret) => secret.id)).toContain(irisSecret.id);
 
     const shared = await test.client.secrets.create({ name: 'SHARED_ONE', value: 'shared-value' });
     expect((await jack.secrets.list().all()).map((secret) => secret.id)).toContain(shared.id);
-    expect(PermissionDeniedError.isInstance(await errorOf(jack.secrets.update(shared.id, { name: 'SHARED_ONE', value: 'x' })))).toBe(true);
-    expect(PermissionDeniedError.isInstance(await errorOf(jack.secrets.delete(shared.id)))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(jack.secrets.update(shared.id, { name: 'SHARED_ONE', value: 'x' })))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(jack.secrets.delete(shared.id)))).toBe(true);
     expect(await test.server.services.secrets.reveal(test.server.project, 'SHARED_ONE')).toBe('shared-value');
 
     // Server-side use follows ownership: a human's secret opens only for that human's objects.
@@ -203,21 +187,7 @@ describe.each(await storeKinds())('secrets (%s)', (kind) => {
   it('pages through 25 secrets with page_size without duplicates or gaps', async () => {
     const created = new Set<string>();
     for (let index = 0; index < 25; index += 1) created.add((await test.client.secrets.create({ name: `PAGED_${index}`, value: 'x' })).id);
-    const seen: string[] = [];
-    let page: string | undefined;
-    let pages = 0;
-    let total = 0;
-    do {
-      const result = await test.client.secrets.list({ page_size: 6, ...(page ? { page } : {}) });
-      expect(result.values.length).toBeLessThanOrEqual(6);
-      seen.push(...result.values.map((secret) => secret.id));
-      total = result.total_count;
-      page = result.next_page ?? undefined;
-      pages += 1;
-    } while (page && pages < 100);
-    expect(new Set(seen).size).toBe(seen.length);
-    expect(seen.length).toBe(total);
-    for (const id of created) expect(seen).toContain(id);
+    await collectPages((query) => test.client.secrets.list(query), { pageSize: 6, expectedIds: created, maxPages: 100 });
   });
 
   it('canary: the value never appears in a response, the database or the logs', async () => {

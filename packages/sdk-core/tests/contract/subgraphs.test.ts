@@ -1,33 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppGraph } from '../../src/contract/apps.js';
-import { ApiError, AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, createClient, type PalaverClient } from '../../src/index.js';
+import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, createClient } from '../../src/index.js';
 import { MAX_ARRAY_ANSWER } from '../../src/server/store/document-store.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { apiFailureOf } from '../support/failure-of.js';
+import { useHumanClient } from '../support/human-clients.js';
+import { useTestServer } from '../support/suite-server.js';
 import { seedDocuments } from './seed-documents.js';
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome)) throw new Error(`expected a rejection, got ${JSON.stringify(outcome.value)}`);
-  if (!ApiError.isInstance(outcome.error)) throw outcome.error;
-  return outcome.error as ApiError;
-}
 
 const greeting = { nodes: [{ id: 'hello', type: 'text_source', params: { text: 'Hi!' } }, { id: 'tts', type: 'tts' }], edges: [{ source: 'hello', target: 'tts' }] };
 
 describe.each(await storeKinds())('sub graphs (%s)', (kind) => {
-  let test: TestServer;
-  let asErin: PalaverClient;
-  let asFrank: PalaverClient;
-  beforeAll(async () => {
-    test = await startTestServer(kind);
-    asErin = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'erin' })).token });
-    asFrank = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'frank' })).token });
-  });
-  afterAll(async () => test.close());
+  const test = useTestServer(kind);
+  const asErin = useHumanClient(test, 'erin');
+  const asFrank = useHumanClient(test, 'frank');
 
   it('serves built-in defaults (project null) that are well-formed graphs', async () => {
     const defaults = await test.client.subgraphs.listDefault();
@@ -58,7 +44,7 @@ describe.each(await storeKinds())('sub graphs (%s)', (kind) => {
     expect((await test.client.subgraphs.update(created.id, { graph: greeting })).name).toBe('Greeting v2');
 
     await expect(test.client.subgraphs.delete(created.id)).resolves.toBeUndefined();
-    expect(NotFoundError.isInstance(await rejection(test.client.subgraphs.retrieve(created.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await apiFailureOf(test.client.subgraphs.retrieve(created.id)))).toBe(true);
     expect((await test.client.subgraphs.list()).map((item) => item.id)).not.toContain(created.id);
   });
 
@@ -69,7 +55,7 @@ describe.each(await storeKinds())('sub graphs (%s)', (kind) => {
       () => test.client.subgraphs.delete(builtIn!.id),
       () => asErin.subgraphs.delete(builtIn!.id),
     ]) {
-      const error = await rejection(call());
+      const error = await apiFailureOf(call());
       expect(PermissionDeniedError.isInstance(error)).toBe(true);
       expect(error.status).toBe(403);
     }
@@ -82,7 +68,7 @@ describe.each(await storeKinds())('sub graphs (%s)', (kind) => {
       () => test.client.subgraphs.update('subgraph_missing', { graph: {} }),
       () => test.client.subgraphs.delete('subgraph_missing'),
     ]) {
-      expect(NotFoundError.isInstance(await rejection(call()))).toBe(true);
+      expect(NotFoundError.isInstance(await apiFailureOf(call()))).toBe(true);
     }
     const own = await test.client.subgraphs.create({ name: 'Target' });
     const cases: Array<[() => Promise<unknown>, string]> = [
@@ -92,12 +78,12 @@ describe.each(await storeKinds())('sub graphs (%s)', (kind) => {
       [() => test.client.subgraphs.update(own.id, { graph: { nodes: [{ id: 'a', type: 't' }], edges: [{ source: 'z', target: 'a' }] } }), 'graph.edges[0].source'],
     ];
     for (const [call, field] of cases) {
-      const error = await rejection(call());
+      const error = await apiFailureOf(call());
       expect(BadRequestError.isInstance(error), error.message).toBe(true);
       expect(error.message).toContain(field);
     }
-    expect(AuthenticationError.isInstance(await rejection(test.clientWith({}).subgraphs.list()))).toBe(true);
-    expect(AuthenticationError.isInstance(await rejection(test.clientWith({}).subgraphs.create({ name: 'x' })))).toBe(true);
+    expect(AuthenticationError.isInstance(await apiFailureOf(test.clientWith({}).subgraphs.list()))).toBe(true);
+    expect(AuthenticationError.isInstance(await apiFailureOf(test.clientWith({}).subgraphs.create({ name: 'x' })))).toBe(true);
   });
 
   it('keeps the name of a PUT {name, graph} when a PUT {graph} races it (20 pairs)', async () => {
@@ -139,7 +125,7 @@ describe.each(await storeKinds())('sub graphs (%s)', (kind) => {
       () => asFrank.subgraphs.update(mine.id, { graph: {} }),
       () => asFrank.subgraphs.delete(mine.id),
     ]) {
-      expect(NotFoundError.isInstance(await rejection(call()))).toBe(true);
+      expect(NotFoundError.isInstance(await apiFailureOf(call()))).toBe(true);
     }
     expect(await asErin.subgraphs.retrieve(mine.id)).toEqual(mine);
   });

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
 import type { CreateToolDefinitionRequest } from '../../src/index.js';
+import { collectPages } from '../support/collect-pages.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-
-async function errorOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (error: unknown) => error,
-  );
-}
+import { failureOf } from '../support/failure-of.js';
+import { humanClient } from '../support/human-clients.js';
+import { useTestServer } from '../support/suite-server.js';
+import { startTestServer } from '../support/test-server.js';
 
 const weather: CreateToolDefinitionRequest = {
   name: 'get_weather',
@@ -24,14 +19,10 @@ const weather: CreateToolDefinitionRequest = {
 };
 
 describe.each(await storeKinds())('tool definitions (%s)', (kind) => {
-  let test: TestServer;
-  beforeAll(async () => {
-    test = await startTestServer(kind);
-  });
-  afterAll(async () => test.close());
+  const test = useTestServer(kind);
 
   async function expectInvalid(body: unknown, field: string): Promise<void> {
-    const error = await errorOf(test.client.tools.create(body as CreateToolDefinitionRequest));
+    const error = await failureOf(test.client.tools.create(body as CreateToolDefinitionRequest));
     expect(BadRequestError.isInstance(error), JSON.stringify(body)).toBe(true);
     expect((error as BadRequestError).type).toBe('invalid_input');
     expect((error as BadRequestError).message).toContain(field);
@@ -60,7 +51,7 @@ describe.each(await storeKinds())('tool definitions (%s)', (kind) => {
     expect((await test.client.tools.list()).values.map((tool) => tool.id)).toContain(created.id);
 
     await expect(test.client.tools.delete(created.id)).resolves.toBeUndefined();
-    expect(NotFoundError.isInstance(await errorOf(test.client.tools.retrieve(created.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.tools.retrieve(created.id)))).toBe(true);
   });
 
   it('answers 404 for unknown tools', async () => {
@@ -69,7 +60,7 @@ describe.each(await storeKinds())('tool definitions (%s)', (kind) => {
       () => test.client.tools.update('tool_missing', weather),
       () => test.client.tools.delete('tool_missing'),
     ]) {
-      expect(NotFoundError.isInstance(await errorOf(call()))).toBe(true);
+      expect(NotFoundError.isInstance(await failureOf(call()))).toBe(true);
     }
   });
 
@@ -93,7 +84,7 @@ describe.each(await storeKinds())('tool definitions (%s)', (kind) => {
     await expectInvalid({ ...weather, call_settings: { destination: { type: 'carrier_pigeon' } } }, 'call_settings.destination');
     await expectInvalid({ name: 'x', description: 'y', parameters: [] }, 'call_settings');
     const created = await test.client.tools.create(weather);
-    const error = await errorOf(test.client.tools.update(created.id, { ...weather, name: 'bad name!' }));
+    const error = await failureOf(test.client.tools.update(created.id, { ...weather, name: 'bad name!' }));
     expect((error as BadRequestError).message).toContain('name');
     expect((await test.client.tools.retrieve(created.id)).name).toBe('get_weather');
   });
@@ -107,14 +98,14 @@ describe.each(await storeKinds())('tool definitions (%s)', (kind) => {
     // Loopback is allowed by default (development), like the LLM gateway's `llm.allowLoopback`.
     expect((await test.client.tools.create(to('http://127.0.0.1:8080/hook'))).call_settings.destination).toEqual({ type: 'web_request', url: 'http://127.0.0.1:8080/hook' });
     const created = await test.client.tools.create(to('http://localhost:8080/hook'));
-    const refused = await errorOf(test.client.tools.update(created.id, to('http://169.254.169.254/')));
+    const refused = await failureOf(test.client.tools.update(created.id, to('http://169.254.169.254/')));
     expect((refused as BadRequestError).message).toContain(field);
     expect((await test.client.tools.retrieve(created.id)).call_settings.destination).toEqual({ type: 'web_request', url: 'http://localhost:8080/hook' });
 
     const strict = await startTestServer(kind, { config: { llm: { allowLoopback: false, allowPrivateNetworks: true } } });
     try {
       for (const url of ['http://127.0.0.1/', 'http://localhost/', 'http://api.localhost/', 'http://[::1]/', 'http://169.254.169.254/']) {
-        const error = await errorOf(strict.client.tools.create(to(url)));
+        const error = await failureOf(strict.client.tools.create(to(url)));
         expect(BadRequestError.isInstance(error), url).toBe(true);
         expect((error as BadRequestError).message, url).toContain(field);
       }
@@ -127,8 +118,7 @@ describe.each(await storeKinds())('tool definitions (%s)', (kind) => {
 
   it('is API-key only: 403 for usage tokens on every route, 401 without credentials', async () => {
     const created = await test.client.tools.create(weather);
-    const { token } = await test.client.usage.createToken({ human: 'tina' });
-    const asTina = test.clientWith({ usageToken: token });
+    const asTina = await humanClient(test, 'tina');
     for (const call of [
       () => asTina.tools.create(weather),
       () => asTina.tools.retrieve(created.id),
@@ -136,13 +126,13 @@ describe.each(await storeKinds())('tool definitions (%s)', (kind) => {
       () => asTina.tools.delete(created.id),
       () => asTina.tools.list(),
     ]) {
-      const error = await errorOf(call());
+      const error = await failureOf(call());
       expect(PermissionDeniedError.isInstance(error)).toBe(true);
       expect((error as PermissionDeniedError).status).toBe(403);
     }
     const anonymous = test.clientWith({});
-    expect(AuthenticationError.isInstance(await errorOf(anonymous.tools.list()))).toBe(true);
-    expect(AuthenticationError.isInstance(await errorOf(anonymous.tools.create(weather)))).toBe(true);
+    expect(AuthenticationError.isInstance(await failureOf(anonymous.tools.list()))).toBe(true);
+    expect(AuthenticationError.isInstance(await failureOf(anonymous.tools.create(weather)))).toBe(true);
     expect(await test.client.tools.retrieve(created.id)).toMatchObject({ id: created.id });
   });
 
@@ -151,17 +141,17 @@ describe.each(await storeKinds())('tool definitions (%s)', (kind) => {
     const asBen = test.clientWith({ apiKey: test.server.apiKey, humanId: 'ben' });
     const annas = await asAnna.tools.create({ ...weather, name: 'annas_tool' });
 
-    expect(NotFoundError.isInstance(await errorOf(asBen.tools.retrieve(annas.id)))).toBe(true);
-    expect(NotFoundError.isInstance(await errorOf(asBen.tools.update(annas.id, weather)))).toBe(true);
-    expect(NotFoundError.isInstance(await errorOf(asBen.tools.delete(annas.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(asBen.tools.retrieve(annas.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(asBen.tools.update(annas.id, weather)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(asBen.tools.delete(annas.id)))).toBe(true);
     expect((await asBen.tools.list().all()).map((tool) => tool.id)).not.toContain(annas.id);
     expect((await asAnna.tools.list().all()).map((tool) => tool.id)).toContain(annas.id);
     expect(await test.client.tools.retrieve(annas.id)).toMatchObject({ name: 'annas_tool' });
 
     const shared = await test.client.tools.create({ ...weather, name: 'shared_tool' });
     expect(await asBen.tools.retrieve(shared.id)).toMatchObject({ name: 'shared_tool' });
-    expect(PermissionDeniedError.isInstance(await errorOf(asBen.tools.update(shared.id, weather)))).toBe(true);
-    expect(PermissionDeniedError.isInstance(await errorOf(asBen.tools.delete(shared.id)))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(asBen.tools.update(shared.id, weather)))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(asBen.tools.delete(shared.id)))).toBe(true);
     await expect(asAnna.tools.delete(annas.id)).resolves.toBeUndefined();
   });
 
@@ -169,21 +159,7 @@ describe.each(await storeKinds())('tool definitions (%s)', (kind) => {
     const pager = test.clientWith({ apiKey: test.server.apiKey, humanId: 'pager' });
     const created = new Set<string>();
     for (let index = 0; index < 25; index += 1) created.add((await pager.tools.create({ ...weather, name: `tool_${index}` })).id);
-    const seen: string[] = [];
-    let page: string | undefined;
-    let pages = 0;
-    let total = 0;
-    do {
-      const result = await test.client.tools.list({ page_size: 8, ...(page ? { page } : {}) });
-      expect(result.values.length).toBeLessThanOrEqual(8);
-      seen.push(...result.values.map((tool) => tool.id));
-      total = result.total_count;
-      page = result.next_page ?? undefined;
-      pages += 1;
-    } while (page && pages < 50);
-    expect(new Set(seen).size).toBe(seen.length);
-    expect(seen.length).toBe(total);
-    for (const id of created) expect(seen).toContain(id);
+    await collectPages((query) => test.client.tools.list(query), { pageSize: 8, expectedIds: created });
     const mine = await pager.tools.list({ page_size: 100 });
     expect(mine.values.filter((tool) => created.has(tool.id))).toHaveLength(25);
   });

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { useTestServer } from '../support/suite-server.js';
 
 describe.each(await storeKinds())('usage tokens (%s)', (kind) => {
-  let test: TestServer;
-  beforeAll(async () => {
-    test = await startTestServer(kind);
-  });
-  afterAll(async () => test.close());
+  const test = useTestServer(kind);
 
   it('mints a token that authenticates as its human, with the default ttl of 3600 s', async () => {
     const { token } = await test.client.usage.createToken({ human: 'alice' });

@@ -1,40 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
   NotFoundError,
   PermissionDeniedError,
-  type PalaverClient,
 } from '../../src/index.js';
 import type { Principal } from '../../src/server/services/auth/principal.js';
 import { storeKinds } from '../support/databases.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
-
-async function failure(promise: PromiseLike<unknown>): Promise<Error & { message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
+import { failureOf } from '../support/failure-of.js';
+import { useHumanClient } from '../support/human-clients.js';
+import { useTestServer } from '../support/suite-server.js';
 
 const FLITE = ['flite-awb', 'flite-kal', 'flite-kal16', 'flite-rms', 'flite-slt'];
 const ESPEAK_LANGUAGES = ['en-gb', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'ru', 'hi', 'cmn', 'ja', 'ar', 'tr', 'sv'];
 
 describe.each(await storeKinds())('voices (%s)', (kind) => {
-  let test: TestServer;
-  let alice: PalaverClient;
-  let bob: PalaverClient;
+  const test = useTestServer(kind);
+  const alice = useHumanClient(test, 'alice');
+  const bob = useHumanClient(test, 'bob');
   let projectWide: Principal;
 
-  beforeAll(async () => {
-    test = await startTestServer(kind);
-    alice = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'alice' })).token });
-    bob = test.clientWith({ usageToken: (await test.client.usage.createToken({ human: 'bob' })).token });
+  beforeAll(() => {
     projectWide = { project: test.server.project, kind: 'key', human: null, credentialId: 'test' };
   });
-  afterAll(async () => test.close());
 
   it('serves the built-in catalog: five Flite voices and fifteen eSpeak-NG languages', async () => {
     const voices = await test.client.voices.list({ page_size: 100 });
@@ -67,7 +55,7 @@ describe.each(await storeKinds())('voices (%s)', (kind) => {
     );
     expect(((await raw.json()) as { values: Array<{ id: string }> }).values.map((voice) => voice.id)).toEqual(['flite-awb']);
     expect((await test.client.voices.list({ tags: ['engine:flite', 'engine:espeak-ng'] })).values).toEqual([]);
-    const error = await failure(test.client.voices.list({ tags: ['Not A Tag'] }));
+    const error = await failureOf(test.client.voices.list({ tags: ['Not A Tag'] }));
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect(error.message).toContain('tags');
   });
@@ -82,15 +70,15 @@ describe.each(await storeKinds())('voices (%s)', (kind) => {
   });
 
   it('keeps built-in voices read-only (403) and answers 404 for unknown voices', async () => {
-    expect(PermissionDeniedError.isInstance(await failure(test.client.voices.update('flite-slt', { name: 'Mine', language: 'en' })))).toBe(true);
-    expect(PermissionDeniedError.isInstance(await failure(test.client.voices.delete('espeak-de')))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(test.client.voices.update('flite-slt', { name: 'Mine', language: 'en' })))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(test.client.voices.delete('espeak-de')))).toBe(true);
     expect((await test.client.voices.retrieve('flite-slt')).name).not.toBe('Mine');
     for (const call of [
       () => test.client.voices.retrieve('voice_missing'),
       () => test.client.voices.update('voice_missing', { name: 'x', language: 'en' }),
       () => test.client.voices.delete('voice_missing'),
     ]) {
-      expect(NotFoundError.isInstance(await failure(call()))).toBe(true);
+      expect(NotFoundError.isInstance(await failureOf(call()))).toBe(true);
     }
   });
 
@@ -124,14 +112,14 @@ describe.each(await storeKinds())('voices (%s)', (kind) => {
       [{ name: 'x', language: 'en', tags: ['has space'] }, 'tags'],
     ];
     for (const [body, field] of cases) {
-      const error = await failure(test.client.voices.update(created.id, body as never));
+      const error = await failureOf(test.client.voices.update(created.id, body as never));
       expect(BadRequestError.isInstance(error), field).toBe(true);
       expect(error.message, field).toContain(field);
     }
 
     expect(await test.client.voices.delete(created.id)).toEqual({ message: expect.stringContaining(created.id) });
-    expect(NotFoundError.isInstance(await failure(test.client.voices.retrieve(created.id)))).toBe(true);
-    expect(NotFoundError.isInstance(await failure(test.client.voices.delete(created.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.voices.retrieve(created.id)))).toBe(true);
+    expect(NotFoundError.isInstance(await failureOf(test.client.voices.delete(created.id)))).toBe(true);
   });
 
   it('keeps the tags of a PUT with tags when a PUT without tags races it (20 pairs)', async () => {
@@ -167,7 +155,7 @@ describe.each(await storeKinds())('voices (%s)', (kind) => {
       () => bob.voices.update(own.id, { name: 'stolen', language: 'en' }),
       () => bob.voices.delete(own.id),
     ]) {
-      expect(NotFoundError.isInstance(await failure(call()))).toBe(true);
+      expect(NotFoundError.isInstance(await failureOf(call()))).toBe(true);
     }
     expect((await bob.voices.list({ tags: ['cloned'] })).values).toEqual([]);
     expect((await alice.voices.list({ tags: ['cloned'] })).values.map((voice) => voice.id)).toEqual([own.id]);
@@ -175,17 +163,17 @@ describe.each(await storeKinds())('voices (%s)', (kind) => {
 
     const shared = await test.server.services.voices.createProjectVoice(projectWide, { name: 'House voice', language: 'en' });
     expect((await bob.voices.retrieve(shared.id)).name).toBe('House voice');
-    expect(PermissionDeniedError.isInstance(await failure(bob.voices.update(shared.id, { name: 'x', language: 'en' })))).toBe(true);
-    expect(PermissionDeniedError.isInstance(await failure(bob.voices.delete(shared.id)))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(bob.voices.update(shared.id, { name: 'x', language: 'en' })))).toBe(true);
+    expect(PermissionDeniedError.isInstance(await failureOf(bob.voices.delete(shared.id)))).toBe(true);
   });
 
   it('validates generate and clone input (the behaviour is tested in tests/speech/)', async () => {
-    let error = await failure(test.client.voices.generate({ text: '' }));
+    let error = await failureOf(test.client.voices.generate({ text: '' }));
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect(error.message).toContain('text');
 
     const recording = new File([new Uint8Array([0xff, 0xfb, 0x90, 0x00])], 'me.mp3', { type: 'audio/mpeg' });
-    error = await failure(test.client.voices.clone({ name: 'Me', language: 'en', file: recording }));
+    error = await failureOf(test.client.voices.clone({ name: 'Me', language: 'en', file: recording }));
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect(error.message).toContain('file');
     const form = new FormData();
@@ -199,7 +187,7 @@ describe.each(await storeKinds())('voices (%s)', (kind) => {
   });
 
   it('rejects bad credentials with 401', async () => {
-    const error = await failure(test.clientWith({ apiKey: 'pk_wrong_key_000000000000000000' }).voices.list());
+    const error = await failureOf(test.clientWith({ apiKey: 'pk_wrong_key_000000000000000000' }).voices.list());
     expect(AuthenticationError.isInstance(error)).toBe(true);
   });
 });

@@ -133,11 +133,11 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
       expect(named.choices[0]!.message.tool_calls![0]).toMatchObject({ type: 'function', function: { name: 'get_weather' } });
     });
 
-    it('refuses image and video parts, and audio without a speech-to-text provider, naming the part', async () => {
+    // Audio parts (transcribed, or refused without an STT engine): chat-speech.test.ts.
+    it('refuses image and video parts, naming the part', async () => {
       for (const [part, expected] of [
         [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }, 'image_url parts are not supported'],
         [{ type: 'video_url', video_url: { url: 'data:video/mp4;base64,AAAA' } }, 'video_url parts are not supported'],
-        [{ type: 'input_audio', input_audio: { data: 'UklGRg==', format: 'wav' } }, 'speech-to-text'],
       ] as const) {
         const response = await post({ model: 'builtin-offline', messages: [{ role: 'user', content: [{ type: 'text', text: 'look' }, part] }] });
         expect(response.status).toBe(400);

@@ -13,6 +13,7 @@ import type { Handler } from './handler.js';
 import { handlers } from './handlers/index.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerMediaRoutes } from '../media/media-routes.js';
+import { registerChatAudioRoute } from './chat-audio-route.js';
 
 /**
  * The error body: the spec's `{type, message}`. OpenAI-compatible routes also carry OpenAI's `error` object so
@@ -87,6 +88,7 @@ export function createApp(services: Services): Hono<AppEnvironment> {
   });
   app.get('/docs', (context) => context.html(renderDocsPage('/openapi.json')));
   registerMediaRoutes(app, services.media);
+  registerChatAudioRoute(app, services.chatAudio);
 
   for (const route of [...allRoutes].sort(compareRoutes)) bindRoute(app, route, handlerFor(route), services);
   return app;

@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { TtsClientMessage, TtsServiceMessage } from '../../contract/tts-socket.js';
+import { CHAT_AUDIO_PATH } from '../llm/chat-speech-output.js';
 
 /** Path of the streaming TTS websocket (not an HTTP operation, so not under `paths`). */
 export const TTS_SOCKET_PATH = '/v1/voice/websocket';
 /** Paths of the embedded LiveKit-compatible media endpoint (signalling for WebRTC). */
 export const MEDIA_ENDPOINT_PATHS = ['/rtc', '/rtc/v1', '/rtc/validate', '/rtc/v1/validate'] as const;
+
+/** Where chat completions' speech output is served (a GET outside the contract; the id is the credential). */
+export const CHAT_AUDIO_ROUTE = `${CHAT_AUDIO_PATH}/{id}`;
 
 /** Markdown of `info.description`: authentication, the non-HTTP endpoints and the shared conventions. */
 export function openApiDescription(): string {
@@ -26,6 +30,11 @@ export function openApiDescription(): string {
     '## Streaming TTS websocket (not an HTTP operation)',
     `Connect a websocket to \`${TTS_SOCKET_PATH}\` with the same credentials as HTTP calls (\`x-api-key\` or \`Authorization: Bearer\` headers; browsers, which cannot set headers on a websocket, pass \`?token=<usage token>\` or \`?api_key=\`). Refused credentials close the socket with code 4401 (invalid) or 4403 (not allowed). Many sessions share one socket, told apart by the client-chosen \`session\`; audio is 24 kHz mono. Messages are JSON objects \`{type, session, payload}\`: the client sends \`start_session\` {voice}, \`push_text\` {text}, \`eos\` {}; the service answers \`audio\` {audio (base64 PCM16LE), sample_rate, channels, audio_format, encoding}, \`final\` {} and \`error\` {message}. Schemas: \`x-websockets\`.`,
     '',
+    '## Chat completions: speech, audio input and moderation (service extensions)',
+    '- `input_audio` user parts (`wav` PCM16 or `mp3`, at most 60 s each) are transcribed by the server\'s speech-to-text engine before the model sees them; `ogg` is refused with 400 naming `input_audio.format`, and without an STT engine audio parts are refused with 400.',
+    `- \`modalities: ["text", "audio"]\` with \`audio: {voice, format}\` (a platform voice id, default \`flite-slt\`; \`mp3\` or \`wav\`) speaks the answer: the message carries \`service_ext.voice\` {\`audio_url\`, \`expires_at\` (Unix seconds, 1 hour by default)}; a stream sends it in one more chunk after the finish chunk (before the usage chunk). \`GET ${CHAT_AUDIO_ROUTE}\` serves the file (\`audio/mpeg\` or \`audio/wav\`) without credentials, the random 128-bit id acting as a signed URL, and answers 404 once expired (see \`x-chat-audio\`). The seconds spoken count as the human's \`voice_synthesis_seconds\`; a used-up limit is refused with 400 \`usage_limit_exceeded\` before the model runs.`,
+    '- `metadata.moderation: true` (or `"true"`) moderates the latest user message before the model runs and, for non-streamed answers, the answer; flagged text is refused with 400 `moderation_error`. `metadata` is stored with the usage records of the request.',
+    '',
     '## Errors',
     'Errors answer a BadRequest body `{type, message}`; `type` is one of `invalid_input`, `usage_limit_exceeded`, `project_disabled`, `moderation_error`, `unauthorized`, `forbidden`, `not_found`, `conflict`, `payload_too_large`, `not_implemented`, `internal_error`.',
   ].join('\n');
@@ -37,8 +46,21 @@ function messageSchema(schema: z.core.$ZodType): object {
 }
 
 /** Specification extensions describing the two non-HTTP endpoints. */
-export function openApiExtensions(): { 'x-websockets': object; 'x-livekit': object } {
+export function openApiExtensions(): { 'x-websockets': object; 'x-livekit': object; 'x-chat-audio': object } {
   return {
+    'x-chat-audio': {
+      [CHAT_AUDIO_ROUTE]: {
+        get: {
+          summary: 'Speech of a chat completion (`service_ext.voice.audio_url`)',
+          security: [],
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$' } }],
+          responses: {
+            '200': { description: 'The audio', content: { 'audio/mpeg': {}, 'audio/wav': {} } },
+            '404': { description: 'Unknown or expired' },
+          },
+        },
+      },
+    },
     'x-websockets': {
       [TTS_SOCKET_PATH]: {
         summary: 'Streaming text-to-speech',

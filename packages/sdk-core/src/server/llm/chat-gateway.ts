@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import {
   MAX_COMPLETION_TOKENS,
+  moderationRequested,
   type ChatCompletionChunk,
   type ChatCompletionRequest,
   type ChatCompletionResponse,
@@ -8,15 +9,17 @@ import {
   type ChatMessage,
   type ChatStreamError,
   type ChatToolChoice,
+  type ChatVoiceOutput,
 } from '../../contract/chat.js';
-import { BadRequestError, InternalServerError } from '../../errors/api-error.js';
+import { ApiError, BadRequestError, InternalServerError } from '../../errors/api-error.js';
 import type { Principal } from '../services/auth/principal.js';
 import { newId } from '../store/ids.js';
 import { ChatModelError, type ChatDelta, type ChatModel, type ChatModelRequest } from './chat-model.js';
+import type { ChatSpeechOutput, SpeechPlan } from './chat-speech-output.js';
 import { assembleCompletion } from './completion-assembler.js';
 import type { ResolveModel } from './model-resolver.js';
-import { estimatePromptTokens } from './token-count.js';
-import type { Transcriber } from './transcriber.js';
+import { estimatePromptTokens, messageText } from './token-count.js';
+import { AudioInputError, type Transcriber } from './transcriber.js';
 import type { UsageMeter, UsageReservation } from './usage-meter.js';
 
 /** What one completion measured: for logs, benchmarks and the realtime agent's latency budget. */
@@ -35,8 +38,20 @@ export interface ChatGatewayDependencies {
   usageMeter: UsageMeter;
   /** Speech-to-text for `input_audio` parts; without it such requests are refused with 400. */
   transcriber?: Transcriber | undefined;
+  /** Speech of the answer (`modalities: ["text", "audio"]`); without it such requests are refused with 400. */
+  speechOutput?: ChatSpeechOutput | undefined;
+  /** Throws 400 `moderation_error` for flagged text (`metadata.moderation: true`); without it such requests are refused. */
+  moderate?: ((text: string, signal: AbortSignal) => Promise<void>) | undefined;
   logger: Logger;
   onMetrics?: (metrics: ChatMetrics) => void;
+}
+
+/** Per-request options of a completion. */
+export interface ChatRunOptions {
+  /** Aborts the model call (the client went away). */
+  signal: AbortSignal;
+  /** Origin the `audio_url` of speech output starts with (e.g. `https://api.example.com`); relative when absent. */
+  audioBaseUrl?: string | undefined;
 }
 
 /** One event of a streamed completion: a chunk, or the error that ends the stream early. */
@@ -56,6 +71,13 @@ interface PreparedRun {
   modelRequest: ChatModelRequest;
   reservation: UsageReservation;
   promptEstimate: number;
+  speech: SpeechPlan | undefined;
+}
+
+/** An opened run: the model's deltas (the first one already pulled) and the speech to render afterwards. */
+interface OpenedRun {
+  deltas: AsyncIterable<ChatDelta>;
+  speech: SpeechPlan | undefined;
 }
 
 /**
@@ -71,24 +93,35 @@ interface PreparedRun {
 export class ChatGateway {
   constructor(private readonly dependencies: ChatGatewayDependencies) {}
 
-  /** A whole (non-streamed) completion. */
-  async complete(principal: Principal, request: ChatCompletionRequest, options: { signal: AbortSignal }): Promise<ChatCompletionResponse> {
-    const deltas = await this.open(principal, request, options.signal, false);
+  /**
+   * A whole (non-streamed) completion. With `metadata.moderation`, a flagged answer is refused (400
+   * `moderation_error`); with speech output, the message's `service_ext.voice` points at the spoken answer.
+   */
+  async complete(principal: Principal, request: ChatCompletionRequest, options: ChatRunOptions): Promise<ChatCompletionResponse> {
+    const { deltas, speech } = await this.open(principal, request, options.signal, false);
     const collected: ChatDelta[] = [];
     try {
       for await (const delta of deltas) collected.push(delta);
     } catch (error) {
       throw toApiError(error);
     }
-    return assembleCompletion(collected, { id: newId('chatcmpl'), created: unixSeconds(), model: request.model });
+    const completion = assembleCompletion(collected, { id: newId('chatcmpl'), created: unixSeconds(), model: request.model });
+    const message = completion.choices[0]?.message;
+    if (message && moderationRequested(request)) {
+      const answer = [message.content, message.refusal].filter((text) => text).join('\n');
+      if (answer !== '') await this.moderate(answer, options.signal);
+    }
+    if (message && speech) message.service_ext = { voice: await this.speak(principal, request, speech, message.content ?? '', options) };
+    return completion;
   }
 
   /**
    * A streamed completion. Resolves once the model produced its first delta, so failures up to then
    * (unknown model, limits, upstream errors after retries) reject instead of starting a stream.
    */
-  async stream(principal: Principal, request: ChatCompletionRequest, options: { signal: AbortSignal }): Promise<AsyncIterable<ChatStreamEvent>> {
-    const deltas = await this.open(principal, request, options.signal, true);
+  async stream(principal: Principal, request: ChatCompletionRequest, options: ChatRunOptions): Promise<AsyncIterable<ChatStreamEvent>> {
+    const { deltas, speech } = await this.open(principal, request, options.signal, true);
+    const speak = (text: string) => this.speak(principal, request, speech!, text, options);
     const id = newId('chatcmpl');
     const created = unixSeconds();
     const includeUsage = request.stream_options?.include_usage === true;
@@ -96,12 +129,14 @@ export class ChatGateway {
 
     return (async function* events(): AsyncGenerator<ChatStreamEvent> {
       let usage: ChatCompletionUsage | undefined;
+      let text = '';
       try {
         for await (const delta of deltas) {
           if (delta.type === 'usage') {
             usage = delta.usage;
             continue;
           }
+          if (delta.type === 'text') text += delta.text;
           yield { type: 'chunk', chunk: { ...base, choices: [chunkChoice(delta)] } };
         }
       } catch (error) {
@@ -110,12 +145,27 @@ export class ChatGateway {
         yield { type: 'error', error: { error: { type: 'internal_error', code: 'upstream_error', message } } };
         return;
       }
+      if (speech) {
+        // The speech chunk follows the finish chunk: synthesis needs the whole answer.
+        let voice: ChatVoiceOutput | null;
+        try {
+          voice = await speak(text);
+        } catch (error) {
+          if (options.signal.aborted) return;
+          const message = ApiError.isInstance(error) ? error.message : 'speech synthesis failed';
+          const type = ApiError.isInstance(error) ? error.type : 'internal_error';
+          yield { type: 'error', error: { error: { type, code: 'speech_error', message } } };
+          return;
+        }
+        const serviceExt = { voice };
+        yield { type: 'chunk', chunk: { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: null, service_ext: serviceExt }, finish_reason: null }] } };
+      }
       if (includeUsage && usage) yield { type: 'chunk', chunk: { ...base, choices: [], usage } };
     })();
   }
 
   /** Prepares the run and pulls the first delta; the returned iterable yields it first. */
-  private async open(principal: Principal, request: ChatCompletionRequest, signal: AbortSignal, stream: boolean): Promise<AsyncIterable<ChatDelta>> {
+  private async open(principal: Principal, request: ChatCompletionRequest, signal: AbortSignal, stream: boolean): Promise<OpenedRun> {
     const started = performance.now();
     const prepared = await this.prepare(principal, request, signal);
     const iterator = this.run(prepared, request, signal, stream, started)[Symbol.asyncIterator]();
@@ -125,7 +175,7 @@ export class ChatGateway {
     } catch (error) {
       throw toApiError(error);
     }
-    return {
+    const deltas: AsyncIterable<ChatDelta> = {
       [Symbol.asyncIterator]() {
         let pending: IteratorResult<ChatDelta> | undefined = first;
         return {
@@ -141,11 +191,36 @@ export class ChatGateway {
         };
       },
     };
+    return { deltas, speech: prepared.speech };
+  }
+
+  /** 400 `moderation_error` for flagged text; 400 `invalid_input` when this server has no moderator. */
+  private async moderate(text: string, signal: AbortSignal): Promise<void> {
+    const moderate = this.dependencies.moderate;
+    if (!moderate) throw new BadRequestError('Invalid body: metadata.moderation: no moderator is configured on this server');
+    await moderate(text, signal);
+  }
+
+  private async speak(principal: Principal, request: ChatCompletionRequest, plan: SpeechPlan, text: string, options: ChatRunOptions): Promise<ChatVoiceOutput | null> {
+    const metadata = { ...(request.metadata ?? {}), model: request.model };
+    return this.dependencies.speechOutput!.render(principal, plan, text, { signal: options.signal, baseUrl: options.audioBaseUrl ?? '', metadata });
   }
 
   private async prepare(principal: Principal, request: ChatCompletionRequest, signal: AbortSignal): Promise<PreparedRun> {
     const model = await this.dependencies.resolveModel(principal, request.model);
     const messages = await this.withTranscribedAudio(request.messages, model, signal);
+    if (moderationRequested(request)) {
+      // The latest user message, as the model will see it (audio parts already transcribed).
+      const latest = [...messages].reverse().find((message) => message.role === 'user');
+      const text = latest ? messageText(latest).trim() : '';
+      if (text !== '') await this.moderate(text, signal);
+    }
+    const speechOutput = this.dependencies.speechOutput;
+    if (!speechOutput && request.modalities?.includes('audio')) {
+      throw new BadRequestError('Invalid body: modalities: speech output is not available on this server');
+    }
+    // Voice and voice_synthesis_seconds limit are checked before any token is spent.
+    const speech = await speechOutput?.plan(principal, request);
     const promptEstimate = estimatePromptTokens(messages);
     const wanted = request.max_tokens ?? MAX_COMPLETION_TOKENS;
     const reservation = await this.dependencies.usageMeter.reserve(principal, promptEstimate + wanted);
@@ -155,6 +230,7 @@ export class ChatGateway {
       model,
       promptEstimate,
       reservation,
+      speech,
       modelRequest: {
         messages,
         maxTokens,
@@ -189,7 +265,14 @@ export class ChatGateway {
           throw new BadRequestError(`Invalid body: ${field}: input_audio needs a speech-to-text provider, and none is configured on this server`);
         }
         const data = Buffer.from(part.input_audio.data, 'base64');
-        const text = await transcriber.transcribe({ data, format: part.input_audio.format }, { signal });
+        let text: string;
+        try {
+          text = await transcriber.transcribe({ data, format: part.input_audio.format }, { signal });
+        } catch (error) {
+          if (!(error instanceof AudioInputError)) throw error;
+          const where = error.field === 'stt' ? field : `${field}.input_audio.${error.field}`;
+          throw new BadRequestError(`Invalid body: ${where}: ${error.message}`, { cause: error });
+        }
         parts.push({ type: 'text' as const, text });
       }
       result.push({ ...message, content: parts });

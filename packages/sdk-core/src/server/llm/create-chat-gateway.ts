@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.js';
 import type { UsageService } from '../services/usage/usage-service.js';
-import { ChatGateway, type ChatMetrics } from './chat-gateway.js';
+import { ChatGateway, type ChatGatewayDependencies, type ChatMetrics } from './chat-gateway.js';
+import type { ChatSpeechOutput } from './chat-speech-output.js';
 import { createModelResolver, type LlmLookup, type ModelResolverOptions } from './model-resolver.js';
 import type { Transcriber } from './transcriber.js';
 import { unmeteredUsage } from './usage-meter.js';
@@ -13,7 +14,12 @@ export interface ChatGatewayWiring {
   llms: LlmLookup;
   /** The usage service; without it tokens are neither counted nor limited. */
   usage?: Pick<UsageService, 'reserve'> | undefined;
+  /** Speech-to-text for `input_audio` parts (`createSpeechTranscriber(services.speech)`). */
   transcriber?: Transcriber | undefined;
+  /** Speech of answers for `modalities: ["text", "audio"]`. */
+  speechOutput?: ChatSpeechOutput | undefined;
+  /** The moderation check for `metadata.moderation` (the voice synthesis service's `moderate`). */
+  moderate?: ChatGatewayDependencies['moderate'];
   upstream?: ModelResolverOptions['upstream'];
   onMetrics?: (metrics: ChatMetrics) => void;
 }
@@ -22,7 +28,7 @@ export interface ChatGatewayWiring {
  * Builds the server's gateway from its services and config.
  *
  * @example
- * const chat = createChatGateway({ config, logger, llms, usage });
+ * const chat = createChatGateway({ config, logger, llms, usage, transcriber: createSpeechTranscriber(speech) });
  */
 export function createChatGateway(wiring: ChatGatewayWiring): ChatGateway {
   return new ChatGateway({
@@ -34,6 +40,8 @@ export function createChatGateway(wiring: ChatGatewayWiring): ChatGateway {
     }),
     usageMeter: wiring.usage ? usageServiceMeter(wiring.usage) : unmeteredUsage,
     transcriber: wiring.transcriber,
+    speechOutput: wiring.speechOutput,
+    moderate: wiring.moderate,
     logger: wiring.logger,
     ...(wiring.onMetrics ? { onMetrics: wiring.onMetrics } : {}),
   });

@@ -5,7 +5,24 @@ export interface AudioInput {
 }
 
 /**
- * Speech-to-text for the gateway's `input_audio` parts; the speech engines provide it.
+ * The caller's audio cannot be transcribed (undecodable, unsupported format, too long, or no STT engine).
+ * `field` is the `input_audio` field at fault, so the gateway can name it in the 400 it answers with.
+ */
+export class AudioInputError extends Error {
+  override readonly name = 'AudioInputError';
+
+  constructor(
+    readonly field: 'data' | 'format' | 'stt',
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(message, options);
+  }
+}
+
+/**
+ * Speech-to-text for the gateway's `input_audio` parts; the speech engines provide it. Problems with the
+ * audio itself are thrown as {@link AudioInputError}.
  *
  * @example
  * const text = await transcriber.transcribe({ data, format: 'wav' }, { signal });

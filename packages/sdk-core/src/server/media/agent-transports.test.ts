@@ -148,7 +148,7 @@ describe.each(['embedded', 'livekit'] as const)('%s agent transport, human on @l
     await human.localParticipant!.publishTrack(LocalAudioTrack.createAudioTrack('mic', source), new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }));
     const feeding = feedTone(source, HUMAN_TONE_HZ, stop.signal);
 
-    const fromHuman = await nextAudioTrack(agent, 'human_3');
+    const fromHuman = await nextAudioTrack(agent, 'human_3', 30_000);
     const decoded = await analyseFrames(fromHuman.frames(), CANDIDATES);
     expect(decoded.frequency).toBe(HUMAN_TONE_HZ);
     expect(decoded.dominance).toBeGreaterThan(10);

@@ -17,6 +17,9 @@ import { ScenarioService } from './scenarios/scenario-service.js';
 import { LlmService } from './llms/llm-service.js';
 import type { ChatGateway } from '../llm/chat-gateway.js';
 import { createChatGateway } from '../llm/create-chat-gateway.js';
+import { ChatAudioStore } from '../llm/chat-audio-store.js';
+import { ChatSpeechOutput } from '../llm/chat-speech-output.js';
+import { createSpeechTranscriber } from '../llm/speech-transcriber.js';
 import { ToolService } from './tools/tool-service.js';
 import { SecretService } from './secrets/secret-service.js';
 import { ContextService } from './contexts/context-service.js';
@@ -61,6 +64,8 @@ export interface Services {
   llms: LlmService;
   /** The LLM gateway behind `POST /v1/chat/completions` (and the realtime agent's LLM calls). */
   chat: ChatGateway;
+  /** Speech generated for chat completions, served at `/v1/chat/audio/{id}` until it expires. */
+  chatAudio: ChatAudioStore;
   tools: ToolService;
   secrets: SecretService;
   contexts: ContextService;
@@ -91,6 +96,8 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   const voices = new VoiceService(store);
   await voices.seedCatalog();
   const speech = createSpeech(speechConfigFrom(config.speech));
+  const voiceSynthesis = new VoiceSynthesisService({ voices, speech, usage, moderator: moderatorFrom(config.speech) });
+  const chatAudio = new ChatAudioStore(store, { ttlSeconds: config.llm.audioTtlSeconds });
   const apps = new AppService(store);
   const appTemplates = new AppTemplateService(store, apps);
   const subgraphs = new SubGraphService(store);
@@ -113,7 +120,16 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     personas: new PersonaService(store),
     scenarios: new ScenarioService(store),
     llms,
-    chat: createChatGateway({ config, logger, llms, usage }),
+    chat: createChatGateway({
+      config,
+      logger,
+      llms,
+      usage,
+      transcriber: createSpeechTranscriber(speech, { maxSeconds: config.llm.maxInputAudioSeconds }),
+      speechOutput: new ChatSpeechOutput({ synthesis: voiceSynthesis, audioStore: chatAudio }),
+      moderate: (text, signal) => voiceSynthesis.moderate(text, signal),
+    }),
+    chatAudio,
     tools: new ToolService(store, config.llm),
     secrets,
     contexts: new ContextService(store),
@@ -124,7 +140,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     subgraphs,
     media: await createMediaService(config, logger),
     speech,
-    voiceSynthesis: new VoiceSynthesisService({ voices, speech, usage, moderator: moderatorFrom(config.speech) }),
+    voiceSynthesis,
     voiceCloning: new VoiceCloningService(voices, { maxBytes: config.speech.cloneMaxBytes }),
   };
 }

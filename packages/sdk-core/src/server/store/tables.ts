@@ -196,6 +196,18 @@ export interface WebhookAttemptRow {
   error: string | null;
 }
 
+/** Speech of a chat completion, served at `/v1/chat/audio/{id}` until it expires. */
+export interface ChatAudioRow {
+  /** 128 random bits (base64url): the id is the credential. */
+  id: string;
+  project: string;
+  human: string | null;
+  content_type: string;
+  audio: Uint8Array;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   projects: ProjectRow;
   api_keys: ApiKeyRow;
@@ -214,4 +226,5 @@ export interface Database {
   webhook_events: WebhookEventRow;
   webhook_deliveries: WebhookDeliveryRow;
   webhook_attempts: WebhookAttemptRow;
+  chat_audio: ChatAudioRow;
 }

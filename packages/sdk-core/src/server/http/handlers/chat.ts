@@ -10,12 +10,15 @@ export const chatHandlers: GroupHandlers<typeof chatRoutes> = {
     const abort = () => controller.abort(new Error('the client disconnected'));
     if (request.signal.aborted) abort();
     else request.signal.addEventListener('abort', abort, { once: true });
+    // Speech output links are absolute: the configured public URL, else the origin the client called.
+    const audioBaseUrl = (services.config.publicUrl ?? new URL(request.url).origin).replace(/\/+$/, '');
+    const options = { signal: controller.signal, audioBaseUrl };
     if (body.stream) {
-      const events = await services.chat.stream(principal, body, { signal: controller.signal });
+      const events = await services.chat.stream(principal, body, options);
       return sseResponse(events, abort, { 'x-request-id': requestId });
     }
     try {
-      const completion = await services.chat.complete(principal, body, { signal: controller.signal });
+      const completion = await services.chat.complete(principal, body, options);
       return Response.json(ChatCompletionResponse.parse(completion), { headers: { 'x-request-id': requestId } });
     } finally {
       request.signal.removeEventListener('abort', abort);

@@ -255,6 +255,7 @@ export class ClientSession implements RoomMember {
   private async answer(offer: SessionDescription): Promise<void> {
     if (!offer.sdp || offer.sdp.length > 256 * 1024) throw new Error('offer SDP missing or too large');
     const answer = await this.peers.answer(offer.sdp);
+    this.logger.debug({ participant: this.state.identity, ms: Date.now() - this.state.joinedAtMs }, 'answer sent');
     this.send({
       case: 'answer',
       value: new SessionDescription({ type: 'answer', sdp: answer.sdp, id: offer.id, midToTrackId: answer.midToTrackId }),
@@ -364,6 +365,7 @@ export class ClientSession implements RoomMember {
   }
 
   private peerConnected(connected: boolean): void {
+    this.logger.debug({ participant: this.state.identity, connected, ms: Date.now() - this.state.joinedAtMs }, 'peer connection state');
     if (!connected || this.leftFlag) return;
     if (this.state.state !== ParticipantInfo_State.ACTIVE) {
       this.state.state = ParticipantInfo_State.ACTIVE;

@@ -1,5 +1,6 @@
 import { Mp3Encoder } from '@breezystack/lamejs';
 import { MPEGDecoder } from 'mpg123-decoder';
+import { joinArrays } from './join-arrays.js';
 import { float32ToInt16 } from './pcm.js';
 
 /** Samples lamejs takes per call; a multiple of its 1152-sample frame keeps its buffers small. */
@@ -20,15 +21,7 @@ export function encodeMp3(pcm: Int16Array, sampleRate: number, options: { bitrat
     if (part.length > 0) parts.push(part);
   }
   parts.push(encoder.flush());
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const result = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    result.set(part, offset);
-    offset += part.length;
-  }
-  return result;
+  return joinArrays(parts, (length) => new Uint8Array(length));
 }
 
 /** Decoded MP3: mono PCM16 (channels are averaged). */

@@ -4,6 +4,8 @@
  * only where a library or an analysis wants it.
  */
 
+import { joinArrays } from './join-arrays.js';
+
 /**
  * Converts 16-bit samples to floats in [-1, 1).
  *
@@ -39,15 +41,7 @@ export function float32ToInt16(samples: Float32Array): Int16Array {
  * const all = concatPcm([new Int16Array([1, 2]), new Int16Array([3])]); // [1, 2, 3]
  */
 export function concatPcm(chunks: readonly Int16Array[]): Int16Array {
-  let length = 0;
-  for (const chunk of chunks) length += chunk.length;
-  const result = new Int16Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    result.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return result;
+  return joinArrays(chunks, (length) => new Int16Array(length));
 }
 
 /**

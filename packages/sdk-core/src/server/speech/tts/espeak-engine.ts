@@ -4,12 +4,12 @@ import {
   parameterFor,
   valueAt,
 } from '../cloning/espeak-calibration.js';
-import type { EngineStatus } from '../engine-status.js';
 import type { EspeakJob } from '../workers/espeak-protocol.js';
 import { siblingModule } from '../workers/spawn-worker.js';
-import { SupervisedWorker } from '../workers/supervised-worker.js';
+import { clamp } from './clamp.js';
 import { synthesizeBySegment } from './segmented-synthesis.js';
-import type { PcmChunk, SynthesisRequest, TtsEngine } from './tts-engine.js';
+import type { PcmChunk, SynthesisRequest } from './tts-engine.js';
+import { WorkerTtsEngine } from './worker-tts-engine.js';
 
 export interface EspeakEngineOptions {
   jobTimeoutMs?: number;
@@ -32,25 +32,11 @@ export interface EspeakParameters {
  * const espeak = new EspeakEngine();
  * const audio = espeak.synthesize({ text: 'Guten Tag.', voice: 'de', parameters: { rate: 160 } });
  */
-export class EspeakEngine implements TtsEngine {
+export class EspeakEngine extends WorkerTtsEngine {
   readonly service = 'espeak-ng';
-  readonly worker: SupervisedWorker;
 
   constructor(options: EspeakEngineOptions = {}) {
-    this.worker = new SupervisedWorker({
-      name: 'espeak-ng',
-      entry: siblingModule(import.meta.url, '../workers/espeak-worker'),
-      jobTimeoutMs: options.jobTimeoutMs ?? 15_000,
-    });
-  }
-
-  async status(): Promise<EngineStatus> {
-    const reason = this.worker.unavailable;
-    return reason ? { available: false, reason } : { available: true };
-  }
-
-  warmUp(): Promise<void> {
-    return this.worker.warmUp();
+    super({ name: 'espeak-ng', entry: siblingModule(import.meta.url, '../workers/espeak-worker'), jobTimeoutMs: options.jobTimeoutMs });
   }
 
   /** The voices eSpeak-NG knows (identifier such as `gmw/de`, and language codes). */
@@ -61,10 +47,6 @@ export class EspeakEngine implements TtsEngine {
   synthesize(request: SynthesisRequest): AsyncIterable<PcmChunk> {
     const job = espeakJobParameters(request);
     return synthesizeBySegment(this.worker, request, (text) => ({ ...job, text }) satisfies EspeakJob);
-  }
-
-  close(): Promise<void> {
-    return this.worker.close();
   }
 }
 
@@ -90,8 +72,4 @@ export function espeakJobParameters(request: Pick<SynthesisRequest, 'voice' | 's
     range: Math.round(clamp(numberOr(parameters.range, 50), 0, 99)),
     volume: Math.round(clamp(numberOr(parameters.volume, 100), 0, 200)),
   };
-}
-
-function clamp(value: number, minimum: number, maximum: number): number {
-  return Math.min(maximum, Math.max(minimum, value));
 }

@@ -1,9 +1,9 @@
-import type { EngineStatus } from '../engine-status.js';
 import { FLITE_VOICES, type FliteJob } from '../workers/flite-protocol.js';
 import { siblingModule } from '../workers/spawn-worker.js';
-import { SupervisedWorker } from '../workers/supervised-worker.js';
+import { clamp } from './clamp.js';
 import { synthesizeBySegment } from './segmented-synthesis.js';
-import type { PcmChunk, SynthesisRequest, TtsEngine } from './tts-engine.js';
+import type { PcmChunk, SynthesisRequest } from './tts-engine.js';
+import { WorkerTtsEngine } from './worker-tts-engine.js';
 
 export interface FliteEngineOptions {
   /** A synthesis job (one segment) running longer than this is treated as a hang. */
@@ -20,26 +20,12 @@ export interface FliteEngineOptions {
  * const flite = new FliteEngine();
  * for await (const chunk of flite.synthesize({ text: 'Hello.', voice: 'slt' })) send(chunk);
  */
-export class FliteEngine implements TtsEngine {
+export class FliteEngine extends WorkerTtsEngine {
   readonly service = 'flite';
   readonly voices: readonly string[] = FLITE_VOICES;
-  readonly worker: SupervisedWorker;
 
   constructor(options: FliteEngineOptions = {}) {
-    this.worker = new SupervisedWorker({
-      name: 'flite',
-      entry: siblingModule(import.meta.url, '../workers/flite-worker'),
-      jobTimeoutMs: options.jobTimeoutMs ?? 15_000,
-    });
-  }
-
-  async status(): Promise<EngineStatus> {
-    const reason = this.worker.unavailable;
-    return reason ? { available: false, reason } : { available: true };
-  }
-
-  warmUp(): Promise<void> {
-    return this.worker.warmUp();
+    super({ name: 'flite', entry: siblingModule(import.meta.url, '../workers/flite-worker'), jobTimeoutMs: options.jobTimeoutMs });
   }
 
   synthesize(request: SynthesisRequest): AsyncIterable<PcmChunk> {
@@ -54,12 +40,4 @@ export class FliteEngine implements TtsEngine {
       durationStretch: baseStretch / speed,
     } satisfies FliteJob));
   }
-
-  close(): Promise<void> {
-    return this.worker.close();
-  }
-}
-
-function clamp(value: number, minimum: number, maximum: number): number {
-  return Math.min(maximum, Math.max(minimum, value));
 }

@@ -85,9 +85,10 @@ describe.each(await storeKinds())('usage metering and limits (%s)', (kind) => {
     const { usage } = test.server.services;
     const project = test.server.project;
     await test.client.usage.updateLimits({ human: 'crashed', limits: [{ type: 'token_cnt', value: 10 }] });
-    await usage.reserve(project, 'crashed', 'token_cnt', 10, { ttlMs: 50 });
+    // A lease long enough that a loaded machine still checks within it, short enough to wait out.
+    await usage.reserve(project, 'crashed', 'token_cnt', 10, { ttlMs: 1500 });
     expect(UsageLimitExceededError.isInstance(await usage.reserve(project, 'crashed', 'token_cnt', 1).catch((error: unknown) => error))).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await new Promise((resolve) => setTimeout(resolve, 1600));
     expect((await usage.reserve(project, 'crashed', 'token_cnt', 10)).granted).toBe(10);
   });
 

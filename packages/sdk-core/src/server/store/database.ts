@@ -2,6 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
+import { withStatementCache } from './statement-cache.js';
 import type { Database } from './tables.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -82,7 +83,7 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
     database.pragma('journal_mode = WAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
     dialect = 'sqlite';
   }
 

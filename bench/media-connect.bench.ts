@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM, chromiumArguments } from '../e2e/media/support/chromium.js';
 import { serveTestPage } from '../e2e/media/support/test-page.js';
 import { createServer } from '../packages/sdk-core/src/server.js';
 import type { AgentRoomConnection } from '../packages/sdk-core/src/server/media/agent-transport.js';
@@ -21,7 +22,6 @@ import { sineTone, wavFile } from '../packages/sdk-core/src/server/media/audio/t
 import { nextAudioTrack, playTone } from '../packages/sdk-core/src/server/media/media-test-support.js';
 import { fixed, median, percentile } from './statistics.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const CONNECTS = Number(process.env.MEDIA_BENCH_CONNECTS ?? 12);
 const SESSION_COUNTS = (process.env.MEDIA_BENCH_SESSIONS ?? '1,5,10').split(',').map(Number);
 const MEASURE_MS = 8000;
@@ -39,23 +39,7 @@ const server = await createServer({ env: {}, config: { logLevel: 'silent' } });
 await server.listen(0, '127.0.0.1');
 const media = server.services.media;
 const testPage = await serveTestPage();
-const browser: Browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--use-fake-ui-for-media-stream',
-    '--use-fake-device-for-media-stream',
-    `--use-file-for-fake-audio-capture=${wav}`,
-    '--autoplay-policy=no-user-gesture-required',
-  ],
-});
+const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArguments(wav) });
 
 let roomCounter = 0;
 /** Audio frames the agents sent and decoded (proves audio really flows both ways while measuring). */

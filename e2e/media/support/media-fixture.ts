@@ -5,9 +5,12 @@ import { test as base, chromium, type Browser, type Page } from '@playwright/tes
 import { createServer, type PalaverServer } from '../../../packages/sdk-core/src/server.js';
 import { sineTone, wavFile } from '../../../packages/sdk-core/src/server/media/audio/tone-analysis.js';
 import type { MediaService } from '../../../packages/sdk-core/src/server/media/media-service.js';
+import { CHROMIUM, chromiumArguments } from './chromium.js';
 import { serveTestPage } from './test-page.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM } from './chromium.js';
+export { eventually } from '../../../packages/sdk-core/src/server/media/media-test-support.js';
+
 /** The fake microphone's tone. */
 export const MIC_TONE_HZ = 440;
 /** The agent's tone. */
@@ -45,23 +48,7 @@ export const test = base.extend<{}, MediaFixtures>({
       const directory = mkdtempSync(join(tmpdir(), 'palaver-e2e-'));
       const wav = join(directory, 'tone.wav');
       writeFileSync(wav, wavFile(sineTone(MIC_TONE_HZ, 48_000, 10_000, 0.5), 48_000));
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--use-fake-ui-for-media-stream',
-          '--use-fake-device-for-media-stream',
-          `--use-file-for-fake-audio-capture=${wav}`,
-          '--autoplay-policy=no-user-gesture-required',
-        ],
-      });
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArguments(wav) });
       await use(browser);
       await browser.close();
       rmSync(directory, { recursive: true, force: true });
@@ -89,17 +76,3 @@ export const test = base.extend<{}, MediaFixtures>({
 
 export { expect } from '@playwright/test';
 
-/** Polls until `check` passes or the time runs out (then throws the last failure). */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      return await check();
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-  throw lastError;
-}

@@ -15,7 +15,8 @@ describe('TextSegmenter', () => {
   });
 
   it('does not cut decimals, abbreviations or initials', () => {
-    const segmenter = new TextSegmenter();
+    // Clause cuts are off here: this is about sentence ends only.
+    const segmenter = new TextSegmenter({ firstClauseMinimumCharacters: Number.POSITIVE_INFINITY });
     expect(segmenter.push('It costs 3.')).toEqual([]);
     expect(segmenter.push('5 dollars, says Dr. Smith and J. Doe. Next')).toEqual(['It costs 3.5 dollars, says Dr. Smith and J. Doe.']);
   });
@@ -42,5 +43,14 @@ describe('TextSegmenter', () => {
     const result: string[] = [];
     for await (const segment of textSegments({ textStream: pieces(['Hi', ' there', '! Bye', ' now.']) })) result.push(segment);
     expect(result).toEqual(['Hi there!', 'Bye now.']);
+  });
+
+  it('by default speaks a short opening clause on its own, so first audio does not wait for the whole sentence', async () => {
+    const segments: string[] = [];
+    for await (const segment of textSegments({ text: 'Hello, how can I help you today? Tell me, please.' })) segments.push(segment);
+    expect(segments).toEqual(['Hello,', 'how can I help you today?', 'Tell me, please.']);
+    const tooShort: string[] = [];
+    for await (const segment of textSegments({ text: 'Hi, there you are.' })) tooShort.push(segment);
+    expect(tooShort).toEqual(['Hi, there you are.']);
   });
 });

@@ -6,6 +6,12 @@ export interface TextSegmenterOptions {
   maximumCharacters?: number;
 }
 
+/**
+ * The first segment may stop at a clause mark once it is this long: an opener such as "Hello," is spoken while
+ * the rest of the sentence is synthesized, which is what a listener waits for (decision 0032).
+ */
+export const FIRST_CLAUSE_MINIMUM_CHARACTERS = 6;
+
 const SENTENCE_END = /[.!?…。！？]["'”’)\]]*$/u;
 const CLAUSE_END = /[,;:—–]$/u;
 /** Abbreviations whose period is not a sentence end. */
@@ -29,7 +35,7 @@ export class TextSegmenter {
   private readonly maximum: number;
 
   constructor(options: TextSegmenterOptions = {}) {
-    this.firstClauseMinimum = options.firstClauseMinimumCharacters ?? 24;
+    this.firstClauseMinimum = options.firstClauseMinimumCharacters ?? FIRST_CLAUSE_MINIMUM_CHARACTERS;
     this.maximum = options.maximumCharacters ?? 400;
   }
 

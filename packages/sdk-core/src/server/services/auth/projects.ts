@@ -18,11 +18,6 @@ export class ProjectService {
     return id;
   }
 
-  async isDisabled(project: string): Promise<boolean> {
-    const row = await this.store.db.selectFrom('projects').select('disabled').where('id', '=', project).executeTakeFirst();
-    return !row || row.disabled !== 0;
-  }
-
   async setDisabled(project: string, disabled: boolean): Promise<void> {
     await this.store.db.updateTable('projects').set({ disabled: disabled ? 1 : 0 }).where('id', '=', project).execute();
   }

@@ -24,17 +24,6 @@ function errorBody(path: string, type: string, message: string, status: number):
   return status >= 500 && status !== 501 ? { type, message, error: message } : { type, message };
 }
 
-function handlerFor(route: RouteDefinition): Handler<RouteDefinition> {
-  for (const [groupName, group] of Object.entries(routes)) {
-    for (const [name, candidate] of Object.entries(group as Record<string, RouteDefinition>)) {
-      if (candidate === route) {
-        return (handlers as unknown as Record<string, Record<string, Handler<RouteDefinition>>>)[groupName]![name]!;
-      }
-    }
-  }
-  throw new Error(`No handler for ${route.method} ${route.path}`);
-}
-
 /** The platform's HTTP application: every contract route plus `/openapi.json`, `/docs` and `/health`. */
 export function createApp(services: Services): Hono<AppEnvironment> {
   const app = new Hono<AppEnvironment>();
@@ -90,6 +79,14 @@ export function createApp(services: Services): Hono<AppEnvironment> {
   registerMediaRoutes(app, services.media);
   registerChatAudioRoute(app, services.chatAudio);
 
-  for (const route of [...allRoutes].sort(compareRoutes)) bindRoute(app, route, handlerFor(route), services);
+  // Each route with its handler, taken group by group; static segments are registered before parameters.
+  const bindings = Object.entries(routes).flatMap(([groupName, group]) =>
+    Object.entries(group as Record<string, RouteDefinition>).map(([name, route]) => ({
+      route,
+      handler: (handlers as unknown as Record<string, Record<string, Handler<RouteDefinition>>>)[groupName]![name]!,
+    })),
+  );
+  bindings.sort((left, right) => compareRoutes(left.route, right.route));
+  for (const { route, handler } of bindings) bindRoute(app, route, handler, services);
   return app;
 }

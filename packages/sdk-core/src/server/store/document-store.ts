@@ -165,9 +165,9 @@ export class DocumentStore<T> {
     return executor.isTransaction ? checkedInsert(executor) : this.store.transaction(checkedInsert);
   }
 
-  private async insertRow(document: NewDocument<T>, executor: Executor): Promise<StoredDocument<T>> {
-    const now = document.createdAt ?? nowIso();
-    const row: DocumentRow = {
+  /** The table row of a new document (used by both insert and upsert). */
+  private rowOf(document: NewDocument<T>, createdAt: string, updatedAt: string): DocumentRow {
+    return {
       kind: this.kind,
       id: document.id,
       project: document.project,
@@ -176,10 +176,15 @@ export class DocumentStore<T> {
       name: document.name ?? null,
       tags: tagsColumn(document.tags),
       data: JSON.stringify(document.data),
-      created_at: now,
-      updated_at: now,
+      created_at: createdAt,
+      updated_at: updatedAt,
       deleted_at: null,
     };
+  }
+
+  private async insertRow(document: NewDocument<T>, executor: Executor): Promise<StoredDocument<T>> {
+    const now = document.createdAt ?? nowIso();
+    const row = this.rowOf(document, now, now);
     await executor.insertInto('documents').values(row).execute();
     return this.toDocument(row);
   }
@@ -192,19 +197,7 @@ export class DocumentStore<T> {
     const now = nowIso();
     await this.store.db
       .insertInto('documents')
-      .values({
-        kind: this.kind,
-        id: document.id,
-        project: document.project,
-        human: document.human ?? null,
-        parent: document.parent ?? null,
-        name: document.name ?? null,
-        tags: tagsColumn(document.tags),
-        data: JSON.stringify(document.data),
-        created_at: document.createdAt ?? now,
-        updated_at: now,
-        deleted_at: null,
-      })
+      .values(this.rowOf(document, document.createdAt ?? now, now))
       .onConflict((conflict) =>
         conflict.columns(['kind', 'id']).doUpdateSet((eb) => ({
           data: eb.ref('excluded.data'),

@@ -27,7 +27,9 @@ interface Sample {
 const children: ChildProcess[] = [];
 /** Starts a child (see llm-gateway-child.ts) and reads the JSON line it prints once ready. */
 async function startChild<T>(...args: string[]): Promise<T> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'llm-gateway-child.ts'), ...args], {
+  // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of the platform process there (open it in Chrome DevTools).
+  const profile = args[0] === 'platform' && process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'llm-gateway-child.ts'), ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, PALAVER_LOG_LEVEL: 'silent' },
   });

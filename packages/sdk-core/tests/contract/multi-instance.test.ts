@@ -29,4 +29,27 @@ describe.runIf(withPostgres)('several instances on one PostgreSQL database', () 
       await dropSchema(schema);
     }
   });
+
+  it('a key revoked by another instance is refused within the verified-key time (1 s)', async () => {
+    const schema = uniqueSchema();
+    const options = { env: {}, databaseSchema: schema, config: { logLevel: 'silent' as const, databaseUrl: postgresUrl } };
+    try {
+      const [first, second] = await Promise.all([createServer(options), createServer(options)]);
+      const { id, key } = await first!.services.apiKeys.create(first!.project, 'short-lived');
+      const list = () => second!.fetch(new Request('http://palaver.test/v1/voice/list', { headers: { 'x-api-key': key } }));
+      expect((await list()).status).toBe(200);
+      await first!.services.apiKeys.revoke(id);
+      const revokedAt = performance.now();
+      let status = 200;
+      while (status === 200 && performance.now() - revokedAt < 3000) {
+        status = (await list()).status;
+        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(status).toBe(401);
+      expect(performance.now() - revokedAt).toBeLessThan(1000 + 300);
+      await Promise.all([first!.close(), second!.close()]);
+    } finally {
+      await dropSchema(schema);
+    }
+  });
 });

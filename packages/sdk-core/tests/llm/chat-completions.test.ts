@@ -176,6 +176,38 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
       expect(seen.body.messages).toEqual([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }]);
     });
 
+    it('reuses kept-alive upstream connections across requests', async () => {
+      const before = upstream.connectionCount;
+      for (let index = 0; index < 5; index += 1) {
+        const response = await post({ model: upstreamLlm, stream: true, messages: [{ role: 'user', content: `hi ${index}` }] });
+        expect((await response.text()).endsWith('data: [DONE]\n\n')).toBe(true);
+      }
+      expect(upstream.connectionCount - before).toBeLessThanOrEqual(1);
+    });
+
+    it("applies a changed LLM definition and a changed secret on the very next request", async () => {
+      await test.client.secrets.create({ name: 'ROTATING_KEY', value: 'sk-before-rotation-1' });
+      const llm = await test.client.llms.create({
+        name: 'rotating',
+        description: 'changes between requests',
+        headers: [{ key: 'Authorization', value: 'Bearer {{secret:ROTATING_KEY}}' }],
+        model: 'model-one',
+        post_url: upstream.chatUrl,
+      });
+      const ask = async () => {
+        const before = upstream.requests.length;
+        await openai.chat.completions.create({ model: llm.id, messages: [{ role: 'user', content: 'hi' }] });
+        return upstream.requests[before]!;
+      };
+      expect((await ask()).headers.authorization).toBe('Bearer sk-before-rotation-1');
+      await test.client.secrets.update('ROTATING_KEY', { name: 'ROTATING_KEY', value: 'sk-after-rotation-2' });
+      expect((await ask()).headers.authorization).toBe('Bearer sk-after-rotation-2');
+      await test.client.llms.update(llm.id, { name: 'rotating', description: 'changed', headers: [{ key: 'Authorization', value: 'Bearer {{secret:ROTATING_KEY}}' }], model: 'model-two', post_url: upstream.chatUrl });
+      expect((await ask()).body.model).toBe('model-two');
+      await test.client.llms.delete(llm.id);
+      await expect(openai.chat.completions.create({ model: llm.id, messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 400 });
+    });
+
     it('passes tool-call deltas through with their index, and assembles them when not streamed', async () => {
       const calls = [
         { id: 'call_a', name: 'get_weather', argumentFragments: ['{"ci', 'ty":"Par', 'is"}'] },

@@ -54,6 +54,8 @@ export interface FakeOpenAiUpstream {
   /** Full chat-completions URL (what an LLM definition's `post_url` holds). */
   readonly chatUrl: string;
   readonly requests: RecordedRequest[];
+  /** TCP connections accepted so far (a client reusing kept-alive connections opens few). */
+  readonly connectionCount: number;
   /** Queues scenarios for the next requests. */
   enqueue(...scenarios: Scenario[]): void;
   /** Resolves when a request's connection closed early (abort), or rejects after `timeoutMs`. */
@@ -105,6 +107,7 @@ export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
   const scenarios: Scenario[] = [];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
+  let connectionCount = 0;
   const abortWaiters = new Map<RecordedRequest, Array<(at: number) => void>>();
   let sequence = 0;
 
@@ -195,9 +198,9 @@ export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
       else response.destroy();
     });
   });
-  server.keepAliveTimeout = 1000;
   server.on('connection', (socket) => {
     sockets.add(socket);
+    connectionCount += 1;
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -208,6 +211,9 @@ export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
     baseUrl,
     chatUrl: `${baseUrl}/chat/completions`,
     requests,
+    get connectionCount() {
+      return connectionCount;
+    },
     enqueue(...more) {
       scenarios.push(...more);
     },

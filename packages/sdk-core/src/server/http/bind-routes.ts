@@ -9,6 +9,7 @@ import type { Handler, HandlerContext } from './handler.js';
 import type { AppEnvironment } from './app-environment.js';
 import { assertStorableInput } from './input-hygiene.js';
 import { invalidInput } from './validation-error.js';
+import { clientSignal, readRequestText } from './node-request.js';
 
 /** `/v1/persona/{persona_id}` -> `/v1/persona/:persona_id` */
 export function toHonoPath(path: string): string {
@@ -46,7 +47,7 @@ function readQuery(url: URL, schema: z.ZodObject | undefined): Record<string, un
   return query;
 }
 
-async function readBody(context: Context, route: RouteDefinition): Promise<unknown> {
+async function readBody(context: Context<AppEnvironment>, route: RouteDefinition): Promise<unknown> {
   if (route.request?.bodyEncoding === 'multipart') {
     const type = context.req.header('content-type') ?? '';
     if (!type.includes('multipart/form-data')) throw new BadRequestError('Invalid body: expected multipart/form-data');
@@ -56,7 +57,7 @@ async function readBody(context: Context, route: RouteDefinition): Promise<unkno
       throw new BadRequestError('Invalid body: malformed multipart/form-data', { cause: error });
     }
   }
-  const text = await context.req.text();
+  const text = await readRequestText(context);
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
@@ -92,11 +93,15 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
     if (route.request?.query) input.query = parse(route.request.query, readQuery(new URL(context.req.url), route.request.query), 'query');
     if (route.request?.body) input.body = parse(route.request.body, await readBody(context, route), 'body');
 
+    let signal: AbortSignal | undefined;
     const handlerContext: HandlerContext = {
       principal,
       services,
       requestId: context.get('requestId'),
       request: context.req.raw,
+      get signal() {
+        return (signal ??= clientSignal(context));
+      },
       logger: context.get('logger'),
     };
     const output = await handler(input as never, handlerContext);

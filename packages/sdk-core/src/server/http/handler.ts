@@ -9,8 +9,10 @@ export interface HandlerContext {
   principal: Principal;
   services: Services;
   requestId: string;
-  /** The raw request (headers such as `Accept`, the abort signal). */
+  /** The raw request (headers such as `Accept`). */
   request: Request;
+  /** Aborts when the client goes away before the response ended. */
+  readonly signal: AbortSignal;
   logger: Logger;
 }
 

@@ -14,11 +14,15 @@ import { assertUpstreamAllowed, type UpstreamAddressPolicy } from './upstream-ad
 export type ResolveModel = (principal: Principal, modelId: string) => Promise<ChatModel>;
 
 const MAX_CACHED_MODELS = 256;
+/** How long a resolution (LLM definition, visibility, resolved secrets) is reused (docs/decisions/0062). */
+export const RESOLUTION_TTL_MS = 1000;
 
 /** The parts of the LLM service the resolver needs (`services.llms`). */
 export interface LlmLookup {
   retrieve(principal: Principal, id: string): Promise<Llm>;
   resolveHeaders(principal: Principal, llm: Llm | string): Promise<Record<string, string>>;
+  /** Grows with every change this process makes to LLMs or secrets; a changed value drops remembered resolutions. */
+  readonly revision: number;
 }
 
 export interface ModelResolverOptions {
@@ -54,8 +58,10 @@ export function createModelResolver(options: ModelResolverOptions): ResolveModel
     models.set(key, model);
     return model;
   };
-  return async (principal, modelId) => {
-    if (modelId === OFFLINE_MODEL_ID) return offline;
+  // Which model answers a caller's `model`, remembered briefly: reading the definition and resolving its secrets
+  // is most of the gateway's own latency. Only successes are remembered.
+  const resolutions = new Map<string, { model: ChatModel; revision: number; expiresAt: number }>();
+  const resolve = async (principal: Principal, modelId: string): Promise<ChatModel> => {
     let llm: Llm;
     try {
       llm = await options.llms.retrieve(principal, modelId);
@@ -85,5 +91,17 @@ export function createModelResolver(options: ModelResolverOptions): ResolveModel
         ...(builtIn ? {} : { beforeAttempt: (target: URL) => assertUpstreamAllowed(target, options.addressPolicy) }),
       }),
     );
+  };
+  return async (principal, modelId) => {
+    if (modelId === OFFLINE_MODEL_ID) return offline;
+    const key = `${principal.project}\u0000${principal.kind}\u0000${principal.human ?? ''}\u0000${modelId}`;
+    const revision = options.llms.revision;
+    const now = performance.now();
+    const remembered = resolutions.get(key);
+    if (remembered && remembered.revision === revision && remembered.expiresAt > now) return remembered.model;
+    const model = await resolve(principal, modelId);
+    if (resolutions.size >= MAX_CACHED_MODELS) resolutions.clear();
+    resolutions.set(key, { model, revision, expiresAt: now + RESOLUTION_TTL_MS });
+    return model;
   };
 }

@@ -3,6 +3,10 @@ import type { ChatStreamEvent } from './chat-gateway.js';
 const encoder = new TextEncoder();
 const DONE = encoder.encode('data: [DONE]\n\n');
 
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function encode(event: ChatStreamEvent): Uint8Array {
   return event.type === 'chunk'
     ? encoder.encode(`data: ${JSON.stringify(event.chunk)}\n\n`)
@@ -19,10 +23,16 @@ function encode(event: ChatStreamEvent): Uint8Array {
  */
 export function sseResponse(events: AsyncIterable<ChatStreamEvent>, onCancel: () => void, headers: Record<string, string> = {}): Response {
   const iterator = events[Symbol.asyncIterator]();
+  let pulls = 0;
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
+          // The head and the first chunk leave before the rest is pulled: when the model's deltas are already
+          // buffered, pulling on would run the whole answer in one turn of microtasks, and Node writes the
+          // corked response only after that turn.
+          pulls += 1;
+          if (pulls === 2) await yieldToEventLoop();
           const next = await iterator.next();
           if (next.done) {
             controller.enqueue(DONE);
@@ -50,6 +60,9 @@ export function sseResponse(events: AsyncIterable<ChatStreamEvent>, onCancel: ()
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       'x-accel-buffering': 'no',
+      // Declared so @hono/node-server writes the head at once instead of first reading ahead to size the
+      // body (which waits a timer turn when the second chunk is not there yet).
+      'transfer-encoding': 'chunked',
       ...headers,
     },
   });

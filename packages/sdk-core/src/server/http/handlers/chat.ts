@@ -3,13 +3,13 @@ import type { GroupHandlers } from '../handler.js';
 import { sseResponse } from '../../llm/sse-response.js';
 
 export const chatHandlers: GroupHandlers<typeof chatRoutes> = {
-  create: async ({ body }, { services, principal, request, requestId }) => {
-    // One controller for the whole completion: the client going away (request signal, or the response
+  create: async ({ body }, { services, principal, request, requestId, signal }) => {
+    // One controller for the whole completion: the client going away (its signal, or the response
     // stream being cancelled) aborts the upstream request.
     const controller = new AbortController();
     const abort = () => controller.abort(new Error('the client disconnected'));
-    if (request.signal.aborted) abort();
-    else request.signal.addEventListener('abort', abort, { once: true });
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
     // Speech output links are absolute: the configured public URL, else the origin the client called.
     const audioBaseUrl = (services.config.publicUrl ?? new URL(request.url).origin).replace(/\/+$/, '');
     const options = { signal: controller.signal, audioBaseUrl };
@@ -21,7 +21,7 @@ export const chatHandlers: GroupHandlers<typeof chatRoutes> = {
       const completion = await services.chat.complete(principal, body, options);
       return Response.json(ChatCompletionResponse.parse(completion), { headers: { 'x-request-id': requestId } });
     } finally {
-      request.signal.removeEventListener('abort', abort);
+      signal.removeEventListener('abort', abort);
     }
   },
 };

@@ -4,9 +4,9 @@ import type { GroupHandlers } from '../handler.js';
 
 export const voiceHandlers: GroupHandlers<typeof voiceRoutes> = {
   clone: async ({ body }, { services, principal }) => services.voiceCloning.clone(principal, body),
-  generate: async ({ body }, { services, principal, request }) => {
+  generate: async ({ body }, { services, principal, request, signal }) => {
     const format = negotiateAudioFormat(request.headers.get('accept'));
-    const result = await services.voiceSynthesis.generate(principal, body, format, request.signal);
+    const result = await services.voiceSynthesis.generate(principal, body, format, signal);
     return new Response(result.audio as Uint8Array<ArrayBuffer>, {
       status: 200,
       headers: {

@@ -17,9 +17,24 @@ export function generateApiKey(): string {
   return `pk_${randomBytes(32).toString('base64url')}`;
 }
 
-/** API keys, stored as SHA-256 digests and compared in constant time. */
+/** How long a verified key is trusted without reading the database again (see docs/decisions/0062). */
+export const VERIFIED_KEY_TTL_MS = 1000;
+const MAX_VERIFIED_KEYS = 1000;
+
+/**
+ * API keys, stored as SHA-256 digests and compared in constant time. A verified key is remembered for
+ * {@link VERIFIED_KEY_TTL_MS}: revoking a key or disabling a project through this process takes effect on
+ * the next request; a change made by another process (the CLI, another instance) within that time.
+ */
 export class ApiKeyService {
+  private readonly verified = new Map<string, { key: VerifiedKey; expiresAt: number }>();
+
   constructor(private readonly store: Store) {}
+
+  /** Forgets every remembered verification (a key revoked, a project disabled). */
+  forgetVerified(): void {
+    this.verified.clear();
+  }
 
   async create(project: string, name: string, key: string = generateApiKey()): Promise<{ id: string; key: string }> {
     const id = newId('key');
@@ -41,6 +56,20 @@ export class ApiKeyService {
   /** The key's id and project, or undefined when the key is unknown or revoked. */
   async verify(key: string): Promise<VerifiedKey | undefined> {
     const presented = digest(key);
+    const cacheKey = presented.toString('hex');
+    const remembered = this.verified.get(cacheKey);
+    if (remembered && remembered.expiresAt > performance.now()) return remembered.key;
+    const verified = await this.verifyStored(presented);
+    if (verified) {
+      if (this.verified.size >= MAX_VERIFIED_KEYS) this.verified.clear();
+      this.verified.set(cacheKey, { key: verified, expiresAt: performance.now() + VERIFIED_KEY_TTL_MS });
+    } else {
+      this.verified.delete(cacheKey);
+    }
+    return verified;
+  }
+
+  private async verifyStored(presented: Buffer): Promise<VerifiedKey | undefined> {
     const row = await this.store.db
       .selectFrom('api_keys')
       .innerJoin('projects', 'projects.id', 'api_keys.project')
@@ -68,6 +97,7 @@ export class ApiKeyService {
 
   async revoke(id: string): Promise<boolean> {
     const result = await this.store.db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    this.forgetVerified();
     return Number(result.numUpdatedRows) > 0;
   }
 }

@@ -22,6 +22,15 @@ import { secretReferences, substituteSecrets } from './secret-references.js';
  */
 export class LlmService {
   private readonly documents: DocumentStore<LlmData>;
+  private changes = 0;
+
+  /**
+   * Grows with every change this process makes to an LLM or a secret, so what was resolved from them
+   * (the gateway's models) can tell it is stale.
+   */
+  get revision(): number {
+    return this.changes + this.secrets.revision;
+  }
 
   constructor(
     private readonly store: Store,
@@ -120,6 +129,7 @@ export class LlmService {
     await this.assertSecretReferences(principal.project, current.human, input.headers);
     const data = this.dataOf(input);
     const updated = await this.documents.replace(id, scopeOf(principal), data, { name: data.name });
+    this.changes += 1;
     return this.toLlm(found(updated, 'llm', id), principal);
   }
 
@@ -127,6 +137,7 @@ export class LlmService {
     const current = found(await this.documents.find(id, scopeOf(principal, { includeGlobal: true })), 'llm', id);
     assertWritable(current, principal, 'llm');
     await this.documents.delete(id, scopeOf(principal));
+    this.changes += 1;
   }
 
   /** Built-ins and the project's LLMs (for a human: shared ones and that human's own). */

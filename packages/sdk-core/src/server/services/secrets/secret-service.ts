@@ -37,6 +37,12 @@ type Executor = Kysely<Database>;
  */
 export class SecretService {
   private readonly documents: DocumentStore<SecretData>;
+  private changes = 0;
+
+  /** Grows with every change this process makes to a secret (caches of resolved values compare it). */
+  get revision(): number {
+    return this.changes;
+  }
 
   constructor(
     private readonly store: Store,
@@ -122,6 +128,7 @@ export class SecretService {
         quotaFor(principal),
       ),
     );
+    this.changes += 1;
     return this.toSecret(document);
   }
 
@@ -133,6 +140,7 @@ export class SecretService {
     const updated = await this.withFreeName(principal.project, current.human, input.name, current.id, (executor) =>
       this.documents.replace(current.id, scopeOf(principal), data, { name: input.name }, executor),
     );
+    this.changes += 1;
     return this.toSecret(found(updated, 'secret', reference));
   }
 
@@ -140,6 +148,7 @@ export class SecretService {
     const current = found(await this.lookup(principal, reference), 'secret', reference);
     assertWritable(current, principal, 'secret');
     await this.documents.delete(current.id, scopeOf(principal));
+    this.changes += 1;
     return this.toSecret(current);
   }
 

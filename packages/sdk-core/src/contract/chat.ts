@@ -147,7 +147,8 @@ export const ChatCompletionRequest = z
       .optional()
       .describe(
         'Stored with the usage record. Service extension: `moderation: true` (or `"true"`) checks the latest user message ' +
-          'before the model runs and, for non-streamed answers, the answer; a flagged text is refused with 400 `moderation_error`.',
+          'before the model runs and the answer (a stream sentence by sentence, each sent once checked); a flagged text is refused with 400 ' +
+          '`moderation_error`, or ends a stream with a `moderation_error` event.',
       ),
     modalities: z
       .array(z.enum(['text', 'audio']))

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamChatCompletion } from '../../src/client/chat-stream.js';
 import { createOpenAiClient } from '../../src/client/openai.js';
-import { BadRequestError } from '../../src/index.js';
+import { BadRequestError, ModerationError } from '../../src/index.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 describe('client helpers for chat completions', () => {
@@ -43,6 +43,23 @@ describe('client helpers for chat completions', () => {
       }
     })();
     await expect(refused).rejects.toSatisfy((error: unknown) => BadRequestError.isInstance(error) && (error as Error).message.includes('messages'));
+  });
+
+  it('streamChatCompletion rejects an answer refused by moderation mid-stream with ModerationError', async () => {
+    // The server side of this refusal is tested in chat-stream-moderation.test.ts; here the client meets the
+    // exact event stream the server writes (sse-response.ts), since happy-dom's fetch cannot reach the fake upstream.
+    const chunk = (content: string) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl_1', object: 'chat.completion.chunk', created: 1, model: 'llm_1', choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }] })}\n\n`;
+    const body = `${chunk('')}${chunk('Fine.')}event: error\ndata: ${JSON.stringify({ error: { type: 'moderation_error', code: 'moderation_error', message: 'the text was refused by moderation (violence)' } })}\n\ndata: [DONE]\n\n`;
+    const cannedFetch = (async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } })) as typeof globalThis.fetch;
+    const received: string[] = [];
+    const refused = (async () => {
+      for await (const part of streamChatCompletion({ baseUrl, usageToken: token, fetch: cannedFetch, request: { model: 'llm_1', messages: [{ role: 'user', content: 'hello' }], metadata: { moderation: true } } })) {
+        received.push(part.choices[0]?.delta.content ?? '');
+      }
+    })();
+    await expect(refused).rejects.toSatisfy((error: unknown) => ModerationError.isInstance(error) && (error as Error).message.includes('refused by moderation'));
+    expect(received.join('')).toBe('Fine.');
   });
 
   it('createOpenAiClient returns an openai client that works with a usage token in a browser', async () => {

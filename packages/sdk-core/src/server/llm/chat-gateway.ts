@@ -18,6 +18,7 @@ import { ChatModelError, type ChatDelta, type ChatModel, type ChatModelRequest }
 import type { ChatSpeechOutput, SpeechPlan } from './chat-speech-output.js';
 import { assembleCompletion } from './completion-assembler.js';
 import type { ResolveModel } from './model-resolver.js';
+import { moderatedDeltas } from './moderated-deltas.js';
 import { estimatePromptTokens, messageText } from './token-count.js';
 import { AudioInputError, type Transcriber } from './transcriber.js';
 import type { UsageMeter, UsageReservation } from './usage-meter.js';
@@ -40,7 +41,10 @@ export interface ChatGatewayDependencies {
   transcriber?: Transcriber | undefined;
   /** Speech of the answer (`modalities: ["text", "audio"]`); without it such requests are refused with 400. */
   speechOutput?: ChatSpeechOutput | undefined;
-  /** Throws 400 `moderation_error` for flagged text (`metadata.moderation: true`); without it such requests are refused. */
+  /**
+   * Throws 400 `moderation_error` for flagged text (`metadata.moderation: true`): the latest user message,
+   * the whole answer of a non-streamed request, each sentence of a streamed one. Without it such requests are refused.
+   */
   moderate?: ((text: string, signal: AbortSignal) => Promise<void>) | undefined;
   logger: Logger;
   onMetrics?: (metrics: ChatMetrics) => void;
@@ -84,7 +88,7 @@ interface OpenedRun {
  * The LLM gateway: resolves the request's LLM, refuses what the model cannot take, transcribes audio
  * parts, meters tokens per human, and returns the answer whole or as a stream of chunks. Errors before
  * the first delta are thrown (so the HTTP layer answers with a status); once a stream has begun, an
- * error becomes a final `error` event.
+ * error (an upstream failure, a sentence refused by moderation) becomes a final `error` event.
  *
  * @example
  * const stream = await gateway.stream(principal, request, { signal });
@@ -117,10 +121,15 @@ export class ChatGateway {
 
   /**
    * A streamed completion. Resolves once the model produced its first delta, so failures up to then
-   * (unknown model, limits, upstream errors after retries) reject instead of starting a stream.
+   * (unknown model, limits, upstream errors after retries) reject instead of starting a stream. With
+   * `metadata.moderation`, text is held back until its sentence is complete and moderated, then sent in
+   * the model's own chunks; a flagged sentence is never sent: the stream ends with a `moderation_error`
+   * event and the model call is aborted (its tokens are still counted).
    */
   async stream(principal: Principal, request: ChatCompletionRequest, options: ChatRunOptions): Promise<AsyncIterable<ChatStreamEvent>> {
-    const { deltas, speech } = await this.open(principal, request, options.signal, true);
+    const opened = await this.open(principal, request, options.signal, true);
+    const { speech } = opened;
+    const deltas = moderationRequested(request) ? moderatedDeltas(opened.deltas, (text, signal) => this.moderate(text, signal), options.signal) : opened.deltas;
     const speak = (text: string) => this.speak(principal, request, speech!, text, options);
     const id = newId('chatcmpl');
     const created = unixSeconds();
@@ -141,8 +150,7 @@ export class ChatGateway {
         }
       } catch (error) {
         if (options.signal.aborted) return;
-        const message = error instanceof ChatModelError ? error.message : 'the completion failed';
-        yield { type: 'error', error: { error: { type: 'internal_error', code: 'upstream_error', message } } };
+        yield { type: 'error', error: streamFailure(error) };
         return;
       }
       if (speech) {
@@ -196,9 +204,14 @@ export class ChatGateway {
 
   /** 400 `moderation_error` for flagged text; 400 `invalid_input` when this server has no moderator. */
   private async moderate(text: string, signal: AbortSignal): Promise<void> {
+    await this.moderator()(text, signal);
+  }
+
+  /** The configured moderator; 400 `invalid_input` when this server has none. */
+  private moderator(): NonNullable<ChatGatewayDependencies['moderate']> {
     const moderate = this.dependencies.moderate;
     if (!moderate) throw new BadRequestError('Invalid body: metadata.moderation: no moderator is configured on this server');
-    await moderate(text, signal);
+    return moderate;
   }
 
   private async speak(principal: Principal, request: ChatCompletionRequest, plan: SpeechPlan, text: string, options: ChatRunOptions): Promise<ChatVoiceOutput | null> {
@@ -210,10 +223,12 @@ export class ChatGateway {
     const model = await this.dependencies.resolveModel(principal, request.model);
     const messages = await this.withTranscribedAudio(request.messages, model, signal);
     if (moderationRequested(request)) {
+      // Refused before any token is spent when there is no moderator, even without user text to check.
+      const moderate = this.moderator();
       // The latest user message, as the model will see it (audio parts already transcribed).
       const latest = [...messages].reverse().find((message) => message.role === 'user');
       const text = latest ? messageText(latest).trim() : '';
-      if (text !== '') await this.moderate(text, signal);
+      if (text !== '') await moderate(text, signal);
     }
     const speechOutput = this.dependencies.speechOutput;
     if (!speechOutput && request.modalities?.includes('audio')) {
@@ -331,6 +346,17 @@ function chunkChoice(delta: Exclude<ChatDelta, { type: 'usage' }>): ChatCompleti
     case 'finish':
       return { index: 0, delta: { role: 'assistant', content: null }, finish_reason: delta.reason };
   }
+}
+
+/**
+ * The error event ending a stream: an upstream failure (`internal_error`, code `upstream_error`), or an
+ * API error of the answer's moderation (`moderation_error`, or the moderation endpoint's failure), whose
+ * type is also its code.
+ */
+function streamFailure(error: unknown): ChatStreamError {
+  if (ApiError.isInstance(error)) return { error: { type: error.type, code: error.type, message: error.message } };
+  const message = error instanceof ChatModelError ? error.message : 'the completion failed';
+  return { error: { type: 'internal_error', code: 'upstream_error', message } };
 }
 
 /** Failures before anything was sent: the caller's fault is 400, the upstream's 500 with a clear message. */

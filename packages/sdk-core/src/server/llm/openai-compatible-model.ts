@@ -148,6 +148,9 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
       // The LLM's post_url is the full endpoint; the package would append `/chat/completions` to a base.
       fetch: (_input, init) => baseFetch(url, init),
       defaultHeaders: { authorization: null, ...options.headers },
+      // This client only ever runs in the server; the package's browser guard misfires where a DOM is
+      // emulated in the same process (component tests, happy-dom).
+      dangerouslyAllowBrowser: true,
     });
     return client;
   }

@@ -1,3 +1,4 @@
+import { UnsupportedOggCodecError } from '../speech/codecs/ogg.js';
 import type { Speech } from '../speech/create-speech.js';
 import { AudioInputError, type AudioInput, type Transcriber } from './transcriber.js';
 
@@ -14,8 +15,9 @@ const FRAME_SECONDS = 0.1;
 
 /**
  * The gateway's {@link Transcriber} over the platform's STT engine (`services.speech.stt`) and codecs: WAV
- * (PCM16) and MP3 are decoded, resampled by the engine session and transcribed as one utterance. Ogg is
- * refused: the codecs decode raw Opus packets but have no Ogg demuxer (and no Vorbis decoder).
+ * (PCM16), MP3 and Ogg (Opus, as browsers' MediaRecorder and OpenAI's audio output make it, or Vorbis) are
+ * decoded, resampled by the engine session and transcribed as one utterance. Undecodable data, and an Ogg
+ * stream of another codec (FLAC, Speex...), are refused as `data` errors (400).
  *
  * @example
  * const transcriber = createSpeechTranscriber(services.speech, { maxSeconds: 60 });
@@ -25,14 +27,18 @@ export function createSpeechTranscriber(speech: Pick<Speech, 'stt' | 'codecs'>, 
   const maxSeconds = options.maxSeconds ?? DEFAULT_MAX_INPUT_AUDIO_SECONDS;
 
   async function decode(audio: AudioInput): Promise<{ pcm: Int16Array; sampleRate: number }> {
-    if (audio.format === 'ogg') {
-      throw new AudioInputError('format', "'ogg' audio cannot be decoded by this server (no Ogg demuxer); send wav (PCM16) or mp3");
-    }
     try {
       if (audio.format === 'wav') return speech.codecs.wav.decode(audio.data);
+      if (audio.format === 'ogg') {
+        if (!speech.codecs.ogg.sniff(audio.data)) throw new Error('no Ogg capture pattern (OggS)');
+        return await speech.codecs.ogg.decode(audio.data);
+      }
       if (!speech.codecs.mp3.sniff(audio.data)) throw new Error('no ID3 tag or MPEG frame sync');
       return await speech.codecs.mp3.decode(audio.data);
     } catch (error) {
+      if (error instanceof UnsupportedOggCodecError) {
+        throw new AudioInputError('data', `cannot be transcribed: ${error.message}; send Ogg Opus, Ogg Vorbis, wav (PCM16) or mp3`, { cause: error });
+      }
       const detail = error instanceof Error ? error.message : String(error);
       throw new AudioInputError('data', `could not be decoded as ${audio.format}: ${detail}`, { cause: error });
     }

@@ -1,6 +1,7 @@
 import { Mp3Encoder } from '@breezystack/lamejs';
 import { MPEGDecoder } from 'mpg123-decoder';
 import { joinArrays } from './join-arrays.js';
+import { mixToMono } from './mix-to-mono.js';
 import { float32ToInt16 } from './pcm.js';
 
 /** Samples lamejs takes per call; a multiple of its 1152-sample frame keeps its buffers small. */
@@ -47,14 +48,7 @@ export async function decodeMp3(file: Uint8Array): Promise<DecodedMp3> {
     if (decoded.samplesDecoded === 0 || decoded.channelData.length === 0) {
       throw new Error('no MP3 audio frames found');
     }
-    const channels = decoded.channelData;
-    let mono = channels[0]!.subarray(0, decoded.samplesDecoded);
-    if (channels.length > 1) {
-      mono = new Float32Array(decoded.samplesDecoded);
-      for (const channel of channels) {
-        for (let index = 0; index < mono.length; index++) mono[index]! += channel[index]! / channels.length;
-      }
-    }
+    const mono = mixToMono(decoded.channelData, decoded.samplesDecoded);
     return { pcm: float32ToInt16(mono), sampleRate: decoded.sampleRate, errorCount: decoded.errors.length };
   } finally {
     decoder.free();

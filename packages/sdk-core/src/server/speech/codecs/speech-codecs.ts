@@ -1,4 +1,5 @@
 import { decodeMp3, encodeMp3, looksLikeMp3 } from './mp3.js';
+import { decodeOgg, looksLikeOgg } from './ogg.js';
 import { OpusFrameDecoder, OpusFrameEncoder } from './opus.js';
 import {
   base64ToPcm,
@@ -20,10 +21,12 @@ import { decodeWav, encodeWav } from './wav.js';
  * @example
  * const wav = speechCodecs.wav.encode(pcm, 16000);
  * const mp3 = speechCodecs.mp3.encode(pcm, 16000);
+ * const decoded = await speechCodecs.ogg.decode(oggOpusFile); // { pcm, sampleRate: 48000, codec: 'opus', ... }
  */
 export const speechCodecs = {
   wav: { encode: encodeWav, decode: decodeWav },
   mp3: { encode: encodeMp3, decode: decodeMp3, sniff: looksLikeMp3 },
+  ogg: { decode: decodeOgg, sniff: looksLikeOgg },
   opus: { Encoder: OpusFrameEncoder, Decoder: OpusFrameDecoder },
   resample: { Linear: LinearResampler, linear: resampleLinear, highQuality: resampleHighQuality },
   pcm: {

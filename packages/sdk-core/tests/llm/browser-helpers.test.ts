@@ -47,7 +47,7 @@ describe('client helpers for chat completions', () => {
 
   it('streamChatCompletion rejects an answer refused by moderation mid-stream with ModerationError', async () => {
     // The server side of this refusal is tested in chat-stream-moderation.test.ts; here the client meets the
-    // exact event stream the server writes (sse-response.ts), since happy-dom's fetch cannot reach the fake upstream.
+    // exact event stream the server writes (http/chat-sse.ts), since happy-dom's fetch cannot reach the fake upstream.
     const chunk = (content: string) =>
       `data: ${JSON.stringify({ id: 'chatcmpl_1', object: 'chat.completion.chunk', created: 1, model: 'llm_1', choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }] })}\n\n`;
     const body = `${chunk('')}${chunk('Fine.')}event: error\ndata: ${JSON.stringify({ error: { type: 'moderation_error', code: 'moderation_error', message: 'the text was refused by moderation (violence)' } })}\n\ndata: [DONE]\n\n`;

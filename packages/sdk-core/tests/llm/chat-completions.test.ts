@@ -176,6 +176,22 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
       expect(seen.body.messages).toEqual([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }]);
     });
 
+    it('answers a browser stream over a socket with the CORS, request-id and event-stream headers', async () => {
+      const response = await fetch(`${baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': test.server.apiKey, origin: 'https://app.example' },
+        body: JSON.stringify({ model: upstreamLlm, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-expose-headers')).toContain('x-request-id');
+      expect(response.headers.get('x-request-id')).toMatch(/\S+/);
+      expect(response.headers.get('x-hono-already-sent')).toBeNull();
+      expect((await response.text()).endsWith('data: [DONE]\n\n')).toBe(true);
+    });
+
     it('reuses kept-alive upstream connections across requests', async () => {
       const before = upstream.connectionCount;
       for (let index = 0; index < 5; index += 1) {

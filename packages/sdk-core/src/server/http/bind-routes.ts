@@ -10,6 +10,10 @@ import type { AppEnvironment } from './app-environment.js';
 import { assertStorableInput } from './input-hygiene.js';
 import { invalidInput } from './validation-error.js';
 import { clientSignal, readRequestText } from './node-request.js';
+import { eventStreamOf, writeEventStream } from './event-stream.js';
+
+/** The header by which @hono/node-server leaves a response that was written to Node directly alone. */
+const ALREADY_SENT = 'x-hono-already-sent';
 
 /** `/v1/persona/{persona_id}` -> `/v1/persona/:persona_id` */
 export function toHonoPath(path: string): string {
@@ -112,8 +116,18 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
       case 'empty':
         return context.body(null, 200);
       case 'binary':
-      case 'json-or-sse':
         return output as Response;
+      case 'json-or-sse': {
+        const response = output as Response;
+        const stream = eventStreamOf(response);
+        const outgoing = context.env?.outgoing;
+        if (!stream || !outgoing) return response;
+        // Headers set so far by the middlewares (CORS, request id), then the response's own.
+        const headers = new Headers(context.res.headers);
+        response.headers.forEach((value, name) => headers.set(name, value));
+        void writeEventStream(outgoing, response.status, headers, stream);
+        return new Response(null, { headers: { [ALREADY_SENT]: 'true' } });
+      }
     }
   });
 }

@@ -1,6 +1,6 @@
 import { ChatCompletionResponse, type chatRoutes } from '../../../contract/chat.js';
 import type { GroupHandlers } from '../handler.js';
-import { sseResponse } from '../../llm/sse-response.js';
+import { sseResponse } from '../chat-sse.js';
 
 export const chatHandlers: GroupHandlers<typeof chatRoutes> = {
   create: async ({ body }, { services, principal, request, requestId, signal }) => {

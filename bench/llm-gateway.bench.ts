@@ -1,7 +1,8 @@
 /**
  * LLM gateway overhead: the same streamed completion from the local fake OpenAI upstream, fetched
- * directly and through `POST /v1/chat/completions`, interleaved in one run. Prints time to first chunk
- * and total time, p50 and p99, at 1 and 100 concurrent streams, and the gateway's added latency.
+ * directly, through `POST /v1/chat/completions`, and through a bare node:http proxy (the floor of any Node
+ * gateway: one more loopback hop, no work), interleaved in one run. Prints time to first chunk and total time,
+ * p50 and p99, at 1 and 100 concurrent streams, and what each hop adds to the direct call.
  * Upstream, platform and client each run in their own process, as in a deployment.
  * Target (issue 5): added p50 under 2 ms, p99 under 10 ms (LiteLLM reports p99 13-43 ms).
  *
@@ -45,6 +46,8 @@ async function startChild<T>(...args: string[]): Promise<T> {
 
 const { chatUrl } = await startChild<{ chatUrl: string }>('upstream');
 const platform = await startChild<{ baseUrl: string; apiKey: string; llm: string }>('platform', chatUrl);
+const proxy = await startChild<{ chatUrl: string }>('proxy', chatUrl);
+const openAiProxy = await startChild<{ chatUrl: string }>('openai-proxy', chatUrl);
 async function streamOnce(url: string, headers: Record<string, string>, model: string): Promise<Sample> {
   const started = performance.now();
   const response = await fetch(url, {
@@ -71,30 +74,34 @@ async function streamOnce(url: string, headers: Record<string, string>, model: s
 // Both paths get the fake's default answer: the same 8 chunks plus [DONE].
 const direct = () => streamOnce(chatUrl, {}, 'bench-model');
 const gateway = () => streamOnce(`${platform.baseUrl}/v1/chat/completions`, { 'x-api-key': platform.apiKey }, platform.llm);
+const bareProxy = () => streamOnce(proxy.chatUrl, {}, 'bench-model');
+const viaOpenAi = () => streamOnce(openAiProxy.chatUrl, {}, 'bench-model');
+const paths = { direct, gateway, proxy: bareProxy, openai: viaOpenAi } as const;
+type Path = keyof typeof paths;
 
-async function measure(concurrency: number, rounds: number): Promise<{ direct: Sample[]; gateway: Sample[] }> {
-  const result = { direct: [] as Sample[], gateway: [] as Sample[] };
+type Samples = Record<Path, Sample[]>;
+
+/** Rounds of `concurrency` streams per path, the order of the paths rotating from round to round. */
+async function measure(concurrency: number, rounds: number): Promise<Samples> {
+  const result: Samples = { direct: [], gateway: [], proxy: [], openai: [] };
+  const order: Path[] = ['gateway', 'direct', 'proxy', 'openai'];
   const deadline = performance.now() + TIME_LIMIT_MS;
   for (let round = 0; round < rounds && performance.now() < deadline; round += 1) {
-    const viaGatewayFirst = round % 2 === 0;
-    for (const path of viaGatewayFirst ? (['gateway', 'direct'] as const) : (['direct', 'gateway'] as const)) {
-      const samples = await Promise.all(Array.from({ length: concurrency }, () => (path === 'direct' ? direct() : gateway())));
-      result[path].push(...samples);
+    for (let step = 0; step < order.length; step += 1) {
+      const path = order[(round + step) % order.length]!;
+      result[path].push(...(await Promise.all(Array.from({ length: concurrency }, () => paths[path]()))));
     }
   }
   return result;
 }
 
-function report(label: string, samples: { direct: Sample[]; gateway: Sample[] }): void {
+function report(label: string, samples: Samples): void {
   const row = (name: string, pick: (sample: Sample) => number) => {
-    const directValues = samples.direct.map(pick);
-    const gatewayValues = samples.gateway.map(pick);
     const figures = [50, 99].map((rank) => {
-      const d = percentile(directValues, rank);
-      const g = percentile(gatewayValues, rank);
-      return `p${rank} direct ${fixed(d, 2)} ms, gateway ${fixed(g, 2)} ms, added ${fixed(g - d, 2)} ms`;
+      const [d, g, p, o] = (['direct', 'gateway', 'proxy', 'openai'] as const).map((path) => percentile(samples[path].map(pick), rank));
+      return `    p${rank}: direct ${fixed(d!, 2)} | gateway ${fixed(g!, 2)} (added ${fixed(g! - d!, 2)}) | bare proxy ${fixed(p!, 2)} (added ${fixed(p! - d!, 2)}) | openai-package proxy ${fixed(o!, 2)} (added ${fixed(o! - d!, 2)}) ms`;
     });
-    console.log(`  ${name.padEnd(16)} ${figures.join(' | ')}`);
+    console.log(`  ${name}\n${figures.join('\n')}`);
   };
   console.log(`${label} (${samples.gateway.length} streams of ${CHUNKS} chunks per path)`);
   row('first chunk', (sample) => sample.firstChunkMs);

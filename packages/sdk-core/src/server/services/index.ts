@@ -33,6 +33,7 @@ import { createSpeech, type Speech } from '../speech/create-speech.js';
 import { moderatorFrom, speechConfigFrom } from './voices/platform-speech.js';
 import { VoiceSynthesisService } from './voices/voice-synthesis-service.js';
 import { VoiceCloningService } from './voices/voice-cloning-service.js';
+import { RealtimeSessionService } from './realtime/realtime-session-service.js';
 
 export interface ServiceDependencies {
   store: Store;
@@ -81,6 +82,8 @@ export interface Services {
   /** Voice resolution, moderation, synthesis and its usage metering (generate, the TTS socket). */
   voiceSynthesis: VoiceSynthesisService;
   voiceCloning: VoiceCloningService;
+  /** Realtime agent sessions (`/v1/realtime/*`): state, events, rooms, and control of their agents. */
+  realtime: RealtimeSessionService;
 }
 
 export async function createServices(dependencies: ServiceDependencies): Promise<Services> {
@@ -104,7 +107,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   await apps.seedExamples();
   await appTemplates.seed();
   await subgraphs.seed();
-  return {
+  const services: Omit<Services, 'realtime'> = {
     store,
     config,
     logger,
@@ -143,10 +146,13 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     voiceSynthesis,
     voiceCloning: new VoiceCloningService(voices, { maxBytes: config.speech.cloneMaxBytes }),
   };
+  // No agent host yet: non-simulated sessions answer 501 until the voice agent runtime is wired here.
+  return { ...services, realtime: new RealtimeSessionService({ ...services, agents: undefined }) };
 }
 
 /** Releases what services hold (timers, workers, connections). */
 export async function closeServices(services: Services): Promise<void> {
+  await services.realtime.close();
   await services.bus.close();
   await services.webhookDispatcher.stop();
   await services.media.close();

@@ -14,6 +14,7 @@ import { creditHandlers } from './credits.js';
 import { appHandlers } from './apps.js';
 import { appTemplateHandlers } from './app-templates.js';
 import { subgraphHandlers } from './subgraphs.js';
+import { realtimeHandlers } from './realtime.js';
 import { routes } from '../../../contract/routes.js';
 
 /** The server's handler for every route of the contract. */
@@ -26,7 +27,7 @@ export const handlers: { [G in RouteGroupName]: GroupHandlers<Routes[G]> } = {
   scenarios: scenarioHandlers,
   llms: llmHandlers,
   contexts: contextHandlers,
-  realtime: notImplemented(routes.realtime, 'realtime agent sessions'),
+  realtime: realtimeHandlers,
   partner: notImplemented(routes.partner, 'partner avatar sessions'),
   tools: toolHandlers,
   apps: appHandlers,

@@ -5,8 +5,8 @@ import { defineConfig } from '@playwright/test';
  * livekit-client against the platform's embedded media endpoint.
  */
 export default defineConfig({
-  testDir: './media',
-  testMatch: '**/*.spec.ts',
+  testDir: '.',
+  testMatch: ['media/**/*.spec.ts', 'realtime/**/*.spec.ts'],
   timeout: 90_000,
   workers: 1,
   fullyParallel: false,

@@ -7,8 +7,9 @@ import { expect, it } from 'vitest';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const REST_ENTRY_BUDGET_BYTES = 15 * 1024;
 
-async function gzippedBundleSize(entry: string): Promise<{ bytes: number; inputs: string[] }> {
+async function gzippedBundleSize(entry: string, external: string[] = []): Promise<{ bytes: number; inputs: string[] }> {
   const result = await build({
+    external,
     entryPoints: [resolve(root, entry)],
     bundle: true,
     minify: true,
@@ -27,4 +28,14 @@ it(`the REST-only browser entry stays under ${REST_ENTRY_BUDGET_BYTES / 1024} kB
   console.log(`@palaver/sdk-core (REST entry): ${(bytes / 1024).toFixed(1)} kB gzipped`);
   expect(inputs.filter((input) => /node_modules\/(\.pnpm\/)?(zod|livekit-client)/.test(input))).toEqual([]);
   expect(bytes).toBeLessThan(REST_ENTRY_BUDGET_BYTES);
+}, 60_000);
+
+const REALTIME_OWN_BUDGET_BYTES = 25 * 1024;
+
+it(`the realtime entry adds under ${REALTIME_OWN_BUDGET_BYTES / 1024} kB gzipped to livekit-client`, async () => {
+  const whole = await gzippedBundleSize('packages/sdk-core/src/realtime.ts');
+  const own = await gzippedBundleSize('packages/sdk-core/src/realtime.ts', ['livekit-client']);
+  console.log(`@palaver/sdk-core/realtime: ${(whole.bytes / 1024).toFixed(1)} kB gzipped, ${(own.bytes / 1024).toFixed(1)} kB without livekit-client`);
+  expect(whole.inputs.some((input) => input.includes('livekit-client'))).toBe(true);
+  expect(own.bytes).toBeLessThan(REALTIME_OWN_BUDGET_BYTES);
 }, 60_000);

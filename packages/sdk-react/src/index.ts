@@ -4,5 +4,7 @@
  * @example
  * import { PalaverProvider, usePalaverClient } from '@palaver/sdk-react';
  */
-export { PalaverProvider, usePalaverClient } from './palaver-provider.js';
+export { PalaverProvider, useOptionalPalaverClient, usePalaverClient } from './palaver-provider.js';
 export type { PalaverProviderProps } from './palaver-provider.js';
+export { useVoiceAgent } from './use-voice-agent.js';
+export type { UseVoiceAgentOptions, VoiceAgent } from './use-voice-agent.js';

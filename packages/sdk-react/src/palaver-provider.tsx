@@ -35,3 +35,8 @@ export function usePalaverClient(): PalaverClient {
   if (!client) throw new Error('usePalaverClient must be used inside <PalaverProvider>');
   return client;
 }
+
+/** The client of the nearest `PalaverProvider`, or null outside one (for hooks that work either way). */
+export function useOptionalPalaverClient(): PalaverClient | null {
+  return useContext(ClientContext);
+}

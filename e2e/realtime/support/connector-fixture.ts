@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test as base, chromium, type Browser, type Page } from '@playwright/test';
+import { createServer, type PalaverServer } from '../../../packages/sdk-core/src/server.js';
+import { sineTone, wavFile } from '../../../packages/sdk-core/src/server/media/audio/tone-analysis.js';
+import type { MediaService } from '../../../packages/sdk-core/src/server/media/media-service.js';
+import { CHROMIUM, chromiumArguments } from '../../media/support/chromium.js';
+import { MIC_TONE_HZ } from '../../media/support/media-fixture.js';
+import { serveConnectorPage, type ConnectorPageKind } from './connector-page.js';
+
+export { chromiumAvailable, eventually, expect, AGENT_TONE_HZ, MIC_TONE_HZ } from '../../media/support/media-fixture.js';
+
+export interface ConnectorFixtures {
+  palaver: { server: PalaverServer; media: MediaService };
+  chromiumBrowser: Browser;
+  /** A fresh browser context on the connector page (`window.connector`), or on the React app page. */
+  newPage: (kind?: ConnectorPageKind) => Promise<Page>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export const test = base.extend<{}, ConnectorFixtures>({
+  palaver: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const server = await createServer({ env: {}, config: { logLevel: 'warn' } });
+      await server.listen(0, '127.0.0.1');
+      await use({ server, media: server.services.media });
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  chromiumBrowser: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const directory = mkdtempSync(join(tmpdir(), 'palaver-connector-e2e-'));
+      const wav = join(directory, 'tone.wav');
+      writeFileSync(wav, wavFile(sineTone(MIC_TONE_HZ, 48_000, 10_000, 0.5), 48_000));
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArguments(wav) });
+      await use(browser);
+      await browser.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+  newPage: [
+    async ({ chromiumBrowser: browser }, use) => {
+      const pages = { connector: await serveConnectorPage('connector'), react: await serveConnectorPage('react') };
+      const contexts: Array<Awaited<ReturnType<Browser['newContext']>>> = [];
+      await use(async (kind = 'connector') => {
+        const context = await browser.newContext();
+        contexts.push(context);
+        const page = await context.newPage();
+        await page.goto(pages[kind].url);
+        await page.waitForFunction(kind === 'connector' ? () => 'connector' in window : () => 'setConnectionDetails' in window);
+        return page;
+      });
+      for (const context of contexts) await context.close();
+      await Promise.all([pages.connector.close(), pages.react.close()]);
+    },
+    { scope: 'worker' },
+  ],
+});

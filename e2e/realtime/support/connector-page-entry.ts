@@ -1,0 +1,152 @@
+// Bundled with esbuild into the test page: drives the Palaver realtime connector (@palaver/sdk-core/realtime,
+// from source, with its livekit-client) from the tests.
+import { createRealtimeSession, type RealtimeSession, type RealtimeState } from '../../../packages/sdk-core/src/realtime.js';
+
+const state = {
+  session: undefined as RealtimeSession | undefined,
+  statuses: [] as string[],
+  connectionStates: [] as string[],
+  agentStates: [] as Array<string | null>,
+  remainingSeconds: [] as Array<number | null>,
+  transcriptionEvents: [] as Array<{ id: string; text: string }>,
+  errors: [] as Array<{ name: string; message: string; reason?: string }>,
+  ended: [] as string[],
+  renders: 0,
+};
+
+function session(): RealtimeSession {
+  if (!state.session) throw new Error('no session');
+  return state.session;
+}
+
+function describeError(error: Error): { name: string; message: string; reason?: string } {
+  const reason = (error as { reason?: unknown }).reason;
+  return { name: error.name, message: error.message, ...(typeof reason === 'string' ? { reason } : {}) };
+}
+
+/** The snapshot as plain JSON (errors by name and message). */
+function plain(snapshot: RealtimeState) {
+  return {
+    status: snapshot.status,
+    connectionState: snapshot.connectionState,
+    sessionId: snapshot.sessionId ?? null,
+    agentState: snapshot.agentState ?? null,
+    remainingSeconds: snapshot.remainingSeconds,
+    transcriptions: snapshot.transcriptions.map((item) => ({ id: item.id, agent: item.agent, final: item.final, text: item.text, created_at: item.created_at })),
+    microphone: { ...snapshot.microphone },
+    canPlayAudio: snapshot.canPlayAudio,
+    agentAudio: snapshot.agentAudio,
+    error: snapshot.error ? describeError(snapshot.error) : null,
+    ended: snapshot.status === 'not_connected' && snapshot.ended ? snapshot.ended.reason : null,
+  };
+}
+
+const api = {
+  /**
+   * Creates a session, records its events, and connects: with ready connection details (`url`, `token`), or
+   * with `baseUrl` set, by starting a session with the usage token `token` and `config`.
+   */
+  async connect(url: string, token: string, options: { agentTimeoutMs?: number; microphone?: boolean; baseUrl?: string; config?: object } = {}) {
+    const created = createRealtimeSession({
+      agentTimeoutMs: options.agentTimeoutMs ?? 20_000,
+      microphone: options.microphone ?? true,
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    });
+    state.session = created;
+    created.subscribe(() => {
+      state.renders += 1;
+    });
+    created.on('statusChanged', (status) => state.statuses.push(status));
+    created.on('connectionStateChanged', (connectionState) => state.connectionStates.push(connectionState));
+    created.on('agentStateChanged', (agentState) => state.agentStates.push(agentState ?? null));
+    created.on('remainingSecondsChanged', (seconds) => state.remainingSeconds.push(seconds));
+    created.on('transcription', (item) => state.transcriptionEvents.push({ id: item.id, text: item.text }));
+    created.on('error', (error) => state.errors.push(describeError(error)));
+    created.on('ended', (end) => state.ended.push(end.reason));
+    try {
+      await created.connect(options.config ? { token, config: options.config as never } : { connection_details: { url, token } });
+      return { ok: true as const, snapshot: plain(created.getSnapshot()) };
+    } catch (error) {
+      return { ok: false as const, error: describeError(error as Error), snapshot: plain(created.getSnapshot()) };
+    }
+  },
+  snapshot() {
+    return plain(session().getSnapshot());
+  },
+  history() {
+    const { session: _session, ...recorded } = state;
+    return JSON.parse(JSON.stringify(recorded)) as Omit<typeof state, 'session'>;
+  },
+  async sendChat(text: string): Promise<void> {
+    await session().sendChatMessage({ text });
+  },
+  async setMicrophone(enabled: boolean): Promise<void> {
+    await session().setMicrophoneEnabled(enabled);
+  },
+  /** The connector's own level meter of the agent's audio (max over `durationMs`). */
+  async agentLevel(durationMs: number): Promise<{ volume: number; bands: number[] }> {
+    let volume = 0;
+    let bands: number[] = [];
+    const end = performance.now() + durationMs;
+    while (performance.now() < end) {
+      const level = session().getAudioLevels().agent;
+      if (level > volume) {
+        volume = level;
+        bands = session().getFrequencyBands('agent', 8);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return { volume, bands };
+  },
+  /** The audio elements the connector attached the agent's track to. */
+  audioElements() {
+    return [...document.querySelectorAll('audio')].map((element) => ({
+      paused: element.paused,
+      muted: element.muted,
+      liveTracks: element.srcObject instanceof MediaStream ? element.srcObject.getAudioTracks().filter((track) => track.readyState === 'live').length : 0,
+    }));
+  },
+  /** Strength of a frequency in what the agent's audio element plays (WebAudio analyser), over `durationMs`. */
+  async measureAgentTone(frequency: number, durationMs: number): Promise<{ peakFrequency: number; toneDb: number; floorDb: number }> {
+    const element = document.querySelector('audio');
+    const stream = element?.srcObject;
+    if (!(stream instanceof MediaStream)) throw new Error('no agent audio element');
+    const context = new AudioContext({ sampleRate: 48_000 });
+    await context.resume();
+    const source = context.createMediaStreamSource(stream);
+    const analyser = context.createAnalyser();
+    analyser.fftSize = 4096;
+    analyser.smoothingTimeConstant = 0;
+    source.connect(analyser);
+    const bins = new Float32Array(analyser.frequencyBinCount);
+    const binHz = context.sampleRate / analyser.fftSize;
+    const sums = new Float32Array(bins.length);
+    let samples = 0;
+    const end = performance.now() + durationMs;
+    while (performance.now() < end) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      analyser.getFloatFrequencyData(bins);
+      for (let index = 0; index < bins.length; index += 1) sums[index]! += Number.isFinite(bins[index]!) ? bins[index]! : -200;
+      samples += 1;
+    }
+    await context.close();
+    let peak = 0;
+    for (let index = 1; index < sums.length; index += 1) if (sums[index]! > sums[peak]!) peak = index;
+    const toneBin = Math.round(frequency / binHz);
+    let floor = 0;
+    let count = 0;
+    for (let index = 5; index < sums.length / 2; index += 1) {
+      if (Math.abs(index - toneBin) < 10) continue;
+      floor += sums[index]! / samples;
+      count += 1;
+    }
+    return { peakFrequency: peak * binHz, toneDb: sums[toneBin]! / samples, floorDb: floor / count };
+  },
+  async disconnect() {
+    await session().disconnect();
+    return plain(session().getSnapshot());
+  },
+};
+
+export type ConnectorPageApi = typeof api;
+(window as unknown as { connector: ConnectorPageApi }).connector = api;

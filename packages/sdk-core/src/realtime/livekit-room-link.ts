@@ -1,0 +1,179 @@
+import {
+  ConnectionError as LiveKitConnectionError,
+  ConnectionErrorReason,
+  ConnectionState,
+  DisconnectReason,
+  Room,
+  RoomEvent,
+  Track,
+  type LocalAudioTrack,
+  type Participant,
+  type RemoteAudioTrack,
+  type RemoteParticipant,
+  type RemoteTrack,
+  type RoomOptions,
+} from 'livekit-client';
+import { ConnectionError } from '../errors/transport-errors.js';
+import { isAgentParticipant, type ParticipantView } from './agent-participant.js';
+import type { RealtimeInput, RoomDisconnectCause } from './session-actions.js';
+
+/** Room events as reducer inputs, without the attempt (the link adds it). */
+type RoomInput = RealtimeInput extends infer I ? (I extends { attempt: number } ? Omit<I, 'attempt'> : never) : never;
+
+export interface RoomLinkOptions {
+  attempt: number;
+  dispatch: (input: RealtimeInput) => void;
+  roomOptions?: RoomOptions;
+  /** Where the agent's audio plays; a hidden element appended to the document otherwise. */
+  audioElement?: HTMLAudioElement;
+}
+
+export function participantView(participant: Participant): ParticipantView {
+  return { identity: participant.identity, isAgent: participant.isAgent, metadata: participant.metadata, attributes: { ...participant.attributes } };
+}
+
+function disconnectCause(reason: DisconnectReason | undefined): RoomDisconnectCause {
+  switch (reason) {
+    case DisconnectReason.CLIENT_INITIATED:
+      return 'client';
+    case DisconnectReason.ROOM_DELETED:
+    case DisconnectReason.ROOM_CLOSED:
+      return 'room_closed';
+    case DisconnectReason.PARTICIPANT_REMOVED:
+    case DisconnectReason.DUPLICATE_IDENTITY:
+      return 'removed';
+    default:
+      return 'connection_lost';
+  }
+}
+
+/** LiveKit's join failures in the platform's error family. */
+export function joinError(error: unknown): Error {
+  if (error instanceof LiveKitConnectionError) {
+    const reason = error.reason === ConnectionErrorReason.NotAllowed ? 'unauthorized' : error.reason === ConnectionErrorReason.Cancelled ? 'closed' : 'server_unreachable';
+    return new ConnectionError(reason, `could not join the session's room: ${error.message}`, { cause: error });
+  }
+  // E.g. "LiveKit doesn't seem to be supported on this browser" (no WebRTC).
+  const message = error instanceof Error ? error.message : String(error);
+  return new ConnectionError('media_failed', `could not join the session's room: ${message}`, { cause: error });
+}
+
+/**
+ * One attempt's LiveKit room: turns its events into reducer inputs, plays the agent's audio and carries
+ * out the shell's room effects. Never outlives the attempt.
+ */
+export class LiveKitRoomLink {
+  readonly room: Room;
+  private agentTrack: RemoteAudioTrack | undefined;
+  private ownElement: HTMLMediaElement | undefined;
+  private closed = false;
+
+  constructor(private readonly options: RoomLinkOptions) {
+    this.room = new Room(options.roomOptions);
+    this.listen();
+  }
+
+  private send(input: RoomInput): void {
+    if (this.closed && input.type !== 'room_disconnected') return;
+    this.options.dispatch({ ...input, attempt: this.options.attempt } as RealtimeInput);
+  }
+
+  private listen(): void {
+    const room = this.room;
+    room
+      .on(RoomEvent.ParticipantConnected, (participant) => this.send({ type: 'participant_joined', participant: participantView(participant) }))
+      .on(RoomEvent.ParticipantDisconnected, (participant) => this.send({ type: 'participant_left', identity: participant.identity }))
+      .on(RoomEvent.ParticipantMetadataChanged, (_metadata, participant) => this.updated(participant))
+      .on(RoomEvent.ParticipantAttributesChanged, (_changed, participant) => this.updated(participant))
+      .on(RoomEvent.DataReceived, (payload, participant, _kind, topic) => {
+        const from = participant ? participantView(participant) : undefined;
+        this.send({ type: 'data_received', topic, text: new TextDecoder().decode(payload), from });
+      })
+      .on(RoomEvent.RoomMetadataChanged, (metadata) => this.send({ type: 'room_metadata_changed', metadata }))
+      .on(RoomEvent.Reconnecting, () => this.send({ type: 'reconnecting' }))
+      .on(RoomEvent.SignalReconnecting, () => this.send({ type: 'reconnecting' }))
+      .on(RoomEvent.Reconnected, () => this.send({ type: 'reconnected', participants: this.participants() }))
+      .on(RoomEvent.Disconnected, (reason) => {
+        this.releaseAudio();
+        this.send({ type: 'room_disconnected', cause: disconnectCause(reason), ...(reason !== undefined ? { detail: DisconnectReason[reason] } : {}) });
+      })
+      .on(RoomEvent.AudioPlaybackStatusChanged, () => this.send({ type: 'audio_playback_changed', canPlay: room.canPlaybackAudio }))
+      .on(RoomEvent.TrackSubscribed, (track, _publication, participant) => this.trackSubscribed(track, participant))
+      .on(RoomEvent.TrackUnsubscribed, (track) => {
+        if (track !== this.agentTrack) return;
+        this.releaseAudio();
+        this.send({ type: 'agent_audio_changed', subscribed: false });
+      });
+  }
+
+  private updated(participant: Participant): void {
+    if (participant === this.room.localParticipant) return;
+    this.send({ type: 'participant_updated', participant: participantView(participant) });
+  }
+
+  private participants(): ParticipantView[] {
+    return [...this.room.remoteParticipants.values()].map(participantView);
+  }
+
+  private trackSubscribed(track: RemoteTrack, participant: RemoteParticipant): void {
+    if (track.kind !== Track.Kind.Audio || !isAgentParticipant(participantView(participant))) return;
+    this.releaseAudio();
+    const audio = track as RemoteAudioTrack;
+    this.agentTrack = audio;
+    const element = this.options.audioElement ? audio.attach(this.options.audioElement) : audio.attach();
+    element.muted = false;
+    if (!this.options.audioElement && typeof document !== 'undefined') {
+      // Chromium only pulls remote WebRTC audio that is attached to a playing media element.
+      element.hidden = true;
+      document.body.append(element);
+      this.ownElement = element;
+    }
+    this.send({ type: 'agent_audio_changed', subscribed: true });
+  }
+
+  private releaseAudio(): void {
+    this.agentTrack?.detach();
+    this.agentTrack = undefined;
+    this.ownElement?.remove();
+    this.ownElement = undefined;
+  }
+
+  /** The agent's subscribed audio track, for level meters. */
+  get agentAudioTrack(): RemoteAudioTrack | undefined {
+    return this.agentTrack;
+  }
+
+  /** The published microphone track, for level meters. */
+  get microphoneTrack(): LocalAudioTrack | undefined {
+    return this.room.localParticipant.getTrackPublication(Track.Source.Microphone)?.audioTrack;
+  }
+
+  /** Joins, then reports the room as it is (participants already there, metadata, playback). */
+  async join(url: string, token: string): Promise<void> {
+    await this.room.connect(url, token, { autoSubscribe: true });
+    if (this.closed) return;
+    if (this.room.state === ConnectionState.Disconnected) throw new ConnectionError('closed', 'the room connection closed right after joining');
+    this.send({ type: 'room_joined', participants: this.participants(), roomMetadata: this.room.metadata, canPlayAudio: this.room.canPlaybackAudio });
+  }
+
+  /** Publishes (or unmutes) / mutes the microphone; resolves with whether it is now enabled. */
+  async setMicrophone(enabled: boolean): Promise<boolean> {
+    await this.room.localParticipant.setMicrophoneEnabled(enabled);
+    return this.room.localParticipant.isMicrophoneEnabled;
+  }
+
+  async publish(topic: string, text: string, destinationIdentities: string[]): Promise<void> {
+    await this.room.localParticipant.publishData(new TextEncoder().encode(text), { reliable: true, topic, destinationIdentities });
+  }
+
+  async startAudio(): Promise<boolean> {
+    await this.room.startAudio();
+    return this.room.canPlaybackAudio;
+  }
+
+  async leave(): Promise<void> {
+    this.closed = true;
+    this.releaseAudio();
+    await this.room.disconnect();
+  }
+}

@@ -1,0 +1,296 @@
+import { EventEmitter } from 'eventemitter3';
+import type { RoomOptions } from 'livekit-client';
+import { HttpClient } from '../client/http-client.js';
+import { RealtimeSessions } from '../client/resources/realtime.js';
+import { SDKConnectOptions, SDKSendChatMessageParams } from '../contract/sdk.js';
+import { AbortError, ConnectionError } from '../errors/transport-errors.js';
+import { createAudioLevelMeter, type AudioLevelMeter } from './audio-levels.js';
+import { LiveKitRoomLink, joinError } from './livekit-room-link.js';
+import type { RealtimeEffect, RealtimeInput } from './session-actions.js';
+import type { RealtimeSessionEvents } from './session-events.js';
+import { reduceRealtime } from './session-reducer.js';
+import { initialRealtimeState, type RealtimeState } from './session-state.js';
+
+export interface RealtimeSessionOptions {
+  /** The platform's base URL, for starting sessions with `{ token, config }` (default: the page's origin). */
+  baseUrl?: string;
+  /** Custom fetch for the REST call that starts the session. */
+  fetch?: (input: Request) => Promise<Response>;
+  /** Publish the microphone once joined (default true). */
+  microphone?: boolean;
+  /** Give up when no agent is in the room this long after joining (default 20 000 ms; 0 waits forever). */
+  agentTimeoutMs?: number;
+  /** Where the agent's audio plays (default: a hidden `<audio>` appended to the document). */
+  audioElement?: HTMLAudioElement;
+  /** Passed to livekit-client's `Room`. */
+  roomOptions?: RoomOptions;
+}
+
+/** Which side's audio a level reading is about. */
+export type AudioSource = 'agent' | 'microphone';
+
+const DEFAULT_AGENT_TIMEOUT_MS = 20_000;
+
+/** Reports a listener's exception without letting it break the state machine. */
+function reportLater(error: unknown): void {
+  queueMicrotask(() => {
+    throw error;
+  });
+}
+
+interface PendingConnect {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * A voice session with a Palaver agent in the browser: joins the session's LiveKit room, follows the agent's
+ * state, collects transcriptions, sends typed turns, publishes the microphone and plays the agent.
+ * Framework-free: read it with `subscribe`/`getSnapshot` (immutable snapshots; React's
+ * `useSyncExternalStore`) or its typed events.
+ *
+ * @example
+ * const session = createRealtimeSession({ baseUrl: 'https://api.example.com' });
+ * session.subscribe(() => render(session.getSnapshot()));
+ * await session.connect({ token: usageToken, config });          // starts a session, then joins it
+ * // or: await session.connect({ connection_details: { url, token } });
+ * await session.sendChatMessage({ text: 'Hello!' });
+ * await session.disconnect();
+ */
+export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
+  private state: RealtimeState;
+  private readonly stateListeners = new Set<() => void>();
+  private readonly queue: RealtimeInput[] = [];
+  private dispatching = false;
+  private link: LiveKitRoomLink | undefined;
+  private starting: AbortController | undefined;
+  private agentWait: ReturnType<typeof setTimeout> | undefined;
+  private leaving: Promise<void> = Promise.resolve();
+  private readonly pendingConnects = new Map<number, PendingConnect>();
+  private microphoneOperation: Promise<void> | undefined;
+  private readonly meters = new Map<AudioSource, { track: unknown; meter: AudioLevelMeter }>();
+
+  constructor(private readonly options: RealtimeSessionOptions = {}) {
+    super();
+    this.state = initialRealtimeState({ microphone: options.microphone ?? true });
+  }
+
+  /** Calls `listener` after every state change; returns the unsubscribe function. */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  };
+
+  /** The current state: a frozen object, replaced on every change (same object while nothing changed). */
+  readonly getSnapshot = (): RealtimeState => this.state;
+
+  /**
+   * Joins with ready connection details, or starts a session (`POST /v1/realtime/start` with the usage
+   * token) and joins it. Resolves once in the room (the agent may still be on its way); rejects with the
+   * failure, which the snapshot and the `error`/`ended` events also carry.
+   */
+  connect(options: SDKConnectOptions): Promise<void> {
+    const parsed = SDKConnectOptions.safeParse(options);
+    if (!parsed.success) return Promise.reject(new TypeError('connect needs { connection_details: { url, token } } or { token, config }'));
+    if (this.state.status !== 'not_connected') return Promise.reject(new Error(`cannot connect while ${this.state.status}; call disconnect() first`));
+    const attempt = this.state.attempt + 1;
+    const joined = new Promise<void>((resolve, reject) => this.pendingConnects.set(attempt, { resolve, reject }));
+    this.dispatch({ type: 'connect_requested', options: parsed.data });
+    return joined;
+  }
+
+  /** Leaves the room (the state becomes `not_connected` at once); resolves once LiveKit disconnected. */
+  disconnect(): Promise<void> {
+    this.dispatch({ type: 'disconnect_requested' });
+    return this.leaving;
+  }
+
+  /** Sends a typed user turn to the agent (`chat_input`, reliable). The agent must be in the room. */
+  async sendChatMessage(params: SDKSendChatMessageParams): Promise<void> {
+    const parsed = SDKSendChatMessageParams.safeParse(params);
+    if (!parsed.success) throw new TypeError('sendChatMessage needs { text } with 1 to 10 000 characters');
+    const state = this.state;
+    if (state.status !== 'connected' || !this.link) {
+      throw new ConnectionError(state.status === 'not_connected' ? 'closed' : 'agent_unavailable', `cannot send a chat message while ${state.status}`);
+    }
+    await this.link.publish('chat_input', JSON.stringify(parsed.data), [state.agentIdentity]);
+  }
+
+  /**
+   * Publishes and unmutes (true) or mutes (false) the microphone. Before joining it only records the wish,
+   * applied on join. Rejects when the browser refuses the microphone (also reported as an `error`).
+   */
+  setMicrophoneEnabled(enabled: boolean): Promise<void> {
+    this.microphoneOperation = undefined;
+    this.dispatch({ type: 'microphone_requested', enabled });
+    const operation = this.microphoneOperation ?? Promise.resolve();
+    this.microphoneOperation = undefined;
+    return operation;
+  }
+
+  /** Unblocks audio playback where the browser requires a user gesture: call it from a click handler. */
+  async startAudio(): Promise<void> {
+    const link = this.link;
+    if (!link) return;
+    const canPlay = await link.startAudio();
+    this.dispatch({ type: 'audio_playback_changed', attempt: this.state.attempt, canPlay });
+  }
+
+  /** Current volume (0..1) of the agent's audio and of the microphone; 0 when there is none. Cheap: call per frame. */
+  getAudioLevels(): Record<AudioSource, number> {
+    return { agent: this.meter('agent')?.volume() ?? 0, microphone: this.meter('microphone')?.volume() ?? 0 };
+  }
+
+  /** `count` frequency bands (0..1 each) of one side's audio, for visualizers; zeros when there is none. */
+  getFrequencyBands(source: AudioSource, count = 5): number[] {
+    return this.meter(source)?.bands(count) ?? new Array<number>(count).fill(0);
+  }
+
+  /** Disconnects and drops every listener. */
+  async dispose(): Promise<void> {
+    await this.disconnect();
+    this.stateListeners.clear();
+    this.removeAllListeners();
+  }
+
+  private meter(source: AudioSource): AudioLevelMeter | undefined {
+    const track = source === 'agent' ? this.link?.agentAudioTrack : this.link?.microphoneTrack;
+    const existing = this.meters.get(source);
+    if (existing && existing.track === track) return existing.meter;
+    existing?.meter.close();
+    this.meters.delete(source);
+    if (!track || typeof AudioContext === 'undefined') return undefined;
+    const meter = createAudioLevelMeter(track);
+    this.meters.set(source, { track, meter });
+    return meter;
+  }
+
+  private dispatch(input: RealtimeInput): void {
+    this.queue.push(input);
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        const { state, effects } = reduceRealtime(this.state, next);
+        if (state !== this.state) {
+          this.state = state;
+          for (const listener of [...this.stateListeners]) {
+            try {
+              listener();
+            } catch (error) {
+              reportLater(error);
+            }
+          }
+          this.settleConnects();
+        }
+        for (const effect of effects) this.run(effect);
+      }
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  private settleConnects(): void {
+    const state = this.state;
+    for (const [attempt, pending] of this.pendingConnects) {
+      if (attempt === state.attempt && state.status === 'connecting') continue;
+      this.pendingConnects.delete(attempt);
+      if (attempt === state.attempt && state.status !== 'not_connected') pending.resolve();
+      else if (state.status === 'not_connected' && state.ended?.reason === 'client') pending.reject(new AbortError('disconnect() was called before the room was joined'));
+      else pending.reject(state.status === 'not_connected' && state.ended?.error ? state.ended.error : new ConnectionError('closed', 'the connection attempt ended'));
+    }
+  }
+
+  private run(effect: RealtimeEffect): void {
+    switch (effect.type) {
+      case 'emit': {
+        try {
+          (this.emit as (name: string, ...args: unknown[]) => boolean)(effect.notification.name, ...effect.notification.args);
+        } catch (error) {
+          reportLater(error);
+        }
+        return;
+      }
+      case 'start_session':
+        return this.startSession(effect.attempt, effect.token, effect.config);
+      case 'join_room':
+        return this.joinRoom(effect.attempt, effect.url, effect.token);
+      case 'leave_room':
+        return this.leaveRoom();
+      case 'set_microphone': {
+        const link = this.link;
+        if (!link) return;
+        const attempt = effect.attempt;
+        this.microphoneOperation = link.setMicrophone(effect.enabled).then(
+          (enabled) => this.dispatch({ type: 'microphone_changed', attempt, enabled }),
+          (error: unknown) => {
+            const failure = error instanceof Error ? error : new Error(String(error));
+            this.dispatch({ type: 'microphone_failed', attempt, error: failure });
+            throw failure;
+          },
+        );
+        // Applied on join without a caller to report to: the failure is in the state and the `error` event.
+        this.microphoneOperation.catch(() => {});
+        return;
+      }
+      case 'schedule_agent_wait': {
+        clearTimeout(this.agentWait);
+        const timeout = this.options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
+        if (timeout > 0) this.agentWait = setTimeout(() => this.dispatch({ type: 'agent_wait_expired', attempt: effect.attempt }), timeout);
+        return;
+      }
+      case 'cancel_agent_wait':
+        clearTimeout(this.agentWait);
+        this.agentWait = undefined;
+        return;
+    }
+  }
+
+  private startSession(attempt: number, token: string, config: Parameters<RealtimeSessions['start']>[0]['config']): void {
+    const controller = new AbortController();
+    this.starting = controller;
+    const http = new HttpClient({
+      usageToken: token,
+      maxRetries: 0,
+      ...(this.options.baseUrl !== undefined ? { baseUrl: this.options.baseUrl } : {}),
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+    });
+    new RealtimeSessions(http).start({ config }, { signal: controller.signal }).then(
+      (started) =>
+        this.dispatch({ type: 'session_started', attempt, sessionId: started.session.id, url: started.connection_details.url, token: started.connection_details.token }),
+      (error: unknown) => this.dispatch({ type: 'connect_failed', attempt, error: error instanceof Error ? error : new Error(String(error)) }),
+    );
+  }
+
+  private joinRoom(attempt: number, url: string, token: string): void {
+    const link = new LiveKitRoomLink({
+      attempt,
+      dispatch: (input) => this.dispatch(input),
+      ...(this.options.roomOptions ? { roomOptions: this.options.roomOptions } : {}),
+      ...(this.options.audioElement ? { audioElement: this.options.audioElement } : {}),
+    });
+    this.link = link;
+    link.join(url, token).catch((error: unknown) => this.dispatch({ type: 'connect_failed', attempt, error: joinError(error) }));
+  }
+
+  private leaveRoom(): void {
+    this.starting?.abort();
+    this.starting = undefined;
+    for (const { meter } of this.meters.values()) meter.close();
+    this.meters.clear();
+    const link = this.link;
+    this.link = undefined;
+    if (link) this.leaving = link.leave().catch(() => {});
+  }
+}
+
+/**
+ * Creates a {@link RealtimeSession}.
+ *
+ * @example
+ * const session = createRealtimeSession({ baseUrl: 'https://api.example.com' });
+ * await session.connect({ connection_details });
+ */
+export function createRealtimeSession(options: RealtimeSessionOptions = {}): RealtimeSession {
+  return new RealtimeSession(options);
+}

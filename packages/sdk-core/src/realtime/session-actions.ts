@@ -1,0 +1,39 @@
+import type { RealtimeSessionConfigCreate } from '../contract/realtime.js';
+import type { SDKConnectOptions } from '../contract/sdk.js';
+import type { ParticipantView } from './agent-participant.js';
+import type { RealtimeNotification } from './session-events.js';
+
+/** How LiveKit said the room connection ended, in the connector's terms. */
+export type RoomDisconnectCause = 'client' | 'room_closed' | 'removed' | 'connection_lost';
+
+/** What happened: requests from the app, results of effects, and room events. */
+export type RealtimeInput =
+  | { type: 'connect_requested'; options: SDKConnectOptions }
+  | { type: 'disconnect_requested' }
+  | { type: 'session_started'; attempt: number; sessionId: string; url: string; token: string }
+  | { type: 'room_joined'; attempt: number; participants: ParticipantView[]; roomMetadata: string | undefined; canPlayAudio: boolean }
+  | { type: 'connect_failed'; attempt: number; error: Error }
+  | { type: 'participant_joined'; attempt: number; participant: ParticipantView }
+  | { type: 'participant_updated'; attempt: number; participant: ParticipantView }
+  | { type: 'participant_left'; attempt: number; identity: string }
+  | { type: 'data_received'; attempt: number; topic: string | undefined; text: string; from: ParticipantView | undefined }
+  | { type: 'room_metadata_changed'; attempt: number; metadata: string }
+  | { type: 'reconnecting'; attempt: number }
+  | { type: 'reconnected'; attempt: number; participants: ParticipantView[] }
+  | { type: 'room_disconnected'; attempt: number; cause: RoomDisconnectCause; detail?: string }
+  | { type: 'agent_wait_expired'; attempt: number }
+  | { type: 'microphone_requested'; enabled: boolean }
+  | { type: 'microphone_changed'; attempt: number; enabled: boolean }
+  | { type: 'microphone_failed'; attempt: number; error: Error }
+  | { type: 'agent_audio_changed'; attempt: number; subscribed: boolean }
+  | { type: 'audio_playback_changed'; attempt: number; canPlay: boolean };
+
+/** What the session shell must do; the reducer only describes it. */
+export type RealtimeEffect =
+  | { type: 'start_session'; attempt: number; token: string; config: RealtimeSessionConfigCreate }
+  | { type: 'join_room'; attempt: number; url: string; token: string }
+  | { type: 'leave_room'; attempt: number }
+  | { type: 'set_microphone'; attempt: number; enabled: boolean }
+  | { type: 'schedule_agent_wait'; attempt: number }
+  | { type: 'cancel_agent_wait' }
+  | { type: 'emit'; notification: RealtimeNotification };

@@ -1,0 +1,35 @@
+import type { DataPacket, SDKAgentState, SDKConnectionState, SDKSessionTranscription } from '../contract/sdk.js';
+import type { RealtimeEnd, RealtimeStatus } from './session-state.js';
+
+/**
+ * The typed events of a {@link RealtimeSession} (eventemitter3). Everything here is also visible in the
+ * snapshot; events suit code that reacts to changes rather than renders state.
+ *
+ * @example
+ * session.on('transcription', (utterance) => log(utterance.agent ? 'agent' : 'me', utterance.text));
+ * session.on('ended', ({ reason }) => { if (reason === 'time_limit_exceeded') showTimeUp() });
+ */
+export interface RealtimeSessionEvents {
+  statusChanged: (status: RealtimeStatus) => void;
+  connectionStateChanged: (state: SDKConnectionState) => void;
+  agentStateChanged: (state: SDKAgentState | undefined) => void;
+  remainingSecondsChanged: (seconds: number | null) => void;
+  /** An utterance was added or replaced (same `id` and `agent`). */
+  transcription: (transcription: SDKSessionTranscription) => void;
+  /** Connection failures, agent `error` packets, microphone failures. */
+  error: (error: Error) => void;
+  /** The session is no longer connected, and why. */
+  ended: (end: RealtimeEnd) => void;
+  microphoneChanged: (enabled: boolean) => void;
+  /** False: the browser blocks playback until `startAudio()` is called from a user gesture. */
+  audioPlaybackChanged: (canPlay: boolean) => void;
+  /** Every valid data packet from the agent, including topics the connector does not act on (`tool_call`, `runtime_api`). */
+  dataPacket: (packet: DataPacket) => void;
+}
+
+export type RealtimeEventName = keyof RealtimeSessionEvents;
+
+/** One event to emit, with its arguments, as the reducer describes it. */
+export type RealtimeNotification = {
+  [E in RealtimeEventName]: { name: E; args: Parameters<RealtimeSessionEvents[E]> };
+}[RealtimeEventName];

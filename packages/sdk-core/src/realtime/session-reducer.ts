@@ -1,0 +1,278 @@
+import { parseDataPacket, type SDKAgentState } from '../contract/sdk.js';
+import { ConnectionError } from '../errors/transport-errors.js';
+import { AgentError } from './agent-error.js';
+import { agentStatusOf, isAgentParticipant, isTerminalAgentState, type ParticipantView } from './agent-participant.js';
+import type { RealtimeEffect, RealtimeInput, RoomDisconnectCause } from './session-actions.js';
+import type { RealtimeNotification } from './session-events.js';
+import {
+  connectionStateOf,
+  type RealtimeEnd,
+  type RealtimeEndReason,
+  type RealtimePhase,
+  type RealtimeState,
+  type RealtimeStateBase,
+} from './session-state.js';
+import { upsertTranscription } from './transcriptions.js';
+
+/** The next state and what the shell must do about it. */
+export interface RealtimeTransition {
+  state: RealtimeState;
+  effects: RealtimeEffect[];
+}
+
+const unchanged = (state: RealtimeState): RealtimeTransition => ({ state, effects: [] });
+
+function baseOf(state: RealtimeState): RealtimeStateBase {
+  const { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error } = state;
+  return { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error };
+}
+
+/** Moves to another phase (dropping the old phase's fields) and changes base fields. */
+function enter(state: RealtimeState, phase: RealtimePhase, changes: Partial<RealtimeStateBase> = {}): RealtimeState {
+  return { ...baseOf(state), ...changes, ...phase } as RealtimeState;
+}
+
+/** Changes base fields, staying in the same phase; the same object when nothing differs. */
+function update(state: RealtimeState, changes: Partial<RealtimeStateBase>): RealtimeState {
+  const differs = (Object.keys(changes) as Array<keyof RealtimeStateBase>).some((key) => !Object.is(state[key], changes[key]));
+  return differs ? ({ ...state, ...changes } as RealtimeState) : state;
+}
+
+const emit = (notification: RealtimeNotification): RealtimeEffect => ({ type: 'emit', notification });
+
+function isJoined(state: RealtimeState): state is RealtimeState & { status: 'waiting_for_agent' | 'connected' | 'reconnecting' } {
+  return state.status === 'waiting_for_agent' || state.status === 'connected' || state.status === 'reconnecting';
+}
+
+/** The agent's declared state; a terminal state is never replaced by a non-terminal one. */
+function withAgentStatus(state: RealtimeState, participant: ParticipantView): Partial<RealtimeStateBase> {
+  const status = agentStatusOf(participant);
+  if (isTerminalAgentState(state.agentState) && !isTerminalAgentState(status?.agentState)) return {};
+  if (!status) return state.agentState === undefined ? { agentState: 'warmup' } : {};
+  return {
+    agentState: status.agentState,
+    ...(status.remainingSeconds !== undefined ? { remainingSeconds: status.remainingSeconds } : {}),
+  };
+}
+
+/** Joined (or rejoined) with these participants: connected when the agent is among them. */
+function arrive(state: RealtimeState, participants: ParticipantView[], changes: Partial<RealtimeStateBase> = {}): RealtimeTransition {
+  const agent = participants.find(isAgentParticipant);
+  if (agent) {
+    const next = enter(state, { status: 'connected', agentIdentity: agent.identity }, changes);
+    return { state: update(next, withAgentStatus(next, agent)), effects: [{ type: 'cancel_agent_wait' }] };
+  }
+  const agentState = isTerminalAgentState(state.agentState) ? state.agentState : undefined;
+  return {
+    state: enter(state, { status: 'waiting_for_agent' }, { agentState, ...changes }),
+    effects: [{ type: 'schedule_agent_wait', attempt: state.attempt }],
+  };
+}
+
+/** Leaves the joined phases for `not_connected`, keeping the transcript and a terminal agent state. */
+function end(state: RealtimeState, reason: RealtimeEndReason, error?: Error): RealtimeTransition {
+  const ended: RealtimeEnd = error ? { reason, error } : { reason };
+  const agentState: SDKAgentState | undefined = isTerminalAgentState(state.agentState) ? state.agentState : undefined;
+  const next = enter(state, { status: 'not_connected', ended }, {
+    agentState,
+    agentAudio: false,
+    microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
+    ...(error ? { error } : {}),
+  });
+  return {
+    state: next,
+    effects: [
+      { type: 'cancel_agent_wait' },
+      { type: 'leave_room', attempt: state.attempt },
+      ...(error ? [emit({ name: 'error', args: [error] })] : []),
+      emit({ name: 'ended', args: [ended] }),
+    ],
+  };
+}
+
+function sessionIdFromRoomMetadata(metadata: string | undefined): string | undefined {
+  if (!metadata) return undefined;
+  try {
+    const session = (JSON.parse(metadata) as { session?: unknown }).session;
+    return typeof session === 'string' && session.length > 0 ? session : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function disconnectedEnd(state: RealtimeState, cause: RoomDisconnectCause, detail: string | undefined): RealtimeTransition {
+  const suffix = detail ? ` (${detail})` : '';
+  if (isTerminalAgentState(state.agentState)) return end(state, state.agentState);
+  switch (cause) {
+    case 'client':
+      return end(state, 'client');
+    case 'room_closed':
+      return end(state, 'session_ended');
+    case 'removed':
+      return end(state, 'removed', new ConnectionError('closed', `removed from the session's room${suffix}`));
+    case 'connection_lost':
+      return end(state, 'connection_lost', new ConnectionError('network', `lost the connection to the session's room${suffix}`));
+  }
+}
+
+function receiveData(state: RealtimeState, input: Extract<RealtimeInput, { type: 'data_received' }>): RealtimeTransition {
+  if (state.status === 'not_connected' || !input.from || !isAgentParticipant(input.from)) return unchanged(state);
+  const packet = parseDataPacket(input.topic, input.text);
+  if (!packet) return unchanged(state);
+  const delivered = emit({ name: 'dataPacket', args: [packet] });
+  if (packet.topic === 'message') {
+    const transcription = Object.freeze(packet.payload);
+    const transcriptions = Object.freeze(upsertTranscription(state.transcriptions, transcription));
+    return { state: update(state, { transcriptions }), effects: [emit({ name: 'transcription', args: [transcription] }), delivered] };
+  }
+  if (packet.topic === 'error') {
+    const error = new AgentError(packet.payload.message);
+    return { state: update(state, { error }), effects: [emit({ name: 'error', args: [error] }), delivered] };
+  }
+  return { state, effects: [delivered] };
+}
+
+function agentLeft(state: RealtimeState, identity: string): RealtimeTransition {
+  if (state.status === 'reconnecting' && state.agentIdentity === identity) {
+    const agentState = isTerminalAgentState(state.agentState) ? state.agentState : undefined;
+    return { state: enter(state, { status: 'reconnecting', agentIdentity: undefined }, { agentState }), effects: [] };
+  }
+  if (state.status !== 'connected' || state.agentIdentity !== identity) return unchanged(state);
+  // After a terminal state the agent leaves for good: the session is over.
+  if (isTerminalAgentState(state.agentState)) return end(state, state.agentState);
+  return arrive(update(state, { remainingSeconds: null, agentAudio: false }), []);
+}
+
+function agentSeen(state: RealtimeState, participant: ParticipantView): RealtimeTransition {
+  if (state.status === 'waiting_for_agent' && isAgentParticipant(participant)) return arrive(state, [participant]);
+  const known = (state.status === 'connected' || state.status === 'reconnecting') && state.agentIdentity === participant.identity;
+  if (known) return { state: update(state, withAgentStatus(state, participant)), effects: [] };
+  if (state.status === 'reconnecting' && state.agentIdentity === undefined && isAgentParticipant(participant)) {
+    const next = enter(state, { status: 'reconnecting', agentIdentity: participant.identity });
+    return { state: update(next, withAgentStatus(next, participant)), effects: [] };
+  }
+  return unchanged(state);
+}
+
+function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransition {
+  switch (input.type) {
+    case 'connect_requested': {
+      if (state.status !== 'not_connected') return unchanged(state);
+      const attempt = state.attempt + 1;
+      const fresh: Partial<RealtimeStateBase> = {
+        attempt,
+        sessionId: undefined,
+        agentState: undefined,
+        remainingSeconds: null,
+        transcriptions: Object.freeze([]),
+        microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
+        canPlayAudio: true,
+        agentAudio: false,
+        error: undefined,
+      };
+      const options = input.options;
+      if ('connection_details' in options) {
+        const { url, token } = options.connection_details;
+        return { state: enter(state, { status: 'connecting', step: 'joining_room' }, fresh), effects: [{ type: 'join_room', attempt, url, token }] };
+      }
+      return {
+        state: enter(state, { status: 'connecting', step: 'starting_session' }, fresh),
+        effects: [{ type: 'start_session', attempt, token: options.token, config: options.config }],
+      };
+    }
+    case 'session_started':
+      if (state.status !== 'connecting' || state.step !== 'starting_session') return unchanged(state);
+      return {
+        state: enter(state, { status: 'connecting', step: 'joining_room' }, { sessionId: input.sessionId }),
+        effects: [{ type: 'join_room', attempt: state.attempt, url: input.url, token: input.token }],
+      };
+    case 'room_joined': {
+      if (state.status !== 'connecting') return unchanged(state);
+      const arrived = arrive(state, input.participants, {
+        sessionId: state.sessionId ?? sessionIdFromRoomMetadata(input.roomMetadata),
+        canPlayAudio: input.canPlayAudio,
+      });
+      const microphone: RealtimeEffect[] = state.microphone.wanted ? [{ type: 'set_microphone', attempt: state.attempt, enabled: true }] : [];
+      return { state: arrived.state, effects: [...arrived.effects, ...microphone] };
+    }
+    case 'connect_failed':
+      return state.status === 'connecting' ? end(state, 'failed', input.error) : unchanged(state);
+    case 'disconnect_requested':
+      return state.status === 'not_connected' ? unchanged(state) : end(state, 'client');
+    case 'participant_joined':
+    case 'participant_updated':
+      return agentSeen(state, input.participant);
+    case 'participant_left':
+      return agentLeft(state, input.identity);
+    case 'data_received':
+      return receiveData(state, input);
+    case 'room_metadata_changed': {
+      const sessionId = sessionIdFromRoomMetadata(input.metadata);
+      if (state.status === 'not_connected' || state.sessionId !== undefined || !sessionId) return unchanged(state);
+      return { state: update(state, { sessionId }), effects: [] };
+    }
+    case 'reconnecting':
+      if (state.status === 'connected') return { state: enter(state, { status: 'reconnecting', agentIdentity: state.agentIdentity }), effects: [] };
+      if (state.status === 'waiting_for_agent') {
+        return { state: enter(state, { status: 'reconnecting', agentIdentity: undefined }), effects: [{ type: 'cancel_agent_wait' }] };
+      }
+      return unchanged(state);
+    case 'reconnected':
+      return state.status === 'reconnecting' ? arrive(state, input.participants) : unchanged(state);
+    case 'room_disconnected':
+      // While joining, LiveKit emits Disconnected before `connect()` rejects with the actual cause
+      // (e.g. a refused token): the join's own failure (`connect_failed`) ends the attempt.
+      if (state.status === 'not_connected' || state.status === 'connecting') return unchanged(state);
+      return disconnectedEnd(state, input.cause, input.detail);
+    case 'agent_wait_expired':
+      if (state.status !== 'waiting_for_agent') return unchanged(state);
+      return end(state, 'agent_unavailable', new ConnectionError('agent_unavailable', 'no agent joined the session in time'));
+    case 'microphone_requested': {
+      const microphone = Object.freeze({ wanted: input.enabled, enabled: state.microphone.enabled });
+      const apply: RealtimeEffect[] = isJoined(state) ? [{ type: 'set_microphone', attempt: state.attempt, enabled: input.enabled }] : [];
+      return { state: state.microphone.wanted === input.enabled ? state : update(state, { microphone }), effects: apply };
+    }
+    case 'microphone_changed':
+      if (state.microphone.enabled === input.enabled) return unchanged(state);
+      return { state: update(state, { microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: input.enabled }) }), effects: [] };
+    case 'microphone_failed':
+      return {
+        state: update(state, { error: input.error, microphone: Object.freeze({ wanted: false, enabled: false }) }),
+        effects: [emit({ name: 'error', args: [input.error] })],
+      };
+    case 'agent_audio_changed':
+      return state.agentAudio === input.subscribed ? unchanged(state) : { state: update(state, { agentAudio: input.subscribed }), effects: [] };
+    case 'audio_playback_changed':
+      return state.canPlayAudio === input.canPlay ? unchanged(state) : { state: update(state, { canPlayAudio: input.canPlay }), effects: [] };
+  }
+}
+
+/** Events for what changed between two states, in a fixed order. */
+function changeNotifications(previous: RealtimeState, next: RealtimeState): RealtimeEffect[] {
+  const effects: RealtimeEffect[] = [];
+  if (previous.status !== next.status) effects.push(emit({ name: 'statusChanged', args: [next.status] }));
+  if (previous.connectionState !== next.connectionState) effects.push(emit({ name: 'connectionStateChanged', args: [next.connectionState] }));
+  if (previous.agentState !== next.agentState) effects.push(emit({ name: 'agentStateChanged', args: [next.agentState] }));
+  if (previous.remainingSeconds !== next.remainingSeconds) effects.push(emit({ name: 'remainingSecondsChanged', args: [next.remainingSeconds] }));
+  if (previous.microphone.enabled !== next.microphone.enabled) effects.push(emit({ name: 'microphoneChanged', args: [next.microphone.enabled] }));
+  if (previous.canPlayAudio !== next.canPlayAudio) effects.push(emit({ name: 'audioPlaybackChanged', args: [next.canPlayAudio] }));
+  return effects;
+}
+
+/**
+ * The connector's state machine, pure: the next state and the effects to run (join, leave, microphone,
+ * timers, events to emit). Inputs from an earlier connect attempt are ignored. Emitted events come first
+ * (state changes, then explicit ones such as `transcription` and `ended`), then the work to do.
+ *
+ * @example
+ * const { state, effects } = reduceRealtime(initialRealtimeState(), { type: 'connect_requested', options });
+ */
+export function reduceRealtime(state: RealtimeState, input: RealtimeInput): RealtimeTransition {
+  if ('attempt' in input && input.attempt !== state.attempt) return unchanged(state);
+  const step = transition(state, input);
+  if (step.state === state) return step;
+  const next = Object.freeze({ ...step.state, connectionState: connectionStateOf(step.state.status) }) as RealtimeState;
+  const notifications = step.effects.filter((effect) => effect.type === 'emit');
+  const work = step.effects.filter((effect) => effect.type !== 'emit');
+  return { state: next, effects: [...changeNotifications(state, next), ...notifications, ...work] };
+}

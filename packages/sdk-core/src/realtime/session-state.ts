@@ -1,0 +1,95 @@
+import type { SDKAgentState, SDKConnectionState, SDKSessionTranscription } from '../contract/sdk.js';
+
+/** Why a session is no longer connected. */
+export type RealtimeEndReason =
+  /** `disconnect()` was called. */
+  | 'client'
+  /** The server closed the room: the session was ended (API, agent) or the room was deleted. */
+  | 'session_ended'
+  /** The agent reported the session's time limit, then left or closed the room. */
+  | 'time_limit_exceeded'
+  /** The agent reported the human's usage limit, then left or closed the room. */
+  | 'usage_limit_exceeded'
+  /** No agent joined within `agentTimeoutMs` (or it left and did not come back). */
+  | 'agent_unavailable'
+  /** Removed from the room, or the same identity joined elsewhere. */
+  | 'removed'
+  /** The connection dropped and LiveKit's reconnection gave up. */
+  | 'connection_lost'
+  /** Connecting failed (session start refused, room unreachable, token rejected). */
+  | 'failed';
+
+export interface RealtimeEnd {
+  reason: RealtimeEndReason;
+  /** Set for the failures (`failed`, `connection_lost`, `agent_unavailable`, `removed`). */
+  error?: Error;
+}
+
+/** Where the connection is; `reconnecting` shows as `connecting` in {@link SDKConnectionState}. */
+export type RealtimeStatus = 'not_connected' | 'connecting' | 'waiting_for_agent' | 'connected' | 'reconnecting';
+
+/** What every status carries. */
+export interface RealtimeStateBase {
+  /** The spec's connection state, derived from `status` (`reconnecting` -> `connecting`). */
+  connectionState: SDKConnectionState;
+  /** Counts connect calls; results of an earlier attempt are ignored. */
+  attempt: number;
+  /** The realtime session id (from the start response or the room metadata). */
+  sessionId: string | undefined;
+  /**
+   * What the agent is doing; undefined while no agent is in the room. The terminal states
+   * (`time_limit_exceeded`, `usage_limit_exceeded`) stay after the session ended.
+   */
+  agentState: SDKAgentState | undefined;
+  /** Seconds left when the session has a time limit; null otherwise. */
+  remainingSeconds: number | null;
+  /** Utterances of both sides, upserted by (`id`, `agent`), ordered by `created_at`. */
+  transcriptions: readonly SDKSessionTranscription[];
+  /** `wanted`: what the app asked for; `enabled`: what is published and unmuted right now. */
+  microphone: { readonly wanted: boolean; readonly enabled: boolean };
+  /** False when the browser blocks playback until a user gesture calls `startAudio()`. */
+  canPlayAudio: boolean;
+  /** The agent's audio track is subscribed and attached to an audio element. */
+  agentAudio: boolean;
+  /** The last error (connection, agent `error` topic, microphone); cleared by the next connect. */
+  error: Error | undefined;
+}
+
+/** The phase-specific part, tagged by `status`. */
+export type RealtimePhase =
+  | { status: 'not_connected'; ended: RealtimeEnd | undefined }
+  | { status: 'connecting'; step: 'starting_session' | 'joining_room' }
+  | { status: 'waiting_for_agent' }
+  | { status: 'connected'; agentIdentity: string }
+  | { status: 'reconnecting'; agentIdentity: string | undefined };
+
+/**
+ * A realtime session's state: an immutable snapshot, replaced (never mutated) on every change.
+ *
+ * @example
+ * if (state.status === 'connected') show(state.agentState, state.transcriptions);
+ * if (state.status === 'not_connected' && state.ended?.reason === 'time_limit_exceeded') showTimeUp();
+ */
+export type RealtimeState = RealtimeStateBase & RealtimePhase;
+
+export function connectionStateOf(status: RealtimeStatus): SDKConnectionState {
+  return status === 'reconnecting' ? 'connecting' : status;
+}
+
+/** The state before the first connect. */
+export function initialRealtimeState(options: { microphone?: boolean } = {}): RealtimeState {
+  return Object.freeze({
+    status: 'not_connected',
+    ended: undefined,
+    connectionState: 'not_connected',
+    attempt: 0,
+    sessionId: undefined,
+    agentState: undefined,
+    remainingSeconds: null,
+    transcriptions: Object.freeze([]) as readonly SDKSessionTranscription[],
+    microphone: Object.freeze({ wanted: options.microphone ?? true, enabled: false }),
+    canPlayAudio: true,
+    agentAudio: false,
+    error: undefined,
+  });
+}

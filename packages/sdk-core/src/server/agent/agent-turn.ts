@@ -1,0 +1,158 @@
+import type { Logger } from 'pino';
+import type { ContextMessageCreateParams } from '../../contract/contexts.js';
+import type { RealtimeSessionConfig } from '../../contract/realtime.js';
+import { UsageLimitExceededError } from '../../errors/api-error.js';
+import type { AgentRoomConnection } from '../media/agent-transport.js';
+import type { Principal } from '../services/auth/principal.js';
+import type { AgentSpeaker, SpokenUtterance } from './agent-speaker.js';
+import type { AgentStatePublisher } from './agent-state-publisher.js';
+import type { SessionVoice } from './agent-voice.js';
+import { streamAnswer, type AgentChat, type Answer } from './answer-stream.js';
+import type { Conversation } from './conversation.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import type { TurnMetrics } from './turn-metrics.js';
+import { UtteranceTranscript } from './utterance-transcript.js';
+
+/** Something the agent has to do: answer the human, or say a given text. */
+export type PendingTurn =
+  | {
+      kind: 'user';
+      source: 'voice' | 'text';
+      text: string;
+      startedAt: Date;
+      endedAt: Date;
+      /** `performance.now()` when the human finished (voice: last speech; text: arrival). */
+      endedAtClock: number;
+      endOfSpeechDecisionMs?: number;
+      sttFinalMs?: number;
+    }
+  | { kind: 'say'; text: string; receivedAtClock: number };
+
+/** What a turn needs from the agent running it. */
+export interface TurnContext {
+  sessionId: string;
+  principal: Principal;
+  config: RealtimeSessionConfig;
+  chat: AgentChat;
+  connection: Pick<AgentRoomConnection, 'sendData' | 'sendText'>;
+  audioTrackSid: string;
+  speaker: AgentSpeaker;
+  publisher: AgentStatePublisher;
+  conversation: Conversation;
+  voice: () => Promise<SessionVoice>;
+  commit: (message: ContextMessageCreateParams) => void;
+  recordSpeech: (voice: SessionVoice, seconds: number) => void;
+  logger: Logger;
+}
+
+/** How a turn ended; a failure's `message` is a sentence for the human. */
+export type TurnOutcome =
+  | { type: 'done'; metrics: TurnMetrics }
+  | { type: 'usage_limit_exceeded'; message: string; metrics: TurnMetrics }
+  | { type: 'failed'; message: string; metrics: TurnMetrics };
+
+function once(text: string): AsyncIterable<string> {
+  return (async function* () {
+    yield text;
+  })();
+}
+
+/**
+ * Runs one turn: a user turn is committed and added to the conversation, the LLM is asked (state
+ * `thinking`) and its answer spoken as it streams (state `speaking`); a `say` turn speaks its text. The
+ * agent's transcription grows with the speech (or is sent whole when `stream_transcript` is off) and is
+ * final with what the human actually heard, also when `signal` interrupts it.
+ *
+ * @example
+ * const outcome = await runTurn(context, turn, 3, controller.signal);
+ */
+export async function runTurn(context: TurnContext, turn: PendingTurn, index: number, signal: AbortSignal): Promise<TurnOutcome> {
+  const { config, publisher } = context;
+  const metrics: TurnMetrics = {
+    session: context.sessionId,
+    turn: index,
+    source: turn.kind === 'user' ? turn.source : 'scripted',
+    interrupted: false,
+    ...(turn.kind === 'user' && turn.endOfSpeechDecisionMs !== undefined ? { endOfSpeechDecisionMs: turn.endOfSpeechDecisionMs } : {}),
+    ...(turn.kind === 'user' && turn.sttFinalMs !== undefined ? { sttFinalMs: turn.sttFinalMs } : {}),
+  };
+  const endedAtClock = turn.kind === 'user' ? turn.endedAtClock : turn.receivedAtClock;
+
+  let answer: Answer | undefined;
+  let pieces: AsyncIterable<string>;
+  if (turn.kind === 'user') {
+    context.commit({
+      role: 'user',
+      content: turn.text,
+      speaking_started_at: turn.startedAt.toISOString(),
+      speaking_ended_at: turn.endedAt.toISOString(),
+    });
+    context.conversation.add('user', turn.text);
+    publisher.setState('thinking');
+    answer = streamAnswer(context.chat, {
+      principal: context.principal,
+      model: config.generative.llm.id,
+      messages: context.conversation.messages(buildSystemPrompt(config.generative)),
+      metadata: { realtime_session: context.sessionId },
+      signal,
+    });
+    pieces = answer.pieces;
+  } else {
+    pieces = once(turn.text);
+  }
+
+  const speechEnabled = config.output.speech_synthesis_enabled;
+  const voice = speechEnabled ? await context.voice() : undefined;
+  const transcript = new UtteranceTranscript(context.connection, { agent: true, trackSid: speechEnabled ? context.audioTrackSid : undefined }, context.logger);
+  let spoken: SpokenUtterance;
+  try {
+    spoken = await context.speaker.speak({
+      text: pieces,
+      voice: voice?.selection,
+      signal,
+      onStart: () => {
+        metrics.responseMs = performance.now() - endedAtClock;
+        publisher.setState('speaking');
+      },
+      onProgress: (text) => {
+        if (config.output.stream_transcript) void transcript.update(text);
+      },
+    });
+  } catch (error) {
+    // Synthesis failed: the answer is abandoned (the LLM call too).
+    answer?.done.catch(() => undefined);
+    if (transcript.started) void transcript.finish(transcript.currentText);
+    const message = error instanceof Error ? error.message : String(error);
+    return { type: 'failed', message: `Speech synthesis failed: ${message}`, metrics };
+  }
+
+  metrics.interrupted = spoken.interrupted || signal.aborted;
+  if (spoken.ttsFirstAudioMs !== undefined) metrics.ttsFirstAudioMs = spoken.ttsFirstAudioMs;
+  if (answer?.firstTokenMs !== undefined) metrics.llmFirstTokenMs = answer.firstTokenMs;
+
+  if (spoken.text) {
+    void transcript.finish(spoken.text, spoken.endedAt);
+    context.conversation.add('assistant', spoken.text);
+    context.commit({
+      role: 'assistant',
+      content: spoken.text,
+      ...(spoken.startedAt ? { speaking_started_at: spoken.startedAt.toISOString() } : {}),
+      speaking_ended_at: spoken.endedAt.toISOString(),
+    });
+  } else if (transcript.started) {
+    void transcript.finish('', spoken.endedAt);
+  }
+  if (voice && spoken.audioSeconds > 0) context.recordSpeech(voice, spoken.audioSeconds);
+
+  if (answer) {
+    try {
+      await answer.done;
+    } catch (error) {
+      if (signal.aborted) return { type: 'done', metrics };
+      if (UsageLimitExceededError.isInstance(error)) return { type: 'usage_limit_exceeded', message: error.message, metrics };
+      const message = error instanceof Error ? error.message : String(error);
+      return { type: 'failed', message: `The agent could not answer: ${message}`, metrics };
+    }
+  }
+  return { type: 'done', metrics };
+}

@@ -1,0 +1,43 @@
+import type { Logger } from 'pino';
+import type { Speech } from '../speech/create-speech.js';
+import type { SttEngine } from '../speech/stt/stt-engine.js';
+import type { VoiceActivityDetector } from '../speech/vad/voice-activity-detector.js';
+
+/** What the agent listens with; either may be missing (then it says why). */
+export interface ListeningEngines {
+  /** Undefined when the VAD model cannot load: no speech input at all. */
+  vad: VoiceActivityDetector | undefined;
+  /** Undefined when no STT engine is available: speech is detected (barge-in) but not transcribed. */
+  stt: SttEngine | undefined;
+  /** Why there is no STT engine. */
+  sttUnavailableReason: string | undefined;
+}
+
+/**
+ * Loads the VAD and starts the STT engine (its first decoder), without failing: a missing engine turns
+ * speech input off, and typed turns still work.
+ *
+ * @example
+ * const { vad, stt, sttUnavailableReason } = await loadListeningEngines(services.speech, logger);
+ */
+export async function loadListeningEngines(speech: Pick<Speech, 'stt' | 'vad'>, logger: Logger): Promise<ListeningEngines> {
+  let sttUnavailableReason: string | undefined;
+  const [vad, stt] = await Promise.all([
+    speech.vad().catch((error: unknown) => {
+      logger.error({ err: error }, 'the voice activity detector cannot load: speech input is off');
+      return undefined;
+    }),
+    speech.stt.status().then(
+      (status) => {
+        if (status.available) return speech.stt;
+        sttUnavailableReason = status.reason ?? 'no STT engine';
+        return undefined;
+      },
+      (error: unknown) => {
+        sttUnavailableReason = error instanceof Error ? error.message : String(error);
+        return undefined;
+      },
+    ),
+  ]);
+  return { vad, stt, sttUnavailableReason };
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { PcmChunk } from '../speech/tts/tts-engine.js';
+import { trimSilence } from './silence-trimmer.js';
+
+const RATE = 1000;
+
+async function* chunks(...parts: number[][]): AsyncIterable<PcmChunk> {
+  for (const part of parts) yield { pcm: Int16Array.from(part), sampleRate: RATE };
+}
+
+async function collect(source: AsyncIterable<PcmChunk>): Promise<number[]> {
+  const out: number[] = [];
+  for await (const chunk of source) out.push(...chunk.pcm);
+  return out;
+}
+
+describe('trimSilence', () => {
+  it('keeps only the asked silence before the first and after the last sound, across chunks', async () => {
+    const silence = (count: number) => Array<number>(count).fill(0);
+    const trimmed = await collect(
+      trimSilence(chunks(silence(50), [...silence(50), 1000, 2000], silence(20), [3000, ...silence(100)], silence(100)), { keepLeadingMs: 5, keepTrailingMs: 10 }),
+    );
+    expect(trimmed).toEqual([...silence(5), 1000, 2000, ...silence(20), 3000, ...silence(10)]);
+  });
+
+  it('passes sound through as soon as it arrives and drops all-silent segments', async () => {
+    const source = chunks([0, 0, 500, 0], [0, 700]);
+    const iterator = trimSilence(source, { keepLeadingMs: 1, keepTrailingMs: 0 })[Symbol.asyncIterator]();
+    expect([...(await iterator.next()).value!.pcm]).toEqual([0, 500]);
+    expect([...(await iterator.next()).value!.pcm]).toEqual([0, 0, 700]);
+    expect((await iterator.next()).done).toBe(true);
+    expect(await collect(trimSilence(chunks([0, 10, -10], [0]), { keepLeadingMs: 5, keepTrailingMs: 5 }))).toEqual([]);
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * What one agent turn measured, in milliseconds: the latency budget from the human's last word to the
+ * agent's first audio, piece by piece. Fields are absent when the turn had no such stage (a typed turn has
+ * no VAD or STT; a text-only turn has no TTS).
+ */
+export interface TurnMetrics {
+  session: string;
+  /** 0-based within the session. */
+  turn: number;
+  /** What started the turn. */
+  source: 'voice' | 'text' | 'scripted';
+  /** VAD: from the last speech frame's arrival to the end-of-speech decision (the hangover). */
+  endOfSpeechDecisionMs?: number;
+  /** STT: from the end-of-speech decision to the final transcript. */
+  sttFinalMs?: number;
+  /** LLM: from the request to the first text token. */
+  llmFirstTokenMs?: number;
+  /** TTS: from the first text segment being ready to its first audio. */
+  ttsFirstAudioMs?: number;
+  /**
+   * From the end of the human's speech (voice: the last speech frame's arrival; text: the message's
+   * arrival) to the first audio written to the agent's track (or the first text sent, without speech).
+   */
+  responseMs?: number;
+  /** Whether the agent was interrupted during this turn. */
+  interrupted: boolean;
+}

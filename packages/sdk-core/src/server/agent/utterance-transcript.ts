@@ -1,0 +1,105 @@
+import type { Logger } from 'pino';
+import { TRANSCRIPTION_STREAM_TOPIC, type SDKSessionTranscription } from '../../contract/sdk.js';
+import type { AgentRoomConnection } from '../media/agent-transport.js';
+import { newId } from '../store/ids.js';
+
+/** Topic of the transcription data packets (wire protocol). */
+export const MESSAGE_TOPIC = 'message';
+
+/** Text stream attributes of the LiveKit transcription convention. */
+export const SEGMENT_ID_ATTRIBUTE = 'lk.segment_id';
+export const TRANSCRIPTION_FINAL_ATTRIBUTE = 'lk.transcription_final';
+export const TRANSCRIBED_TRACK_ATTRIBUTE = 'lk.transcribed_track_id';
+
+export interface TranscriptOptions {
+  /** true for the agent's own speech. */
+  agent: boolean;
+  /** The audio track the words were (or are being) spoken on. */
+  trackSid?: string | undefined;
+  /** When the utterance started (default now). */
+  createdAt?: Date;
+}
+
+/**
+ * One utterance's transcription as the room sees it: every `update` re-sends the whole text with the same
+ * id on the `message` topic (the client upserts by id and `agent`) and as a complete `lk.transcription`
+ * text stream with the same `lk.segment_id` (LiveKit's non-delta mode, which its components merge by
+ * segment). `finish` marks it final, with `speaking_ended_at`. Sends happen in order, one at a time;
+ * updates after `finish` are ignored.
+ */
+export class UtteranceTranscript {
+  readonly id = newId('utterance');
+  readonly createdAt: string;
+  private text = '';
+  private finished = false;
+  private chain: Promise<void> = Promise.resolve();
+  private sentAny = false;
+
+  constructor(
+    private readonly connection: Pick<AgentRoomConnection, 'sendData' | 'sendText'>,
+    private readonly options: TranscriptOptions,
+    private readonly logger: Logger,
+  ) {
+    this.createdAt = (options.createdAt ?? new Date()).toISOString();
+  }
+
+  get currentText(): string {
+    return this.text;
+  }
+
+  get isFinished(): boolean {
+    return this.finished;
+  }
+
+  /** Whether anything was sent yet. */
+  get started(): boolean {
+    return this.sentAny;
+  }
+
+  /** Sends the text so far (unchanged text is not re-sent). */
+  update(text: string): Promise<void> {
+    if (this.finished || (text === this.text && this.sentAny)) return this.chain;
+    this.text = text;
+    return this.send({ final: false, endedAt: null });
+  }
+
+  /** Sends the final text with the time speaking ended. */
+  finish(text: string, endedAt: Date = new Date()): Promise<void> {
+    if (this.finished) return this.chain;
+    this.finished = true;
+    this.text = text;
+    return this.send({ final: true, endedAt: endedAt.toISOString() });
+  }
+
+  /** Resolves once every update so far was sent. */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  private send(state: { final: boolean; endedAt: string | null }): Promise<void> {
+    this.sentAny = true;
+    const transcription: SDKSessionTranscription = {
+      id: this.id,
+      agent: this.options.agent,
+      final: state.final,
+      created_at: this.createdAt,
+      speaking_ended_at: state.endedAt,
+      text: this.text,
+    };
+    const attributes: Record<string, string> = {
+      [SEGMENT_ID_ATTRIBUTE]: this.id,
+      [TRANSCRIPTION_FINAL_ATTRIBUTE]: String(state.final),
+      ...(this.options.trackSid ? { [TRANSCRIBED_TRACK_ATTRIBUTE]: this.options.trackSid } : {}),
+    };
+    const text = this.text;
+    this.chain = this.chain.then(async () => {
+      try {
+        await this.connection.sendData(JSON.stringify(transcription), { topic: MESSAGE_TOPIC, reliable: true });
+        await this.connection.sendText(text, { topic: TRANSCRIPTION_STREAM_TOPIC, attributes });
+      } catch (error) {
+        this.logger.debug({ err: error, utterance: this.id }, 'could not send a transcription');
+      }
+    });
+    return this.chain;
+  }
+}

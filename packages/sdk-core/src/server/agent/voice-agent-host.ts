@@ -1,0 +1,109 @@
+import type { Logger } from 'pino';
+import type { AgentTransport } from '../media/agent-transport.js';
+import type { Speech } from '../speech/create-speech.js';
+import type { AgentSessionEvents, AgentSessionHandle, AgentSessionHost, AgentSessionSpec } from './agent-session-host.js';
+import type { AgentVoices } from './agent-voice.js';
+import type { AgentChat } from './answer-stream.js';
+import { DEFAULT_TURN_DETECTION } from './human-listener.js';
+import type { TurnMetrics } from './turn-metrics.js';
+import { VoiceAgent, type VoiceAgentTuning } from './voice-agent.js';
+
+export interface VoiceAgentHostDependencies {
+  /** How agents reach rooms (`services.media.transport`). */
+  transport: AgentTransport;
+  /** TTS, STT and VAD (`services.speech`). */
+  speech: Pick<Speech, 'tts' | 'stt' | 'vad'>;
+  /** The LLM gateway (`services.chat`): answers are metered as the session's principal. */
+  chat: AgentChat;
+  logger: Logger;
+  /**
+   * Voice lookups (persona voices, the default voice) and `voice_synthesis_seconds` metering of the
+   * agent's speech (`services.voiceSynthesis`). Without it the agent speaks with `voice_override` or
+   * Flite `slt`, unmetered.
+   */
+  voices?: AgentVoices;
+  /** Overrides of the timing defaults (turn detection, human-left grace, terminal linger). */
+  tuning?: Partial<Omit<VoiceAgentTuning, 'turnDetection'>> & { turnDetection?: Partial<VoiceAgentTuning['turnDetection']> };
+  /** Called after every agent turn with its latency breakdown (benchmarks, logs, dashboards). */
+  onTurnMetrics?: (metrics: TurnMetrics) => void;
+}
+
+export const DEFAULT_VOICE_AGENT_TUNING: VoiceAgentTuning = {
+  turnDetection: DEFAULT_TURN_DETECTION,
+  humanLeftGraceMs: 30_000,
+  terminalLingerMs: 500,
+  outputSampleRate: 48_000,
+};
+
+/**
+ * The embedded server's {@link AgentSessionHost}: runs each session's voice agent in process. Starting a
+ * session that already runs answers its running agent; `close` stops them all (server shutdown).
+ *
+ * @example
+ * const host = createVoiceAgentHost({ transport: services.media.transport, speech: services.speech, chat: services.chat, voices: services.voiceSynthesis, logger });
+ * const handle = await host.start({ session, principal, humanIdentity: 'human_1' }, events);
+ * await handle.speak('Welcome!');
+ * await host.close();
+ */
+export function createVoiceAgentHost(dependencies: VoiceAgentHostDependencies): AgentSessionHost {
+  const tuning: VoiceAgentTuning = {
+    ...DEFAULT_VOICE_AGENT_TUNING,
+    ...dependencies.tuning,
+    turnDetection: { ...DEFAULT_TURN_DETECTION, ...dependencies.tuning?.turnDetection },
+  };
+  const running = new Map<string, { agent: VoiceAgent; handle: AgentSessionHandle }>();
+  const starting = new Map<string, Promise<AgentSessionHandle>>();
+
+  function forget(id: string, agent: VoiceAgent): void {
+    if (running.get(id)?.agent === agent) running.delete(id);
+  }
+
+  async function launch(spec: AgentSessionSpec, events: AgentSessionEvents): Promise<AgentSessionHandle> {
+    const id = spec.session.id;
+    const agent: VoiceAgent = new VoiceAgent(
+      spec,
+      {
+        messageCommitted: (message) => events.messageCommitted(message),
+        stopped: async (reason, detail) => {
+          forget(id, agent);
+          await events.stopped(reason, detail);
+        },
+      },
+      { ...dependencies, tuning },
+    );
+    await agent.start();
+    const handle: AgentSessionHandle = {
+      sessionId: id,
+      speak: (text) => agent.speak(text),
+      update: (config) => agent.update(config),
+      stop: async (reason) => {
+        forget(id, agent);
+        await agent.stop(reason);
+      },
+    };
+    running.set(id, { agent, handle });
+    return handle;
+  }
+
+  async function start(spec: AgentSessionSpec, events: AgentSessionEvents): Promise<AgentSessionHandle> {
+    const id = spec.session.id;
+    const existing = running.get(id)?.handle ?? starting.get(id);
+    if (existing) return existing;
+    const launching = launch(spec, events);
+    starting.set(id, launching);
+    try {
+      return await launching;
+    } finally {
+      starting.delete(id);
+    }
+  }
+
+  return {
+    start,
+    async close() {
+      const agents = [...running.values()];
+      running.clear();
+      await Promise.all(agents.map(({ agent }) => agent.stop('ended')));
+    },
+  };
+}

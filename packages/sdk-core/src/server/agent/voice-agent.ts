@@ -1,0 +1,414 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { ContextMessageCreateParams } from '../../contract/contexts.js';
+import type { RealtimeSessionConfig } from '../../contract/realtime.js';
+import { AGENT_STATE_ATTRIBUTE, parseDataPacket } from '../../contract/sdk.js';
+import type { AgentRoomConnection, AgentTransport, AudioOutput, ReceivedData, RemoteAudioTrack, RoomParticipant } from '../media/agent-transport.js';
+import type { Speech } from '../speech/create-speech.js';
+import type { SttEngine } from '../speech/stt/stt-engine.js';
+import type { VoiceActivityDetector } from '../speech/vad/voice-activity-detector.js';
+import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec, AgentStopReason } from './agent-session-host.js';
+import { AgentSpeaker } from './agent-speaker.js';
+import { AgentStatePublisher, agentMetadata, livekitAgentState } from './agent-state-publisher.js';
+import { runTurn, type PendingTurn } from './agent-turn.js';
+import { resolveSessionVoice, type AgentVoices, type SessionVoice } from './agent-voice.js';
+import type { AgentChat } from './answer-stream.js';
+import { Conversation } from './conversation.js';
+import { HumanListener, type HeardUtterance, type TurnDetectionOptions, type UtteranceHandler } from './human-listener.js';
+import { loadListeningEngines } from './listening-engines.js';
+import { SessionCountdown } from './session-countdown.js';
+import { settleWithin } from './settle-within.js';
+import type { TurnMetrics } from './turn-metrics.js';
+import { UtteranceTranscript } from './utterance-transcript.js';
+
+/** The agent's room identity (wire protocol). */
+export const AGENT_IDENTITY = 'agent';
+/** Topic of error messages to the human. */
+export const ERROR_TOPIC = 'error';
+/** Longest wait for one step of leaving (unpublish, leave). */
+const SHUTDOWN_STEP_TIMEOUT_MS = 5000;
+
+/** Timing knobs; the defaults suit a person on a microphone. */
+export interface VoiceAgentTuning {
+  turnDetection: TurnDetectionOptions;
+  /** How long the human may be gone before the agent stops with `human_left`. */
+  humanLeftGraceMs: number;
+  /** How long the agent stays after a terminal state, so clients see it before the agent leaves. */
+  terminalLingerMs: number;
+  /** Sample rate of the agent's published track. */
+  outputSampleRate: number;
+}
+
+export interface VoiceAgentDependencies {
+  transport: AgentTransport;
+  speech: Pick<Speech, 'tts' | 'stt' | 'vad'>;
+  chat: AgentChat;
+  voices?: AgentVoices | undefined;
+  logger: Logger;
+  tuning: VoiceAgentTuning;
+  /** Called after every turn with what it measured. */
+  onTurnMetrics?: ((metrics: TurnMetrics) => void) | undefined;
+}
+
+/**
+ * One session's agent: joins the room, listens to the human (VAD + streaming STT), answers through the
+ * LLM gateway and speaks with the session's voice, keeping the agent state, the transcriptions and the
+ * time limit on the wire as `shared/design/wire-protocol.md` says. Turns run one at a time from a queue;
+ * barge-in aborts the running one.
+ *
+ * @example
+ * const agent = new VoiceAgent(spec, events, dependencies);
+ * await agent.start();
+ * await agent.speak('Hello!');
+ * await agent.stop();
+ */
+export class VoiceAgent implements AgentSessionHandle {
+  readonly sessionId: string;
+  private config: RealtimeSessionConfig;
+  private readonly logger: Logger;
+  private connection!: AgentRoomConnection;
+  private output!: AudioOutput;
+  private speaker!: AgentSpeaker;
+  private publisher!: AgentStatePublisher;
+  private readonly conversation: Conversation;
+  private readonly countdown: SessionCountdown;
+  private readonly queue: PendingTurn[] = [];
+  private current: AbortController | undefined;
+  private driving = false;
+  private turns = 0;
+  private ready: Promise<void> = Promise.resolve();
+  private vad: VoiceActivityDetector | undefined;
+  private stt: SttEngine | undefined;
+  private sttUnavailableReason: string | undefined;
+  private listener: HumanListener | undefined;
+  private pendingTrack: RemoteAudioTrack | undefined;
+  private humanSeen = false;
+  private humanLeftTimer: NodeJS.Timeout | undefined;
+  private voice: { key: string; voice: Promise<SessionVoice> } | undefined;
+  private commits: Promise<void> = Promise.resolve();
+  private readonly unsubscribe: Array<() => void> = [];
+  private stopping: Promise<void> | undefined;
+
+  constructor(
+    private readonly spec: AgentSessionSpec,
+    private readonly events: AgentSessionEvents,
+    private readonly dependencies: VoiceAgentDependencies,
+  ) {
+    this.sessionId = spec.session.id;
+    this.config = spec.session.config;
+    this.logger = dependencies.logger.child({ component: 'voice-agent', session: this.sessionId });
+    this.conversation = new Conversation(this.config.generative.context.latest_messages);
+    this.countdown = new SessionCountdown({
+      tick: (seconds) => this.publisher?.setRemainingSeconds(seconds),
+      expired: () => this.stopByItself('time_limit_exceeded', 'the session time limit was reached'),
+    });
+  }
+
+  /** Joins the room and publishes the agent's track; the pipeline warms up in the background. */
+  async start(): Promise<void> {
+    const { transport, tuning } = this.dependencies;
+    const room = this.sessionId;
+    const remaining = this.config.general.time_limit_s;
+    await transport.ensureRoom({ room, metadata: JSON.stringify({ session: room }) });
+    this.connection = await transport.join({
+      room,
+      identity: AGENT_IDENTITY,
+      name: AGENT_IDENTITY,
+      metadata: agentMetadata('warmup', remaining),
+      attributes: { [AGENT_STATE_ATTRIBUTE]: livekitAgentState('warmup') },
+    });
+    try {
+      this.publisher = new AgentStatePublisher(this.connection, this.logger, { state: 'warmup', remainingSeconds: remaining });
+      this.output = await this.connection.publishAudio({ name: 'agent_voice', sampleRate: tuning.outputSampleRate });
+      this.speaker = new AgentSpeaker(this.dependencies.speech.tts, this.output, tuning.outputSampleRate, this.logger);
+      this.unsubscribe.push(
+        this.connection.on('participantJoined', (participant) => this.participantJoined(participant)),
+        this.connection.on('participantLeft', (participant) => this.participantLeft(participant)),
+        this.connection.on('audioTrack', (track) => this.audioTrack(track)),
+        this.connection.on('data', (data) => this.data(data)),
+        this.connection.on('disconnected', (reason) => {
+          if (!this.stopping) this.stopByItself('failed', `the agent was disconnected from the room (${reason})`);
+        }),
+      );
+      this.countdown.start(remaining);
+      this.ready = this.warmUp().catch((error: unknown) => {
+        this.logger.error({ err: error }, 'the agent pipeline did not start');
+        this.sendError('The agent could not start and has to stop.');
+        this.stopByItself('failed', error instanceof Error ? error.message : String(error));
+      });
+      for (const track of this.connection.audioTracks()) this.audioTrack(track);
+      const human = this.connection.participants().find((participant) => participant.identity === this.spec.humanIdentity);
+      if (human) this.participantJoined(human);
+    } catch (error) {
+      this.countdown.stop();
+      await this.connection.leave().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async speak(text: string): Promise<void> {
+    if (this.stopping) throw new Error(`the agent of session ${this.sessionId} has stopped`);
+    this.enqueue({ kind: 'say', text, receivedAtClock: performance.now() });
+  }
+
+  update(config: RealtimeSessionConfig): void {
+    this.config = config;
+    this.countdown.setLimit(config.general.time_limit_s);
+  }
+
+  stop(reason: AgentStopReason = 'ended'): Promise<void> {
+    return this.shutdown(reason);
+  }
+
+  /** Loads the VAD and the STT engine and starts the voice's engine, then listens. */
+  private async warmUp(): Promise<void> {
+    const [engines] = await Promise.all([
+      loadListeningEngines(this.dependencies.speech, this.logger),
+      this.config.output.speech_synthesis_enabled ? this.warmVoice() : undefined,
+    ]);
+    this.vad = engines.vad;
+    this.stt = engines.stt;
+    this.sttUnavailableReason = engines.sttUnavailableReason;
+    if (this.stopping) return;
+    if (this.pendingTrack) this.audioTrack(this.pendingTrack);
+    this.publisher.setState('listening');
+  }
+
+  private async warmVoice(): Promise<void> {
+    try {
+      const voice = await this.sessionVoice();
+      await this.dependencies.speech.tts.engine(voice.selection.service ?? 'flite')?.warmUp?.();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'the TTS engine did not warm up');
+    }
+  }
+
+  private sessionVoice(): Promise<SessionVoice> {
+    const generative = this.config.generative;
+    const key = generative.voice_override?.id ?? generative.persona?.voice ?? '';
+    if (this.voice?.key !== key) {
+      this.voice = { key, voice: resolveSessionVoice(generative, this.spec.principal, this.dependencies.voices, this.logger) };
+    }
+    return this.voice.voice;
+  }
+
+  private participantJoined(participant: RoomParticipant): void {
+    if (participant.identity !== this.spec.humanIdentity || this.stopping) return;
+    if (this.humanLeftTimer) clearTimeout(this.humanLeftTimer);
+    this.humanLeftTimer = undefined;
+    if (this.humanSeen) return;
+    this.humanSeen = true;
+    const answerMessage = this.config.output.answer_message;
+    if (answerMessage) {
+      this.queue.unshift({ kind: 'say', text: answerMessage, receivedAtClock: performance.now() });
+      void this.drive();
+    }
+  }
+
+  private participantLeft(participant: RoomParticipant): void {
+    if (participant.identity !== this.spec.humanIdentity || this.stopping) return;
+    if (this.humanLeftTimer) clearTimeout(this.humanLeftTimer);
+    this.humanLeftTimer = setTimeout(
+      () => this.stopByItself('human_left', 'the human left the room and did not come back'),
+      this.dependencies.tuning.humanLeftGraceMs,
+    );
+    this.humanLeftTimer.unref();
+  }
+
+  private audioTrack(track: RemoteAudioTrack): void {
+    if (track.participant.identity !== this.spec.humanIdentity || this.stopping) return;
+    if (!this.vad) {
+      // The pipeline is still warming up (or has no VAD): attach when it can.
+      this.pendingTrack = track;
+      return;
+    }
+    this.pendingTrack = undefined;
+    this.listener?.close();
+    if (!this.stt) {
+      this.sendError(`Speech input needs a speech-to-text provider, and none is available on this server (${this.sttUnavailableReason}). Type your messages instead.`);
+    }
+    const listener = new HumanListener({
+      track,
+      vad: this.vad,
+      stt: this.stt,
+      turnDetection: this.dependencies.tuning.turnDetection,
+      logger: this.logger,
+      callbacks: {
+        speechStarted: (startedAt) => this.speechStarted(track, startedAt),
+        failed: (error) => {
+          this.logger.warn({ err: error }, 'speech recognition failed');
+          this.sendError(`Speech recognition failed: ${error.message}`);
+        },
+      },
+    });
+    this.listener = listener;
+    void listener.run();
+  }
+
+  /** Barge-in and the listening policy: whether and how to take an utterance that just started. */
+  private speechStarted(track: RemoteAudioTrack, startedAt: Date): UtteranceHandler | undefined {
+    if (this.stopping || this.publisher.terminal) return undefined;
+    if (this.current) {
+      if (this.config.input.interruptable) this.interrupt('the human spoke');
+      else if (!this.config.input.parallel_listening) return undefined;
+    }
+    const transcript = new UtteranceTranscript(this.connection, { agent: false, trackSid: track.trackSid, createdAt: startedAt }, this.logger);
+    return {
+      interim: (text) => void transcript.update(text),
+      finished: (utterance) => this.heard(utterance, transcript),
+    };
+  }
+
+  private heard(utterance: HeardUtterance, transcript: UtteranceTranscript): void {
+    if (!utterance.text) {
+      if (transcript.started) void transcript.finish('', utterance.endedAt);
+      return;
+    }
+    void transcript.finish(utterance.text, utterance.endedAt);
+    if (this.stopping || this.publisher.terminal) return;
+    this.enqueue({
+      kind: 'user',
+      source: 'voice',
+      text: utterance.text,
+      startedAt: utterance.startedAt,
+      endedAt: utterance.endedAt,
+      endedAtClock: utterance.speechEndedAt,
+      endOfSpeechDecisionMs: utterance.endOfSpeechDecisionMs,
+      sttFinalMs: utterance.sttFinalMs,
+    });
+  }
+
+  private data(data: ReceivedData): void {
+    if (data.from !== this.spec.humanIdentity || this.stopping || this.publisher.terminal) return;
+    const packet = parseDataPacket(data.topic, new TextDecoder().decode(data.payload));
+    if (packet?.topic !== 'chat_input') return;
+    const now = new Date();
+    if (this.current && this.config.input.interruptable) this.interrupt('the human typed a message');
+    this.enqueue({ kind: 'user', source: 'text', text: packet.payload.text, startedAt: now, endedAt: now, endedAtClock: performance.now() });
+  }
+
+  private enqueue(turn: PendingTurn): void {
+    this.queue.push(turn);
+    void this.drive();
+  }
+
+  private interrupt(reason: string): void {
+    if (this.current && !this.current.signal.aborted) this.current.abort(new DOMException(reason, 'AbortError'));
+  }
+
+  /** Runs queued turns one at a time. */
+  private async drive(): Promise<void> {
+    if (this.driving) return;
+    this.driving = true;
+    try {
+      await this.ready;
+      while (!this.stopping && this.queue.length > 0) await this.runNext(this.queue.shift()!);
+    } catch (error) {
+      this.logger.error({ err: error }, 'the agent failed');
+      this.sendError('The agent failed and has to stop.');
+      this.stopByItself('failed', error instanceof Error ? error.message : String(error));
+    } finally {
+      this.driving = false;
+    }
+    if (!this.stopping && this.queue.length > 0) void this.drive();
+  }
+
+  private async runNext(turn: PendingTurn): Promise<void> {
+    const controller = new AbortController();
+    this.current = controller;
+    const index = this.turns++;
+    try {
+      const outcome = await runTurn(
+        {
+          sessionId: this.sessionId,
+          principal: this.spec.principal,
+          config: this.config,
+          chat: this.dependencies.chat,
+          connection: this.connection,
+          audioTrackSid: this.output.trackSid,
+          speaker: this.speaker,
+          publisher: this.publisher,
+          conversation: this.conversation,
+          voice: () => this.sessionVoice(),
+          commit: (message) => this.commit(message),
+          recordSpeech: (voice, seconds) => this.recordSpeech(voice, seconds),
+          logger: this.logger,
+        },
+        turn,
+        index,
+        controller.signal,
+      );
+      this.logger.debug({ ...outcome.metrics }, 'agent turn');
+      this.dependencies.onTurnMetrics?.(outcome.metrics);
+      if (outcome.type === 'usage_limit_exceeded') {
+        this.sendError(`Usage limit reached: ${outcome.message}`);
+        this.stopByItself('usage_limit_exceeded', outcome.message);
+      } else if (outcome.type === 'failed') {
+        this.logger.warn({ reason: outcome.message, turn: index }, 'agent turn failed');
+        this.sendError(outcome.message);
+      }
+    } finally {
+      controller.abort();
+      this.current = undefined;
+      if (!this.stopping && this.queue.length === 0) this.publisher.setState('listening');
+    }
+  }
+
+  private commit(message: ContextMessageCreateParams): void {
+    this.commits = this.commits
+      .then(() => this.events.messageCommitted(message))
+      .catch((error: unknown) => this.logger.error({ err: error, role: message.role }, 'committing a message failed'));
+  }
+
+  private recordSpeech(voice: SessionVoice, seconds: number): void {
+    const record = this.dependencies.voices?.recordUsage;
+    if (!record) return;
+    const metadata = { voice: voice.id, source: 'realtime', session: this.sessionId };
+    record.call(this.dependencies.voices, this.spec.principal, seconds, metadata).catch((error: unknown) => this.logger.error({ err: error }, 'recording speech usage failed'));
+  }
+
+  private sendError(message: string): void {
+    if (!this.connection) return;
+    this.connection.sendData(JSON.stringify({ message }), { topic: ERROR_TOPIC, reliable: true }).catch((error: unknown) => {
+      this.logger.debug({ err: error }, 'could not send an error message');
+    });
+  }
+
+  /** Stops because of something that happened in the session, and tells the session service. */
+  private stopByItself(reason: AgentStopReason, detail: string): void {
+    if (this.stopping) return;
+    if (reason === 'time_limit_exceeded' || reason === 'usage_limit_exceeded') this.publisher.setState(reason);
+    this.logger.info({ reason, detail }, 'the agent stops');
+    void this.shutdown(reason);
+    Promise.resolve()
+      .then(() => this.events.stopped(reason, detail))
+      .catch((error: unknown) => this.logger.error({ err: error, reason }, 'reporting the agent stop failed'));
+  }
+
+  /** Waits for a step of leaving, within bounds: a stuck transport must not hang `stop()`. */
+  private async bounded(step: Promise<void> | undefined, what: string): Promise<void> {
+    if (!step) return;
+    const outcome = await settleWithin(step, SHUTDOWN_STEP_TIMEOUT_MS);
+    if (outcome !== 'done') this.logger.warn({ step: what, outcome }, 'a step of stopping the agent did not finish');
+  }
+
+  /** Cancels everything at once, then leaves the room (after a terminal state has reached the room). */
+  private shutdown(reason: AgentStopReason): Promise<void> {
+    this.stopping ??= (async () => {
+      this.logger.debug({ reason }, 'stopping the agent');
+      this.countdown.stop();
+      if (this.humanLeftTimer) clearTimeout(this.humanLeftTimer);
+      this.queue.length = 0;
+      this.interrupt('the agent stopped');
+      this.listener?.close();
+      for (const unsubscribe of this.unsubscribe) unsubscribe();
+      if (!this.connection) return;
+      await this.publisher?.settled();
+      if (this.publisher?.terminal) await sleep(this.dependencies.tuning.terminalLingerMs);
+      await this.commits;
+      await this.bounded(this.output?.close(), 'unpublishing the audio track');
+      await this.bounded(this.connection.leave(), 'leaving the room');
+    })();
+    return this.stopping;
+  }
+}

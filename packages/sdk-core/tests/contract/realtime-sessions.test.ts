@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   BadRequestError,
   NotFoundError,
-  NotImplementedError,
   PermissionDeniedError,
   UsageLimitExceededError,
   type PalaverClient,
@@ -124,16 +123,23 @@ describe.each(await storeKinds())('realtime sessions (%s)', (kind) => {
     expect(reading.session.config.generative.context.id).toBe(shared.id);
   });
 
-  it('answers 501 for a session with an agent while no agent runtime is configured, and stores nothing', async () => {
-    const asStarter = test.clientWith({ apiKey: test.server.apiKey, humanId: 'no-agent' });
-    const error = await apiFailureOf(asStarter.realtime.start(startBody({}, { simulated: false })));
-    expect(NotImplementedError.isInstance(error)).toBe(true);
-    expect(error.status).toBe(501);
-    expect(error.message).toContain('no voice agent runtime is configured');
-    expect(error.message).toContain('simulated: true');
-    expect((await asStarter.realtime.list()).total_count).toBe(0);
+  it('starts a session with an agent: in progress, the agent in the room, gone once the session ends', async () => {
+    await test.server.listen(0, '127.0.0.1');
+    const asStarter = test.clientWith({ apiKey: test.server.apiKey, humanId: 'with-agent' });
     // Validation still comes first.
     expect(await invalidField(asStarter.realtime.start(startBody({ llm: 'llm_missing' }, { simulated: false })))).toContain('config.generative.llm');
+    const { session, connection_details } = await asStarter.realtime.start(startBody({}, { simulated: false }));
+    expect(session.state).toBe('in_progress');
+    expect(decodeJwt(connection_details.token).sub).toBe('with-agent');
+    const human = await test.server.services.media.transport.join({ room: session.id, identity: 'with-agent' });
+    try {
+      await expect.poll(() => human.participants().map((participant) => `${participant.identity}:${participant.kind}`), { timeout: 10_000 }).toContain('agent:agent');
+      const ended = await asStarter.realtime.end(session.id);
+      expect(ended.state).toBe('ended');
+      await expect.poll(() => human.participants().some((participant) => participant.identity === 'agent'), { timeout: 10_000 }).toBe(false);
+    } finally {
+      await human.leave();
+    }
   });
 
   it('lists newest first, page by page', async () => {

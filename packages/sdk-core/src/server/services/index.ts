@@ -34,6 +34,8 @@ import { moderatorFrom, speechConfigFrom } from './voices/platform-speech.js';
 import { VoiceSynthesisService } from './voices/voice-synthesis-service.js';
 import { VoiceCloningService } from './voices/voice-cloning-service.js';
 import { RealtimeSessionService } from './realtime/realtime-session-service.js';
+import type { AgentSessionHost } from '../agent/agent-session-host.js';
+import { createVoiceAgentHost } from '../agent/voice-agent-host.js';
 
 export interface ServiceDependencies {
   store: Store;
@@ -84,6 +86,8 @@ export interface Services {
   voiceCloning: VoiceCloningService;
   /** Realtime agent sessions (`/v1/realtime/*`): state, events, rooms, and control of their agents. */
   realtime: RealtimeSessionService;
+  /** The voice agents this instance runs (listen, think, speak in a session's room). */
+  agents: AgentSessionHost;
 }
 
 export async function createServices(dependencies: ServiceDependencies): Promise<Services> {
@@ -107,7 +111,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   await apps.seedExamples();
   await appTemplates.seed();
   await subgraphs.seed();
-  const services: Omit<Services, 'realtime'> = {
+  const services: Omit<Services, 'realtime' | 'agents'> = {
     store,
     config,
     logger,
@@ -146,12 +150,20 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     voiceSynthesis,
     voiceCloning: new VoiceCloningService(voices, { maxBytes: config.speech.cloneMaxBytes }),
   };
-  // No agent host yet: non-simulated sessions answer 501 until the voice agent runtime is wired here.
-  return { ...services, realtime: new RealtimeSessionService({ ...services, agents: undefined }) };
+  const agents = createVoiceAgentHost({
+    transport: services.media.transport,
+    speech: services.speech,
+    chat: services.chat,
+    voices: services.voiceSynthesis,
+    logger: logger.child({ component: 'agent' }),
+  });
+  return { ...services, agents, realtime: new RealtimeSessionService({ ...services, agents }) };
 }
 
 /** Releases what services hold (timers, workers, connections). */
 export async function closeServices(services: Services): Promise<void> {
+  // Agents first: stopping one records the session's end, which needs the store and the outbox.
+  await services.agents.close();
   await services.realtime.close();
   await services.bus.close();
   await services.webhookDispatcher.stop();

@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test as base, chromium, expect, type Browser, type Page } from '@playwright/test';
+import { createServer, type PalaverServer } from '../../packages/sdk-core/src/server.js';
+import { startVoiceDemo, type VoiceDemo } from '../../examples/voice-demo/demo-server.js';
+import { CHROMIUM, chromiumArguments } from '../media/support/chromium.js';
+import { chromiumAvailable } from '../media/support/media-fixture.js';
+
+/** What the fake microphone says, over and over, with a pause after each time. */
+const SPOKEN = 'please tell me about the weather';
+
+interface DemoFixtures {
+  platform: { server: PalaverServer; demo: VoiceDemo };
+  /** Chromium whose fake microphone says {@link SPOKEN} again and again. */
+  speakingBrowser: Browser;
+  /** Chromium whose fake microphone is silent (typed turns only). */
+  quietBrowser: Browser;
+}
+
+/** 16-bit mono WAV of silence. */
+function silentWav(seconds: number, sampleRate = 16_000): Buffer {
+  const data = Buffer.alloc(Math.round(sampleRate * seconds) * 2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
+/** Launches Debian's Chromium with a fake microphone playing `wav`. */
+async function launchWithMicrophone(wav: Buffer, use: (browser: Browser) => Promise<void>): Promise<void> {
+  const directory = mkdtempSync(join(tmpdir(), 'palaver-demo-e2e-'));
+  const file = join(directory, 'microphone.wav');
+  writeFileSync(file, wav);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArguments(file) });
+  try {
+    await use(browser);
+  } finally {
+    await browser.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/** 16-bit mono WAV of `seconds` of silence appended to a WAV file's samples. */
+function withTrailingSilence(wav: Uint8Array, seconds: number): Buffer {
+  const view = new DataView(wav.buffer, wav.byteOffset, wav.byteLength);
+  const sampleRate = view.getUint32(24, true);
+  const silence = Buffer.alloc(Math.round(sampleRate * seconds) * 2);
+  const data = Buffer.concat([Buffer.from(wav.subarray(44)), silence]);
+  const header = Buffer.from(wav.subarray(0, 44));
+  header.writeUInt32LE(36 + data.length, 4);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+const test = base.extend<{}, DemoFixtures>({
+  platform: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const server = await createServer({ env: {}, config: { logLevel: 'warn' } });
+      const platformUrl = await server.listen(0, '127.0.0.1');
+      const demo = await startVoiceDemo({ platformUrl, apiKey: server.apiKey });
+      await use({ server, demo });
+      await demo.close();
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  speakingBrowser: [
+    async ({ platform }, use) => {
+      // Flite speech made by the platform itself, then 3 s of silence, looped by Chromium.
+      const speech = await platform.server.fetch(
+        new Request('http://palaver.test/v1/voice/generate', {
+          method: 'POST',
+          headers: { 'x-api-key': platform.server.apiKey, 'content-type': 'application/json', accept: 'audio/wav' },
+          body: JSON.stringify({ text: SPOKEN, voice_id: 'flite-slt' }),
+        }),
+      );
+      await launchWithMicrophone(withTrailingSilence(new Uint8Array(await speech.arrayBuffer()), 3), use);
+    },
+    { scope: 'worker' },
+  ],
+  quietBrowser: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => launchWithMicrophone(silentWav(5), use),
+    { scope: 'worker' },
+  ],
+});
+
+test.skip(!chromiumAvailable(), 'Debian Chromium (/usr/bin/chromium) is not installed');
+
+async function openDemo(browser: Browser, url: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(url);
+  await page.getByTestId('call').click();
+  await expect(page.getByTestId('connection-state')).toHaveText('connected', { timeout: 20_000 });
+  return page;
+}
+
+test('the demo page calls the agent: greeting, a typed question answered, hang up', async ({ platform, quietBrowser }) => {
+  const page = await openDemo(quietBrowser, platform.demo.url);
+  const transcript = page.getByTestId('transcript');
+  await expect(transcript).toContainText('I am the Palaver demo agent', { timeout: 20_000 });
+  await page.getByTestId('chat-input').fill('what is a typed question');
+  await page.getByTestId('chat-input').press('Enter');
+  // The offline model answers about what it was asked; its answer is a new agent line.
+  await expect(transcript.locator('li.agent')).toHaveCount(2, { timeout: 20_000 });
+  await expect(transcript.locator('li.agent').nth(1)).toContainText(/typed question/i, { timeout: 20_000 });
+  const sessions = await platform.server.services.realtime.list({ project: platform.server.project, kind: 'key', human: null, credentialId: 'e2e' }, {});
+  expect(sessions.values.some((session) => session.state === 'in_progress')).toBe(true);
+  await page.getByTestId('hang-up').click();
+  await expect(page.getByTestId('connection-state')).toHaveText('not_connected');
+});
+
+test('the demo page hears the microphone: the human line carries what was said, and the agent answers it', async ({ platform, speakingBrowser }) => {
+  const stt = await platform.server.services.speech.stt.status();
+  if (!stt.available) {
+    if (process.env.CI === 'true') throw new Error(`Required component missing in CI: speech-to-text (${stt.reason})`);
+    test.skip(true, `no speech-to-text engine: ${stt.reason}`);
+  }
+  const page = await openDemo(speakingBrowser, platform.demo.url);
+  const humanLines = page.getByTestId('transcript').locator('li.human');
+  await expect(humanLines.first()).toContainText(/weather/i, { timeout: 30_000 });
+  await expect(page.getByTestId('transcript').locator('li.agent')).toHaveCount(2, { timeout: 30_000 });
+  await page.getByTestId('hang-up').click();
+});

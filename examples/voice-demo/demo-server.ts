@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { createClient } from '@palaver/sdk-core';
 import { createUsageToken } from '@palaver/sdk-node';
 import { build } from 'esbuild';
 
@@ -27,6 +28,18 @@ function page(platformUrl: string): string {
 <meta name="palaver-platform" content="${escaped}"><link rel="stylesheet" href="/app.css"></head>
 <body><div id="root"></div><script src="/app.js"></script></body>
 </html>`;
+}
+
+/** The LLM the demo's sessions use: a configured hosted model (`OPENAI_API_KEY`, Ollama) first, else the offline one. */
+async function preferredLlm(platformUrl: string, apiKey: string): Promise<string> {
+  const client = createClient({ baseUrl: platformUrl, apiKey });
+  let offline: string | undefined;
+  for await (const llm of client.llms.list()) {
+    if (llm.project !== null && llm.project !== undefined) continue;
+    if (llm.id === 'builtin-offline') offline = llm.id;
+    else return llm.id;
+  }
+  return offline ?? 'builtin-offline';
 }
 
 /** The browser app (React + `@palaver/sdk-react`), bundled once at start. */
@@ -57,14 +70,16 @@ async function bundleApp(): Promise<{ script: string; styles: string }> {
 export async function startVoiceDemo(options: VoiceDemoOptions): Promise<VoiceDemo> {
   const app = await bundleApp();
   const html = page(options.platformUrl);
+  const llm = preferredLlm(options.platformUrl, options.apiKey);
+  llm.catch(() => {}); // reported to the visitor through /api/session
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://demo').pathname;
     if (request.method === 'POST' && path === '/api/session') {
       const human = `visitor-${randomBytes(6).toString('hex')}`;
-      createUsageToken({ baseUrl: options.platformUrl, apiKey: options.apiKey, human, ttlSeconds: 3600 })
-        .then((token) => {
+      Promise.all([createUsageToken({ baseUrl: options.platformUrl, apiKey: options.apiKey, human, ttlSeconds: 3600 }), llm])
+        .then(([token, llmId]) => {
           response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-          response.end(JSON.stringify({ token, human }));
+          response.end(JSON.stringify({ token, human, llm: llmId }));
         })
         .catch((error: unknown) => {
           response.writeHead(502, { 'content-type': 'application/json' });

@@ -30,8 +30,10 @@ describe('the voice demo app backend', () => {
 
   it('mints a usage token per visitor that the platform accepts, never handing out the API key', async () => {
     const answers = await Promise.all([1, 2].map(async () => (await fetch(new URL('/api/session', demo.url), { method: 'POST' })).json()));
-    const [first, second] = answers as Array<{ token: string; human: string }>;
+    const [first, second] = answers as Array<{ token: string; human: string; llm: string }>;
     expect(first!.human).not.toBe(second!.human);
+    // No hosted LLM is configured here: the offline model.
+    expect(first!.llm).toBe('builtin-offline');
     expect(JSON.stringify(answers)).not.toContain(platform.apiKey);
     const voices = await fetch(`${platformUrl}/v1/voice/list`, { headers: { authorization: `Bearer ${first!.token}` } });
     expect(voices.status).toBe(200);

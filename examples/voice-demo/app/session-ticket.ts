@@ -2,6 +2,8 @@
 export interface SessionTicket {
   token: string;
   human: string;
+  /** The LLM the backend picked for the call (a hosted model when configured, else the offline one). */
+  llm: string;
 }
 
 /** Asks the app backend (never the platform) for a usage token; the API key stays on the server. */

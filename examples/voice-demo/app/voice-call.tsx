@@ -4,13 +4,15 @@ import type { RealtimeSessionConfigCreate } from '@palaver/sdk-core';
 import { fetchSessionTicket } from './session-ticket.js';
 import { Transcript } from './transcript.js';
 
-/** The session every visitor gets: the offline model, the default voice, ten minutes. */
-const demoConfig: RealtimeSessionConfigCreate = {
-  general: { time_limit_s: 600 },
-  input: { interruptable: true },
-  generative: { llm: 'builtin-offline' },
-  output: { answer_message: 'Hello! I am the Palaver demo agent. Say something, or type below.' },
-};
+/** The session every visitor gets: the LLM the backend picked, the default voice, ten minutes. */
+function demoConfig(llm: string): RealtimeSessionConfigCreate {
+  return {
+    general: { time_limit_s: 600 },
+    input: { interruptable: true },
+    generative: { llm },
+    output: { answer_message: 'Hello! I am the Palaver demo agent. Say something, or type below.' },
+  };
+}
 
 /** One call with the agent: connect, talk or type, read the transcript, hang up. */
 export function VoiceCall({ platformUrl }: { platformUrl: string }) {
@@ -22,7 +24,7 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
     setProblem(undefined);
     try {
       const ticket = await fetchSessionTicket();
-      await agent.connect({ token: ticket.token, config: demoConfig });
+      await agent.connect({ token: ticket.token, config: demoConfig(ticket.llm) });
     } catch (error) {
       setProblem((error as Error).message);
     }

@@ -1,14 +1,20 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { test as base, chromium, expect, type Browser, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import { createServer, type PalaverServer } from '../../packages/sdk-core/src/server.js';
+import { concatSamples, wavFile } from '../../packages/sdk-core/src/server/media/audio/tone-analysis.js';
 import { startVoiceDemo, type VoiceDemo } from '../../examples/voice-demo/demo-server.js';
-import { CHROMIUM, chromiumArguments } from '../media/support/chromium.js';
+import { withChromium } from '../media/support/chromium.js';
 import { chromiumAvailable } from '../media/support/media-fixture.js';
 
 /** What the fake microphone says, over and over, with a pause after each time. */
 const SPOKEN = 'please tell me about the weather';
+
+/** A PCM16 mono WAV from the platform (44-byte header) with `seconds` of silence appended. */
+function withTrailingSilence(wav: Uint8Array, seconds: number): Buffer {
+  const view = new DataView(wav.buffer, wav.byteOffset, wav.byteLength);
+  const sampleRate = view.getUint32(24, true);
+  const samples = new Int16Array(wav.slice(44).buffer);
+  return wavFile(concatSamples([samples, new Int16Array(Math.round(sampleRate * seconds))]), sampleRate);
+}
 
 interface DemoFixtures {
   platform: { server: PalaverServer; demo: VoiceDemo };
@@ -16,51 +22,6 @@ interface DemoFixtures {
   speakingBrowser: Browser;
   /** Chromium whose fake microphone is silent (typed turns only). */
   quietBrowser: Browser;
-}
-
-/** 16-bit mono WAV of silence. */
-function silentWav(seconds: number, sampleRate = 16_000): Buffer {
-  const data = Buffer.alloc(Math.round(sampleRate * seconds) * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
-
-/** Launches Debian's Chromium with a fake microphone playing `wav`. */
-async function launchWithMicrophone(wav: Buffer, use: (browser: Browser) => Promise<void>): Promise<void> {
-  const directory = mkdtempSync(join(tmpdir(), 'palaver-demo-e2e-'));
-  const file = join(directory, 'microphone.wav');
-  writeFileSync(file, wav);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArguments(file) });
-  try {
-    await use(browser);
-  } finally {
-    await browser.close();
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
-/** 16-bit mono WAV of `seconds` of silence appended to a WAV file's samples. */
-function withTrailingSilence(wav: Uint8Array, seconds: number): Buffer {
-  const view = new DataView(wav.buffer, wav.byteOffset, wav.byteLength);
-  const sampleRate = view.getUint32(24, true);
-  const silence = Buffer.alloc(Math.round(sampleRate * seconds) * 2);
-  const data = Buffer.concat([Buffer.from(wav.subarray(44)), silence]);
-  const header = Buffer.from(wav.subarray(0, 44));
-  header.writeUInt32LE(36 + data.length, 4);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
@@ -87,13 +48,13 @@ const test = base.extend<{}, DemoFixtures>({
           body: JSON.stringify({ text: SPOKEN, voice_id: 'flite-slt' }),
         }),
       );
-      await launchWithMicrophone(withTrailingSilence(new Uint8Array(await speech.arrayBuffer()), 3), use);
+      await withChromium(withTrailingSilence(new Uint8Array(await speech.arrayBuffer()), 3), use);
     },
     { scope: 'worker' },
   ],
   quietBrowser: [
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => launchWithMicrophone(silentWav(5), use),
+    async ({}, use) => withChromium(wavFile(new Int16Array(16_000 * 5), 16_000), use),
     { scope: 'worker' },
   ],
 });

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { test as base, chromium, type Browser, type Page } from '@playwright/test';
+import { test as base, type Browser, type Page } from '@playwright/test';
 import { createServer, type PalaverServer } from '../../../packages/sdk-core/src/server.js';
 import { sineTone, wavFile } from '../../../packages/sdk-core/src/server/media/audio/tone-analysis.js';
 import type { MediaService } from '../../../packages/sdk-core/src/server/media/media-service.js';
-import { CHROMIUM, chromiumArguments } from '../../media/support/chromium.js';
+import { withChromium } from '../../media/support/chromium.js';
 import { MIC_TONE_HZ } from '../../media/support/media-fixture.js';
 import { serveConnectorPage, type ConnectorPageKind } from './connector-page.js';
 
@@ -32,15 +29,7 @@ export const test = base.extend<{}, ConnectorFixtures>({
   ],
   chromiumBrowser: [
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const directory = mkdtempSync(join(tmpdir(), 'palaver-connector-e2e-'));
-      const wav = join(directory, 'tone.wav');
-      writeFileSync(wav, wavFile(sineTone(MIC_TONE_HZ, 48_000, 10_000, 0.5), 48_000));
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArguments(wav) });
-      await use(browser);
-      await browser.close();
-      rmSync(directory, { recursive: true, force: true });
-    },
+    async ({}, use) => withChromium(wavFile(sineTone(MIC_TONE_HZ, 48_000, 10_000, 0.5), 48_000), use),
     { scope: 'worker' },
   ],
   newPage: [

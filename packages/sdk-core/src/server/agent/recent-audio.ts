@@ -1,3 +1,5 @@
+import { joinArrays } from '../speech/codecs/join-arrays.js';
+
 interface Block {
   pcm: Int16Array;
   /** Stream time of the block's first sample, seconds. */
@@ -48,14 +50,7 @@ export class RecentAudio {
       const skip = Math.max(0, Math.floor((from - block.start) * this.sampleRate));
       parts.push(skip > 0 ? block.pcm.subarray(skip) : block.pcm);
     }
-    const total = parts.reduce((sum, part) => sum + part.length, 0);
-    const joined = new Int16Array(total);
-    let offset = 0;
-    for (const part of parts) {
-      joined.set(part, offset);
-      offset += part.length;
-    }
-    return joined;
+    return joinArrays(parts, (length) => new Int16Array(length));
   }
 
   /**

@@ -100,6 +100,19 @@ function tagsColumn(tags: readonly string[] | undefined): string | null {
 }
 
 /** Typed access to one `kind` of the document table. */
+/** A `documents` row as the document it stores (`data` parsed). */
+export function documentFromRow<T>(row: DocumentRow): StoredDocument<T> {
+  return {
+    id: row.id,
+    project: row.project,
+    human: row.human,
+    parent: row.parent,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    data: JSON.parse(row.data) as T,
+  };
+}
+
 export class DocumentStore<T> {
   constructor(
     private readonly store: Store,
@@ -121,15 +134,7 @@ export class DocumentStore<T> {
   }
 
   private toDocument(row: DocumentRow): StoredDocument<T> {
-    return {
-      id: row.id,
-      project: row.project,
-      human: row.human,
-      parent: row.parent,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      data: JSON.parse(row.data) as T,
-    };
+    return documentFromRow<T>(row);
   }
 
   /**

@@ -2,6 +2,7 @@
  * Sine tones and their detection (Goertzel): used by the media tests and benchmarks to prove
  * audio crossed the media plane intact, with no FFT dependency.
  */
+import { joinArrays } from '../../speech/codecs/join-arrays.js';
 
 /** Mono 16-bit PCM of a sine at `frequency` Hz. */
 export function sineTone(frequency: number, sampleRate: number, durationMs: number, amplitude = 0.5): Int16Array {
@@ -69,12 +70,5 @@ export function dominantFrequency(samples: Int16Array, sampleRate: number, candi
 
 /** Concatenates PCM blocks. */
 export function concatSamples(blocks: Int16Array[]): Int16Array {
-  const total = blocks.reduce((sum, block) => sum + block.length, 0);
-  const output = new Int16Array(total);
-  let offset = 0;
-  for (const block of blocks) {
-    output.set(block, offset);
-    offset += block.length;
-  }
-  return output;
+  return joinArrays(blocks, (length) => new Int16Array(length));
 }

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { RealtimeSession, RealtimeSessionConfig, RealtimeSessionData, RealtimeSessionState } from '../../../contract/realtime.js';
 import type { Store } from '../../store/database.js';
-import { DocumentStore, HUMAN_CONTEXT_QUOTA, quotaFor, type AccessScope, type StoredDocument } from '../../store/document-store.js';
+import { DocumentStore, documentFromRow, HUMAN_CONTEXT_QUOTA, quotaFor, type AccessScope, type StoredDocument } from '../../store/document-store.js';
 import { decodeCursor, pageSizeOf, toPage, type Page, type PageRequest } from '../../store/pagination.js';
 import type { Database, DocumentRow } from '../../store/tables.js';
 import type { Principal } from '../auth/principal.js';
@@ -144,13 +144,5 @@ class NoWrite extends Error {
 }
 
 function toStoredSession(row: DocumentRow): StoredRealtimeSession {
-  return {
-    id: row.id,
-    project: row.project,
-    human: row.human,
-    parent: row.parent,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    data: JSON.parse(row.data) as RealtimeSessionDocument,
-  };
+  return documentFromRow<RealtimeSessionDocument>(row);
 }

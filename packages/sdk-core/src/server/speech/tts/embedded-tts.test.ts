@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rmsDecibels } from '../codecs/pcm.js';
 import { WorkerFailureError } from '../workers/supervised-worker.js';
@@ -66,6 +67,14 @@ describe('Flite engine', () => {
       }
     }).rejects.toThrow(/abort/i);
     expect(chunks).toBe(1);
+  });
+
+  it('leaves no abort listener behind on a long-lived signal once its jobs are done', async () => {
+    const session = new AbortController();
+    for (let index = 0; index < 12; index += 1) {
+      await collectSynthesis(flite.synthesize({ text: `Clause ${index}.`, voice: 'kal16', signal: session.signal }));
+    }
+    expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
   });
 
   it('recovers from a worker crash or hang, failing only the affected request', async () => {

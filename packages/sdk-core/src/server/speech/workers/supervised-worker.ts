@@ -115,7 +115,14 @@ export class SupervisedWorker extends EventEmitter<SupervisedWorkerEvents> {
     if (this.closed) this.fail(job, new Error(`${this.settings.name} worker is closed`));
     else if (options.signal?.aborted) this.fail(job, abortError(options.signal));
     else {
-      options.signal?.addEventListener('abort', () => this.cancel(job), { once: true });
+      const signal = options.signal;
+      if (signal) {
+        // Removed once the job settles: a long-lived signal (a socket session, a voice agent) runs many jobs.
+        const onAbort = () => this.cancel(job);
+        signal.addEventListener('abort', onAbort, { once: true });
+        const forget = () => signal.removeEventListener('abort', onAbort);
+        result.then(forget, forget);
+      }
       this.queue.push(job);
       void this.pump();
     }

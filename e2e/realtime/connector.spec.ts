@@ -222,3 +222,49 @@ test('starting a session from the browser with a usage token: the REST start is 
   const forged = await page.evaluate(([url, body]) => window.connector.connect('', 'not-a-usage-token', { baseUrl: url, config: body, microphone: false }), [baseUrl, config] as const);
   expect(forged).toMatchObject({ ok: false, error: { name: 'AuthenticationError' }, snapshot: { status: 'not_connected', ended: 'failed' } });
 });
+
+test('client-side tools: the connector acks a request, runs the handler and sends its result; a cancel aborts a running call', async ({ palaver, newPage }) => {
+  const room = await sessionRoom(palaver.media);
+  const page = await newPage();
+  await joinPage(page, palaver.media, room, 'human_tools', { microphone: false });
+  const agent = await ScriptedAgent.join(palaver.media, room, 'listening');
+  await eventually(async () => expect((await snapshot(page)).status).toBe('connected'));
+  const request = (id: string, name: string, args: Record<string, unknown>) => ({
+    type: 'tool_call_request',
+    payload: {
+      type: 'initiate_request',
+      tool_definition: { id: `tool_${name}`, name, description: '', parameters: [], call_settings: { id: `cs_${name}`, destination: { type: 'client_app' } } },
+      tool_call: { id, tool_definition_id: `tool_${name}`, function: { name, arguments: args } },
+    },
+  });
+  const send = (message: object) => agent.connection.sendData(JSON.stringify(message), { topic: 'tool_call', reliable: true });
+
+  await send(request('call_echo', 'echo_tool', { city: 'Paris' }));
+  await eventually(() =>
+    expect(agent.packets('tool_call')).toEqual([
+      { from: 'human_tools', payload: { type: 'initiate_ack', call_id: 'call_echo' } },
+      { from: 'human_tools', payload: { type: 'result', call_id: 'call_echo', result: { echoed: { city: 'Paris' }, from: 'chromium' }, error: null } },
+    ]),
+  );
+
+  // A tool the app has no handler for: acknowledged, then answered with an error.
+  await send(request('call_missing', 'missing_tool', {}));
+  await eventually(() =>
+    expect(agent.packets('tool_call').slice(2)).toEqual([
+      { from: 'human_tools', payload: { type: 'initiate_ack', call_id: 'call_missing' } },
+      { from: 'human_tools', payload: { type: 'result', call_id: 'call_missing', result: null, error: "this app has no handler for the tool 'missing_tool'" } },
+    ]),
+  );
+
+  // A running call shows in the snapshot until the agent cancels it; the cancelled handler sends nothing.
+  await send(request('call_wait', 'wait_tool', {}));
+  await eventually(async () => expect(await page.evaluate(() => window.connector.toolCalls())).toEqual(['call_wait']));
+  await send({ type: 'cancel', call_id: 'call_wait' });
+  await eventually(async () => expect((await history(page)).toolCancels).toEqual(['call_wait']));
+  expect(await page.evaluate(() => window.connector.toolCalls())).toEqual([]);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(agent.packets('tool_call').slice(4)).toEqual([{ from: 'human_tools', payload: { type: 'initiate_ack', call_id: 'call_wait' } }]);
+
+  await page.evaluate(() => window.connector.disconnect());
+  await agent.leave();
+});

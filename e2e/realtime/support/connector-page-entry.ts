@@ -11,6 +11,8 @@ const state = {
   transcriptionEvents: [] as Array<{ id: string; text: string }>,
   errors: [] as Array<{ name: string; message: string; reason?: string }>,
   ended: [] as string[],
+  /** Client tool calls the agent cancelled while their handler ran. */
+  toolCancels: [] as string[],
   renders: 0,
 };
 
@@ -63,6 +65,18 @@ const api = {
     created.on('transcription', (item) => state.transcriptionEvents.push({ id: item.id, text: item.text }));
     created.on('error', (error) => state.errors.push(describeError(error)));
     created.on('ended', (end) => state.ended.push(end.reason));
+    // Client-side tools: one answering at once, one running until the agent cancels it.
+    created.onToolCall('echo_tool', async (args) => ({ echoed: args, from: navigator.userAgent.includes('Chrome') ? 'chromium' : 'browser' }));
+    created.onToolCall(
+      'wait_tool',
+      (_args, { signal, call }) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => {
+            state.toolCancels.push(call.id);
+            reject(signal.reason as Error);
+          }),
+        ),
+    );
     try {
       await created.connect(options.config ? { token, config: options.config as never } : { connection_details: { url, token } });
       return { ok: true as const, snapshot: plain(created.getSnapshot()) };
@@ -72,6 +86,10 @@ const api = {
   },
   snapshot() {
     return plain(session().getSnapshot());
+  },
+  /** Ids of the client tool calls running now (the snapshot's `toolCalls`). */
+  toolCalls() {
+    return session().getSnapshot().toolCalls.map((pending) => pending.call.id);
   },
   history() {
     const { session: _session, ...recorded } = state;

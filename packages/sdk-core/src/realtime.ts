@@ -19,9 +19,11 @@ export type { RealtimeEffect, RealtimeInput } from './realtime/session-actions.j
 export { AGENT_IDENTITY } from './realtime/agent-participant.js';
 export type { ParticipantView } from './realtime/agent-participant.js';
 export { AgentError } from './realtime/agent-error.js';
+export type { ClientToolContext, ClientToolHandler, PendingClientToolCall } from './realtime/client-tools.js';
 export { AbortError, ConnectionError } from './errors/transport-errors.js';
 export type { ConnectionErrorReason } from './errors/transport-errors.js';
 export type {
+  ClientToolCall,
   DataPacket,
   SDKAgentState,
   SDKConnectionState,

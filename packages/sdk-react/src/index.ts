@@ -7,4 +7,5 @@
 export { PalaverProvider, useOptionalPalaverClient, usePalaverClient } from './palaver-provider.js';
 export type { PalaverProviderProps } from './palaver-provider.js';
 export { useVoiceAgent } from './use-voice-agent.js';
+export { useClientTool, useClientTools } from './use-client-tool.js';
 export type { UseVoiceAgentOptions, VoiceAgent } from './use-voice-agent.js';

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import {
   createRealtimeSession,
   type AudioSource,
+  type PendingClientToolCall,
   type RealtimeEnd,
   type RealtimeSession,
   type RealtimeSessionOptions,
@@ -14,15 +15,18 @@ import {
   type SDKSessionTranscription,
 } from '@palaver/sdk-core/realtime';
 import { useOptionalPalaverClient } from './palaver-provider.js';
+import { useClientTools } from './use-client-tool.js';
 
 export interface UseVoiceAgentOptions extends RealtimeSessionOptions {
   /**
-   * A session you created yourself (the other options are then ignored). Without it the hook creates one
+   * A session you created yourself (the other options but `tools` are then ignored). Without it the hook creates one
    * on first render (later option changes are ignored) and leaves the room on unmount.
    */
   session?: RealtimeSession;
   /** Connect on mount with these options, and leave on unmount. */
   connectOnMount?: SDKConnectOptions;
+  /** Handlers of `client_app` tools by name, registered on the session while mounted (each render's are called). */
+  tools?: RealtimeSessionOptions['tools'];
 }
 
 export interface VoiceAgent {
@@ -35,6 +39,8 @@ export interface VoiceAgent {
   /** Undefined while no agent is in the room; terminal states stay after the end. */
   agentState: SDKAgentState | undefined;
   transcriptions: readonly SDKSessionTranscription[];
+  /** Client-side tool calls running in this app right now. */
+  toolCalls: readonly PendingClientToolCall[];
   remainingSeconds: number | null;
   error: Error | undefined;
   /** Why the last session ended (undefined while connected or before the first). */
@@ -81,7 +87,7 @@ export function useVoiceAgent(options: UseVoiceAgentOptions = {}): VoiceAgent {
   const client = useOptionalPalaverClient();
   const [owned] = useState(() => {
     if (options.session) return undefined;
-    const { session: _session, connectOnMount: _connect, ...sessionOptions } = options;
+    const { session: _session, connectOnMount: _connect, tools: _tools, ...sessionOptions } = options;
     const baseUrl = sessionOptions.baseUrl ?? client?.http.options.baseUrl;
     const fetch = sessionOptions.fetch ?? client?.http.options.fetch;
     return createRealtimeSession({ ...sessionOptions, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(fetch ? { fetch } : {}) });
@@ -89,6 +95,7 @@ export function useVoiceAgent(options: UseVoiceAgentOptions = {}): VoiceAgent {
   const session = options.session ?? owned;
   if (!session) throw new Error('useVoiceAgent: the `session` option cannot be removed once given');
   const state = useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
+  useClientTools(session, options.tools);
 
   const connectOnMount = options.connectOnMount;
   useEffect(() => {
@@ -115,6 +122,7 @@ export function useVoiceAgent(options: UseVoiceAgentOptions = {}): VoiceAgent {
     connectionState: state.connectionState,
     agentState: state.agentState,
     transcriptions: state.transcriptions,
+    toolCalls: state.toolCalls,
     remainingSeconds: state.remainingSeconds,
     error: state.error,
     ended: state.status === 'not_connected' ? state.ended : undefined,

@@ -5,6 +5,7 @@ import { RealtimeSessions } from '../client/resources/realtime.js';
 import { SDKConnectOptions, SDKSendChatMessageParams } from '../contract/sdk.js';
 import { AbortError, ConnectionError } from '../errors/transport-errors.js';
 import { createAudioLevelMeter, type AudioLevelMeter } from './audio-levels.js';
+import { ClientToolRunner, TOOL_CALL_TOPIC, type ClientToolHandler } from './client-tools.js';
 import { LiveKitRoomLink, joinError } from './livekit-room-link.js';
 import type { RealtimeEffect, RealtimeInput } from './session-actions.js';
 import type { RealtimeSessionEvents } from './session-events.js';
@@ -24,6 +25,8 @@ export interface RealtimeSessionOptions {
   audioElement?: HTMLAudioElement;
   /** Passed to livekit-client's `Room`. */
   roomOptions?: RoomOptions;
+  /** Handlers of the session's `client_app` tools, by tool name (more with `onToolCall`). */
+  tools?: Record<string, ClientToolHandler>;
 }
 
 /** Which side's audio a level reading is about. */
@@ -69,10 +72,31 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   private readonly pendingConnects = new Map<number, PendingConnect>();
   private microphoneOperation: Promise<void> | undefined;
   private readonly meters = new Map<AudioSource, { track: unknown; meter: AudioLevelMeter }>();
+  private readonly clientTools: ClientToolRunner;
 
   constructor(private readonly options: RealtimeSessionOptions = {}) {
     super();
     this.state = initialRealtimeState({ microphone: options.microphone ?? true });
+    this.clientTools = new ClientToolRunner(
+      async (message, agentIdentity) => {
+        const link = this.link;
+        if (link) await link.publish(TOOL_CALL_TOPIC, JSON.stringify(message), [agentIdentity]);
+      },
+      (callId) => this.dispatch({ type: 'tool_call_settled', attempt: this.state.attempt, callId }),
+    );
+    for (const [name, handler] of Object.entries(options.tools ?? {})) this.clientTools.register(name, handler);
+  }
+
+  /**
+   * Handles the agent's calls of the `client_app` tool `name`: the call is acknowledged at once, then the
+   * handler's value is sent as the result (a thrown error's message as the error). Its signal aborts when
+   * the agent cancels the call. Returns the unregister function.
+   *
+   * @example
+   * session.onToolCall('get_location', async ({ precise }, { signal }) => ({ city: 'Paris' }));
+   */
+  onToolCall(name: string, handler: ClientToolHandler): () => void {
+    return this.clientTools.register(name, handler);
   }
 
   /** Calls `listener` after every state change; returns the unsubscribe function. */
@@ -243,6 +267,12 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
         clearTimeout(this.agentWait);
         this.agentWait = undefined;
         return;
+      case 'run_tool_call':
+        void this.clientTools.start(effect.request, effect.agentIdentity);
+        return;
+      case 'cancel_tool_call':
+        this.clientTools.cancel(effect.callId);
+        return;
     }
   }
 
@@ -274,6 +304,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   }
 
   private leaveRoom(): void {
+    this.clientTools.cancelAll();
     this.starting?.abort();
     this.starting = undefined;
     for (const { meter } of this.meters.values()) meter.close();

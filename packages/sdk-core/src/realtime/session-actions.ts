@@ -1,5 +1,5 @@
 import type { RealtimeSessionConfigCreate } from '../contract/realtime.js';
-import type { SDKConnectOptions } from '../contract/sdk.js';
+import type { SDKConnectOptions, ToolCallMessage } from '../contract/sdk.js';
 import type { ParticipantView } from './agent-participant.js';
 import type { RealtimeNotification } from './session-events.js';
 
@@ -26,7 +26,11 @@ export type RealtimeInput =
   | { type: 'microphone_changed'; attempt: number; enabled: boolean }
   | { type: 'microphone_failed'; attempt: number; error: Error }
   | { type: 'agent_audio_changed'; attempt: number; subscribed: boolean }
-  | { type: 'audio_playback_changed'; attempt: number; canPlay: boolean };
+  | { type: 'audio_playback_changed'; attempt: number; canPlay: boolean }
+  | { type: 'tool_call_settled'; attempt: number; callId: string };
+
+/** A `tool_call_request` payload from the agent. */
+export type ToolCallRequestPayload = Extract<ToolCallMessage, { type: 'tool_call_request' }>['payload'];
 
 /** What the session shell must do; the reducer only describes it. */
 export type RealtimeEffect =
@@ -36,4 +40,8 @@ export type RealtimeEffect =
   | { type: 'set_microphone'; attempt: number; enabled: boolean }
   | { type: 'schedule_agent_wait'; attempt: number }
   | { type: 'cancel_agent_wait' }
+  /** Acknowledge and run a client-side tool call, answering `agentIdentity`. */
+  | { type: 'run_tool_call'; attempt: number; agentIdentity: string; request: ToolCallRequestPayload }
+  /** The agent cancelled a running client-side tool call. */
+  | { type: 'cancel_tool_call'; callId: string }
   | { type: 'emit'; notification: RealtimeNotification };

@@ -311,12 +311,12 @@ describe('reduceRealtime: data packets', () => {
     expect(names(effects)).toEqual(['error', 'dataPacket']);
   });
 
-  it('other topics are passed on as dataPacket events without changing the state', () => {
+  it('other topics are passed on as dataPacket events without changing the state (tool_call: client-tools.test.ts)', () => {
     const state = connectedWithAgent();
-    const request = { type: 'tool_call_request', payload: { type: 'initiate_request', tool_definition: { id: 'tool_1', name: 'weather' }, tool_call: { id: 'call_1', tool_definition_id: 'tool_1', function: { name: 'weather', arguments: {} } } } };
-    const step = reduceRealtime(state, packet('tool_call', request));
+    const request = { type: 'request', req_id: 'req_1', payload: { run: 'graph' } };
+    const step = reduceRealtime(state, packet('runtime_api', request));
     expect(step.state).toBe(state);
-    expect(emitted(step.effects)).toEqual([{ name: 'dataPacket', args: [{ topic: 'tool_call', payload: request }] }]);
+    expect(emitted(step.effects)).toEqual([{ name: 'dataPacket', args: [{ topic: 'runtime_api', payload: request }] }]);
   });
 
   it('takes the session id from room metadata when it arrives later', () => {

@@ -1,4 +1,4 @@
-import { parseDataPacket, type SDKAgentState } from '../contract/sdk.js';
+import { parseDataPacket, type SDKAgentState, type ToolCallMessage } from '../contract/sdk.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 import { AgentError } from './agent-error.js';
 import { agentStatusOf, isAgentParticipant, isTerminalAgentState, type ParticipantView } from './agent-participant.js';
@@ -23,8 +23,8 @@ export interface RealtimeTransition {
 const unchanged = (state: RealtimeState): RealtimeTransition => ({ state, effects: [] });
 
 function baseOf(state: RealtimeState): RealtimeStateBase {
-  const { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error } = state;
-  return { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error };
+  const { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error, toolCalls } = state;
+  return { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error, toolCalls };
 }
 
 /** Moves to another phase (dropping the old phase's fields) and changes base fields. */
@@ -76,6 +76,7 @@ function end(state: RealtimeState, reason: RealtimeEndReason, error?: Error): Re
   const next = enter(state, { status: 'not_connected', ended }, {
     agentState,
     agentAudio: false,
+    ...(state.toolCalls.length > 0 ? { toolCalls: Object.freeze([]) } : {}),
     microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
     ...(error ? { error } : {}),
   });
@@ -129,6 +130,23 @@ function receiveData(state: RealtimeState, input: Extract<RealtimeInput, { type:
     const error = new AgentError(packet.payload.message);
     return { state: update(state, { error }), effects: [emit({ name: 'error', args: [error] }), delivered] };
   }
+  if (packet.topic === 'tool_call') return receiveToolCall(state, packet.payload, input.from.identity, delivered);
+  return { state, effects: [delivered] };
+}
+
+/** A client-side tool request from the agent starts a call (once per id); a `cancel` stops it. */
+function receiveToolCall(state: RealtimeState, message: ToolCallMessage, agentIdentity: string, delivered: RealtimeEffect): RealtimeTransition {
+  if (message.type === 'tool_call_request') {
+    const { tool_call: call, tool_definition: definition } = message.payload;
+    if (state.toolCalls.some((pending) => pending.call.id === call.id)) return { state, effects: [delivered] };
+    const toolCalls = Object.freeze([...state.toolCalls, Object.freeze({ call, definition })]);
+    return { state: update(state, { toolCalls }), effects: [delivered, { type: 'run_tool_call', attempt: state.attempt, agentIdentity, request: message.payload }] };
+  }
+  if (message.type === 'cancel') {
+    if (!state.toolCalls.some((pending) => pending.call.id === message.call_id)) return { state, effects: [delivered] };
+    const toolCalls = Object.freeze(state.toolCalls.filter((pending) => pending.call.id !== message.call_id));
+    return { state: update(state, { toolCalls }), effects: [delivered, { type: 'cancel_tool_call', callId: message.call_id }] };
+  }
   return { state, effects: [delivered] };
 }
 
@@ -169,6 +187,7 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
         canPlayAudio: true,
         agentAudio: false,
         error: undefined,
+        toolCalls: Object.freeze([]),
       };
       const options = input.options;
       if ('connection_details' in options) {
@@ -244,6 +263,10 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
       return state.agentAudio === input.subscribed ? unchanged(state) : { state: update(state, { agentAudio: input.subscribed }), effects: [] };
     case 'audio_playback_changed':
       return state.canPlayAudio === input.canPlay ? unchanged(state) : { state: update(state, { canPlayAudio: input.canPlay }), effects: [] };
+    case 'tool_call_settled': {
+      if (!state.toolCalls.some((pending) => pending.call.id === input.callId)) return unchanged(state);
+      return { state: update(state, { toolCalls: Object.freeze(state.toolCalls.filter((pending) => pending.call.id !== input.callId)) }), effects: [] };
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import type { SDKAgentState, SDKConnectionState, SDKSessionTranscription } from '../contract/sdk.js';
+import type { PendingClientToolCall } from './client-tools.js';
 
 /** Why a session is no longer connected. */
 export type RealtimeEndReason =
@@ -53,6 +54,8 @@ export interface RealtimeStateBase {
   agentAudio: boolean;
   /** The last error (connection, agent `error` topic, microphone); cleared by the next connect. */
   error: Error | undefined;
+  /** Client-side tool calls the agent asked for that are running in this app (`onToolCall` handlers). */
+  toolCalls: readonly PendingClientToolCall[];
 }
 
 /** The phase-specific part, tagged by `status`. */
@@ -91,5 +94,6 @@ export function initialRealtimeState(options: { microphone?: boolean } = {}): Re
     canPlayAudio: true,
     agentAudio: false,
     error: undefined,
+    toolCalls: Object.freeze([]) as readonly PendingClientToolCall[],
   });
 }

@@ -72,6 +72,11 @@ export const ServerConfig = z.object({
       audioTtlSeconds: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(3600),
       /** Longest decoded audio of one `input_audio` part; longer parts are refused with 400. */
       maxInputAudioSeconds: z.coerce.number().int().min(1).max(3600).default(60),
+      /**
+       * The LLM id (a built-in, or an LLM of the context's project) that extracts facts for the contexts'
+       * advanced memory graph; unset or `builtin-offline`: the offline rule-based extractor (decision 0065).
+       */
+      memoryModel: z.string().min(1).max(200).optional(),
     })
     .prefault({}),
   /**
@@ -137,6 +142,7 @@ const environmentMap: Record<string, string> = {
   PALAVER_LLM_IDLE_TIMEOUT_MS: 'llm.idleTimeoutMs',
   PALAVER_CHAT_AUDIO_TTL_SECONDS: 'llm.audioTtlSeconds',
   PALAVER_CHAT_MAX_INPUT_AUDIO_SECONDS: 'llm.maxInputAudioSeconds',
+  PALAVER_MEMORY_LLM: 'llm.memoryModel',
   PALAVER_SPEECH_TTS_URL: 'speech.ttsBaseUrl',
   PALAVER_SPEECH_TTS_API_KEY: 'speech.ttsApiKey',
   PALAVER_SPEECH_TTS_MODEL: 'speech.ttsModel',

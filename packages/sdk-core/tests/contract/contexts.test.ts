@@ -3,7 +3,6 @@ import {
   AuthenticationError,
   BadRequestError,
   NotFoundError,
-  NotImplementedError,
   PermissionDeniedError,
 } from '../../src/index.js';
 import { storeKinds } from '../support/databases.js';
@@ -184,11 +183,9 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
     expect(PermissionDeniedError.isInstance(error)).toBe(true);
   });
 
-  it('declares the advanced memory query but answers 501 until the memory graph arrives', async () => {
+  it('answers an empty advanced memory graph for a new context (tests/contract/context-memory.test.ts covers the rest)', async () => {
     const context = await test.client.contexts.create();
-    const error = await failureOf(test.client.contexts.queryAdvancedMemory(context.id, { new_user_message: 'what did I say?' }));
-    expect(NotImplementedError.isInstance(error)).toBe(true);
-    expect(error.message).toContain('memory graph');
+    expect(await test.client.contexts.queryAdvancedMemory(context.id, { new_user_message: 'what did I say?' })).toEqual({ nodes: [], edges: [] });
     const invalid = await failureOf(test.client.contexts.queryAdvancedMemory(context.id, {} as never));
     expect(invalid.message).toContain('new_user_message');
   });

@@ -7,9 +7,13 @@ import type { Principal } from '../services/auth/principal.js';
 import type { AgentSpeaker, SpokenUtterance } from './agent-speaker.js';
 import type { AgentStatePublisher } from './agent-state-publisher.js';
 import type { SessionVoice } from './agent-voice.js';
-import { streamAnswer, type AgentChat, type Answer } from './answer-stream.js';
+import type { AgentToolRunner } from './agent-tool-runner.js';
+import type { AgentChat, Answer } from './answer-stream.js';
+import { answerWithTools } from './answer-with-tools.js';
+import { toolsForModel } from './agent-tool-schema.js';
 import type { Conversation } from './conversation.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { turnToolHandler } from './turn-tools.js';
 import type { TurnMetrics } from './turn-metrics.js';
 import { UtteranceTranscript } from './utterance-transcript.js';
 
@@ -42,6 +46,8 @@ export interface TurnContext {
   voice: () => Promise<SessionVoice>;
   commit: (message: ContextMessageCreateParams) => void;
   recordSpeech: (voice: SessionVoice, seconds: number) => void;
+  /** Runs the model's calls of the session's tools (`config.generative.tool_definitions`). */
+  tools: AgentToolRunner;
   logger: Logger;
 }
 
@@ -61,7 +67,9 @@ function once(text: string): AsyncIterable<string> {
  * Runs one turn: a user turn is committed and added to the conversation, the LLM is asked (state
  * `thinking`) and its answer spoken as it streams (state `speaking`); a `say` turn speaks its text. The
  * agent's transcription grows with the speech (or is sent whole when `stream_transcript` is off) and is
- * final with what the human actually heard, also when `signal` interrupts it.
+ * final with what the human actually heard, also when `signal` interrupts it. When the model calls the
+ * session's tools, the calls show on that transcription, run, are committed with their results, and the
+ * model is asked again (bounded rounds); all rounds' text is one utterance.
  *
  * @example
  * const outcome = await runTurn(context, turn, 3, controller.signal);
@@ -78,6 +86,8 @@ export async function runTurn(context: TurnContext, turn: PendingTurn, index: nu
   };
   const endedAtClock = turn.kind === 'user' ? turn.endedAtClock : turn.receivedAtClock;
 
+  const speechEnabled = config.output.speech_synthesis_enabled;
+  const transcript = new UtteranceTranscript(context.connection, { agent: true, trackSid: speechEnabled ? context.audioTrackSid : undefined }, context.logger);
   let answer: Answer | undefined;
   let pieces: AsyncIterable<string>;
   if (turn.kind === 'user') {
@@ -89,21 +99,30 @@ export async function runTurn(context: TurnContext, turn: PendingTurn, index: nu
     });
     context.conversation.add('user', turn.text);
     publisher.setState('thinking');
-    answer = streamAnswer(context.chat, {
+    const definitions = config.generative.tool_definitions;
+    answer = answerWithTools(context.chat, {
       principal: context.principal,
       model: config.generative.llm.id,
       messages: context.conversation.messages(buildSystemPrompt(config.generative)),
       metadata: { realtime_session: context.sessionId },
       signal,
+      tools: toolsForModel(definitions),
+      maxToolRounds: context.tools.tuning.maxRoundsPerTurn,
+      handler: turnToolHandler({
+        definitions,
+        runner: context.tools,
+        transcript,
+        streamTranscript: config.output.stream_transcript,
+        conversation: context.conversation,
+        commit: context.commit,
+      }),
     });
     pieces = answer.pieces;
   } else {
     pieces = once(turn.text);
   }
 
-  const speechEnabled = config.output.speech_synthesis_enabled;
   const voice = speechEnabled ? await context.voice() : undefined;
-  const transcript = new UtteranceTranscript(context.connection, { agent: true, trackSid: speechEnabled ? context.audioTrackSid : undefined }, context.logger);
   let spoken: SpokenUtterance;
   try {
     spoken = await context.speaker.speak({
@@ -139,7 +158,7 @@ export async function runTurn(context: TurnContext, turn: PendingTurn, index: nu
       ...(spoken.startedAt ? { speaking_started_at: spoken.startedAt.toISOString() } : {}),
       speaking_ended_at: spoken.endedAt.toISOString(),
     });
-  } else if (transcript.started) {
+  } else if (transcript.started || transcript.hasToolCalls) {
     void transcript.finish('', spoken.endedAt);
   }
   if (voice && spoken.audioSeconds > 0) context.recordSpeech(voice, spoken.audioSeconds);

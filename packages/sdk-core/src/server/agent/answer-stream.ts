@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../contract/chat.js';
+import type { ChatCompletionTool, ChatMessage, ChatMessageToolCall, ChatToolChoice } from '../../contract/chat.js';
 import type { ChatGateway } from '../llm/chat-gateway.js';
 import type { Principal } from '../services/auth/principal.js';
 import { AsyncQueue } from '../speech/async-queue.js';
@@ -18,14 +18,24 @@ export interface AnswerRequest {
   /** Stored with the usage record (e.g. the session id). */
   metadata: Record<string, unknown>;
   signal: AbortSignal;
+  /** Functions the model may call (none when absent or empty). */
+  tools?: ChatCompletionTool[] | undefined;
+  /** Default `auto` with tools. */
+  toolChoice?: ChatToolChoice | undefined;
+}
+
+/** How a streamed answer ended: its text and the tool calls the model asked for (assembled by index). */
+export interface AnswerResult {
+  text: string;
+  toolCalls: ChatMessageToolCall[];
 }
 
 /** A streamed answer: its text pieces as they come, and how it ended. */
 export interface Answer {
   /** Text pieces; ends when the answer ends, fails or is aborted. */
   pieces: AsyncIterable<string>;
-  /** Resolves with the whole text when the stream ends; rejects with what failed it. */
-  done: Promise<string>;
+  /** Resolves with the whole text (and any tool calls) when the stream ends; rejects with what failed it. */
+  done: Promise<AnswerResult>;
   /** Request -> first text piece, ms (once known). */
   readonly firstTokenMs: number | undefined;
 }
@@ -39,30 +49,49 @@ export interface Answer {
  * @example
  * const answer = streamAnswer(chat, { principal, model: 'builtin-offline', messages, metadata: {}, signal });
  * for await (const piece of answer.pieces) speak(piece);
- * const text = await answer.done;
+ * const { text, toolCalls } = await answer.done;
  */
 export function streamAnswer(chat: AgentChat, request: AnswerRequest): Answer {
   const pieces = new AsyncQueue<string>();
   const started = performance.now();
   let firstTokenMs: number | undefined;
-  const done = (async () => {
+  const done = (async (): Promise<AnswerResult> => {
     let text = '';
+    const calls = new Map<number, { id: string; name: string; arguments: string }>();
+    const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
     try {
       const events = await chat.stream(
         request.principal,
-        { model: request.model, messages: request.messages, stream: true, parallel_tool_calls: true, metadata: request.metadata },
+        {
+          model: request.model,
+          messages: request.messages,
+          stream: true,
+          parallel_tool_calls: true,
+          metadata: request.metadata,
+          ...(tools ? { tools, tool_choice: request.toolChoice ?? 'auto' } : {}),
+        },
         { signal: request.signal },
       );
       for await (const event of events) {
         if (event.type === 'error') throw new AnswerStreamError(event.error.error.message);
         const delta = event.chunk.choices[0]?.delta;
+        for (const call of delta?.tool_calls ?? []) {
+          const assembled = calls.get(call.index) ?? { id: '', name: '', arguments: '' };
+          if (call.id) assembled.id = call.id;
+          if (call.function?.name) assembled.name += call.function.name;
+          if (call.function?.arguments) assembled.arguments += call.function.arguments;
+          calls.set(call.index, assembled);
+        }
         const piece = (delta?.content ?? '') + (delta?.refusal ?? '');
         if (!piece) continue;
         firstTokenMs ??= performance.now() - started;
         text += piece;
         pieces.push(piece);
       }
-      return text;
+      const toolCalls = [...calls.entries()]
+        .sort(([left], [right]) => left - right)
+        .map(([, call]): ChatMessageToolCall => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+      return { text, toolCalls };
     } finally {
       pieces.end();
     }

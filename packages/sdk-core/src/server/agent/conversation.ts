@@ -14,7 +14,8 @@ function contextText(message: ContextMessage): string {
 
 /**
  * The conversation as the model sees it: the context's latest messages, then every committed turn.
- * Only user and assistant text is kept; tool exchanges of earlier sessions are not replayed.
+ * Only user and assistant text is kept from the context (tool exchanges of earlier sessions are not
+ * replayed); this session's tool rounds are kept with their calls and results.
  *
  * @example
  * const conversation = new Conversation(config.generative.context.latest_messages);
@@ -38,7 +39,19 @@ export class Conversation {
 
   add(role: 'user' | 'assistant', content: string): void {
     this.history.push(role === 'user' ? { role, content } : { role, content });
+    this.trim();
+  }
+
+  /** A tool round of this session: the assistant's calls, then one `tool` message per call. */
+  addToolExchange(assistant: ChatMessage & { role: 'assistant' }, results: ReadonlyArray<ChatMessage & { role: 'tool' }>): void {
+    this.history.push(assistant, ...results);
+    this.trim();
+  }
+
+  private trim(): void {
     if (this.history.length > MAX_HISTORY_MESSAGES) this.history.splice(0, this.history.length - MAX_HISTORY_MESSAGES);
+    // A tool result must follow the assistant message that called it.
+    while (this.history[0]?.role === 'tool') this.history.shift();
   }
 
   /** The request messages: the system prompt, then the history. */

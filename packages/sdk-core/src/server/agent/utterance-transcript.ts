@@ -3,6 +3,8 @@ import { TRANSCRIPTION_STREAM_TOPIC, type SDKSessionTranscription } from '../../
 import type { AgentRoomConnection } from '../media/agent-transport.js';
 import { newId } from '../store/ids.js';
 
+type SDKToolCall = NonNullable<SDKSessionTranscription['tool_calls']>[number];
+
 /** Topic of the transcription data packets (wire protocol). */
 export const MESSAGE_TOPIC = 'message';
 
@@ -34,6 +36,7 @@ export class UtteranceTranscript {
   private finished = false;
   private chain: Promise<void> = Promise.resolve();
   private sentAny = false;
+  private toolCalls: SDKToolCall[] = [];
 
   constructor(
     private readonly connection: Pick<AgentRoomConnection, 'sendData' | 'sendText'>,
@@ -51,6 +54,11 @@ export class UtteranceTranscript {
     return this.finished;
   }
 
+  /** Whether tool calls were added. */
+  get hasToolCalls(): boolean {
+    return this.toolCalls.length > 0;
+  }
+
   /** Whether anything was sent yet. */
   get started(): boolean {
     return this.sentAny;
@@ -61,6 +69,16 @@ export class UtteranceTranscript {
     if (this.finished || (text === this.text && this.sentAny)) return this.chain;
     this.text = text;
     return this.send({ final: false, endedAt: null });
+  }
+
+  /**
+   * Adds tool calls the agent made in this utterance (`tool_calls` of the transcription); `send` re-sends
+   * the transcription now, otherwise they go with the next update or the final one.
+   */
+  addToolCalls(calls: readonly SDKToolCall[], send = true): Promise<void> {
+    if (this.finished || calls.length === 0) return this.chain;
+    this.toolCalls = [...this.toolCalls, ...calls];
+    return send ? this.send({ final: false, endedAt: null }) : this.chain;
   }
 
   /** Sends the final text with the time speaking ended. */
@@ -85,6 +103,7 @@ export class UtteranceTranscript {
       created_at: this.createdAt,
       speaking_ended_at: state.endedAt,
       text: this.text,
+      ...(this.toolCalls.length > 0 ? { tool_calls: this.toolCalls } : {}),
     };
     const attributes: Record<string, string> = {
       [SEGMENT_ID_ATTRIBUTE]: this.id,

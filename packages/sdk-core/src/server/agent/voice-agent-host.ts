@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AgentTransport } from '../media/agent-transport.js';
+import type { UpstreamAddressPolicy } from '../llm/upstream-address.js';
 import type { Speech } from '../speech/create-speech.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionHost, AgentSessionSpec } from './agent-session-host.js';
 import type { AgentVoices } from './agent-voice.js';
@@ -22,7 +23,12 @@ export interface VoiceAgentHostDependencies {
    * Flite `slt`, unmetered.
    */
   voices?: AgentVoices;
-  /** Overrides of the timing defaults (turn detection, human-left grace, terminal linger). */
+  /**
+   * Where `web_request` tools may point: the LLM gateway's loopback/private network flags
+   * (`config.llm`). Default: public addresses only.
+   */
+  toolAddressPolicy?: UpstreamAddressPolicy;
+  /** Overrides of the timing defaults (turn detection, human-left grace, terminal linger, tool timeouts). */
   tuning?: Partial<Omit<VoiceAgentTuning, 'turnDetection'>> & { turnDetection?: Partial<VoiceAgentTuning['turnDetection']> };
   /** Called after every agent turn with its latency breakdown (benchmarks, logs, dashboards). */
   onTurnMetrics?: (metrics: TurnMetrics) => void;

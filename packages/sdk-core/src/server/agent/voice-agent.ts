@@ -7,12 +7,15 @@ import type { AgentRoomConnection, AgentTransport, AudioOutput, ReceivedData, Re
 import type { Speech } from '../speech/create-speech.js';
 import type { SttEngine } from '../speech/stt/stt-engine.js';
 import type { VoiceActivityDetector } from '../speech/vad/voice-activity-detector.js';
+import type { UpstreamAddressPolicy } from '../llm/upstream-address.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec, AgentStopReason } from './agent-session-host.js';
 import { AgentSpeaker } from './agent-speaker.js';
 import { AgentStatePublisher, agentMetadata, livekitAgentState } from './agent-state-publisher.js';
+import { AgentToolRunner, DEFAULT_AGENT_TOOL_TUNING, type AgentToolTuning } from './agent-tool-runner.js';
 import { runTurn, type PendingTurn } from './agent-turn.js';
 import { resolveSessionVoice, type AgentVoices, type SessionVoice } from './agent-voice.js';
 import type { AgentChat } from './answer-stream.js';
+import { ClientToolCalls, TOOL_CALL_TOPIC } from './client-tool-calls.js';
 import { Conversation } from './conversation.js';
 import { HumanListener, type HeardUtterance, type TurnDetectionOptions, type UtteranceHandler } from './human-listener.js';
 import { loadListeningEngines } from './listening-engines.js';
@@ -37,6 +40,8 @@ export interface VoiceAgentTuning {
   terminalLingerMs: number;
   /** Sample rate of the agent's published track. */
   outputSampleRate: number;
+  /** Tool call timeouts and rounds (defaults: `DEFAULT_AGENT_TOOL_TUNING`). */
+  tools?: Partial<AgentToolTuning> | undefined;
 }
 
 export interface VoiceAgentDependencies {
@@ -46,6 +51,8 @@ export interface VoiceAgentDependencies {
   voices?: AgentVoices | undefined;
   logger: Logger;
   tuning: VoiceAgentTuning;
+  /** Where `web_request` tools may point (default: public addresses only). */
+  toolAddressPolicy?: UpstreamAddressPolicy | undefined;
   /** Called after every turn with what it measured. */
   onTurnMetrics?: ((metrics: TurnMetrics) => void) | undefined;
 }
@@ -72,6 +79,8 @@ export class VoiceAgent implements AgentSessionHandle {
   private publisher!: AgentStatePublisher;
   private readonly conversation: Conversation;
   private readonly countdown: SessionCountdown;
+  private readonly clientTools: ClientToolCalls;
+  private readonly toolRunner: AgentToolRunner;
   private readonly queue: PendingTurn[] = [];
   private current: AbortController | undefined;
   private driving = false;
@@ -98,6 +107,21 @@ export class VoiceAgent implements AgentSessionHandle {
     this.config = spec.session.config;
     this.logger = dependencies.logger.child({ component: 'voice-agent', session: this.sessionId });
     this.conversation = new Conversation(this.config.generative.context.latest_messages);
+    const toolTuning: AgentToolTuning = { ...DEFAULT_AGENT_TOOL_TUNING, ...dependencies.tuning.tools };
+    this.clientTools = new ClientToolCalls(
+      async (message) => {
+        if (!this.connection) throw new Error('the agent is not in the room');
+        await this.connection.sendData(JSON.stringify(message), { topic: TOOL_CALL_TOPIC, reliable: true, destinationIdentities: [spec.humanIdentity] });
+      },
+      { ackMs: toolTuning.clientAckTimeoutMs, resultMs: toolTuning.clientResultTimeoutMs },
+      this.logger,
+    );
+    this.toolRunner = new AgentToolRunner({
+      clientCalls: this.clientTools,
+      addressPolicy: dependencies.toolAddressPolicy ?? { allowLoopback: false, allowPrivateNetworks: false },
+      tuning: toolTuning,
+      logger: this.logger,
+    });
     this.countdown = new SessionCountdown({
       tick: (seconds) => this.publisher?.setRemainingSeconds(seconds),
       expired: () => this.stopByItself('time_limit_exceeded', 'the session time limit was reached'),
@@ -281,6 +305,10 @@ export class VoiceAgent implements AgentSessionHandle {
   private data(data: ReceivedData): void {
     if (data.from !== this.spec.humanIdentity || this.stopping || this.publisher.terminal) return;
     const packet = parseDataPacket(data.topic, new TextDecoder().decode(data.payload));
+    if (packet?.topic === 'tool_call') {
+      this.clientTools.receive(packet.payload);
+      return;
+    }
     if (packet?.topic !== 'chat_input') return;
     const now = new Date();
     if (this.current && this.config.input.interruptable) this.interrupt('the human typed a message');
@@ -332,6 +360,7 @@ export class VoiceAgent implements AgentSessionHandle {
           voice: () => this.sessionVoice(),
           commit: (message) => this.commit(message),
           recordSpeech: (voice, seconds) => this.recordSpeech(voice, seconds),
+          tools: this.toolRunner,
           logger: this.logger,
         },
         turn,

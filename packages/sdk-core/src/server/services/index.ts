@@ -23,6 +23,8 @@ import { createSpeechTranscriber } from '../llm/speech-transcriber.js';
 import { ToolService } from './tools/tool-service.js';
 import { SecretService } from './secrets/secret-service.js';
 import { ContextService } from './contexts/context-service.js';
+import { AdvancedMemory } from './contexts/memory/advanced-memory.js';
+import { createMemoryExtractor } from './contexts/memory/create-memory-extractor.js';
 import { AnalyticsService } from './analytics/analytics-service.js';
 import { VoiceService } from './voices/voice-service.js';
 import { AppService } from './apps/app-service.js';
@@ -139,7 +141,14 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     chatAudio,
     tools: new ToolService(store, config.llm),
     secrets,
-    contexts: new ContextService(store),
+    contexts: new ContextService(
+      store,
+      new AdvancedMemory(store, {
+        usage,
+        // The gateway is read when a message is ingested, once `services` exists.
+        extractor: createMemoryExtractor({ model: config.llm.memoryModel, chat: { complete: (...args) => services.chat.complete(...args) }, logger }),
+      }),
+    ),
     analytics: new AnalyticsService(store),
     voices,
     apps,
@@ -155,6 +164,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     speech: services.speech,
     chat: services.chat,
     voices: services.voiceSynthesis,
+    toolAddressPolicy: { allowLoopback: config.llm.allowLoopback, allowPrivateNetworks: config.llm.allowPrivateNetworks },
     logger: logger.child({ component: 'agent' }),
   });
   return { ...services, agents, realtime: new RealtimeSessionService({ ...services, agents }) };

@@ -208,6 +208,36 @@ export interface ChatAudioRow {
   created_at: string;
 }
 
+/** An entity of a context's advanced memory graph (migration 0008). */
+export interface MemoryNodeRow {
+  id: string;
+  context_id: string;
+  project: string;
+  name: string;
+  /** The normalised name (lower case, no leading article), unique per context. */
+  name_key: string;
+  /** The node's currently valid facts, derived on each ingestion. */
+  summary: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A fact between two memory nodes; invalidated (never deleted) when a later message contradicts it. */
+export interface MemoryEdgeRow {
+  id: string;
+  context_id: string;
+  project: string;
+  source_node: string;
+  target_node: string;
+  relation: string;
+  fact: string;
+  /** The message the fact was extracted from. */
+  message_id: string;
+  created_at: string;
+  updated_at: string;
+  invalidated_at: string | null;
+}
+
 export interface Database {
   projects: ProjectRow;
   api_keys: ApiKeyRow;
@@ -227,4 +257,6 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryRow;
   webhook_attempts: WebhookAttemptRow;
   chat_audio: ChatAudioRow;
+  memory_nodes: MemoryNodeRow;
+  memory_edges: MemoryEdgeRow;
 }

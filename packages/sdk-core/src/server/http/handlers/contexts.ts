@@ -1,5 +1,4 @@
 import type { contextRoutes } from '../../../contract/contexts.js';
-import { NotImplementedError } from '../../../errors/api-error.js';
 import type { GroupHandlers } from '../handler.js';
 
 export const contextHandlers: GroupHandlers<typeof contextRoutes> = {
@@ -11,9 +10,6 @@ export const contextHandlers: GroupHandlers<typeof contextRoutes> = {
   createMessage: async ({ params, body }, { services, principal }) => services.contexts.appendMessage(principal, params.context, body),
   retrieveMessage: async ({ params }, { services, principal }) =>
     services.contexts.retrieveMessage(principal, params.context, params.message),
-  queryAdvancedMemory: async () => {
-    throw new NotImplementedError(
-      'POST /v1/llm/context/{context}/advanced_memory/query is not available on this server yet (arrives with the memory graph)',
-    );
-  },
+  queryAdvancedMemory: async ({ params, body }, { services, principal }) =>
+    services.contexts.queryMemory(principal, params.context, body.new_user_message),
 };

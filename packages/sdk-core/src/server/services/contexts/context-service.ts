@@ -1,6 +1,7 @@
 import {
   LATEST_MESSAGES_COUNT,
   type Context,
+  type ContextAdvancedMemoryQueryResult,
   type ContextCreateRequest,
   type ContextMessage,
   type ContextMessageCreateParams,
@@ -13,6 +14,8 @@ import type { Page, PageRequest } from '../../store/pagination.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
 import type { Principal } from '../auth/principal.js';
 import { ContextMessageRepository, type ContextMessageExtra, type StoredContextMessage } from './context-message-repository.js';
+import { AdvancedMemory } from './memory/advanced-memory.js';
+import type { ExtractedFact } from './memory/memory-extractor.js';
 
 /** What a context document stores besides its row: the persona and scenario it was created with (analytics). */
 export interface ContextData {
@@ -65,12 +68,27 @@ export class ContextService {
   private readonly personas: DocumentStore<unknown>;
   private readonly scenarios: DocumentStore<unknown>;
   readonly messages: ContextMessageRepository;
+  /** The advanced memory graph fed by messages appended with `advanced_memory: true`. */
+  readonly memory: AdvancedMemory;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    memory?: AdvancedMemory,
+  ) {
     this.contexts = new DocumentStore(store, 'context');
     this.personas = new DocumentStore(store, 'persona');
     this.scenarios = new DocumentStore(store, 'scenario');
     this.messages = new ContextMessageRepository(store);
+    this.memory = memory ?? new AdvancedMemory(store);
+  }
+
+  /** The memory facts of each message that asks for advanced memory (undefined for the others). */
+  private async memoryFacts(
+    messages: readonly ContextMessageCreateParams[],
+    owner: { project: string; human: string | null },
+  ): Promise<Array<ExtractedFact[] | undefined>> {
+    await this.memory.assertAllowance(owner, messages.filter((params) => params.advanced_memory === true).length);
+    return Promise.all(messages.map((params) => (params.advanced_memory === true ? this.memory.extract(params, owner) : undefined)));
   }
 
   private async toContext(document: StoredDocument<ContextData>): Promise<Context> {
@@ -117,6 +135,7 @@ export class ContextService {
     if (input.scenario !== undefined && !(await this.scenarios.find(input.scenario, visible))) {
       throw new BadRequestError(`scenario: no scenario with id '${input.scenario}'`);
     }
+    const facts = await this.memoryFacts(input.messages ?? [], { project: principal.project, human: ownerOf(principal) });
     const document = await this.store.transaction(async (transaction) => {
       const inserted = await this.contexts.insert(
         {
@@ -131,6 +150,10 @@ export class ContextService {
       const createdAt = inserted.createdAt;
       const messages = (input.messages ?? []).map((params) => this.newMessage(inserted, params, { createdAt }));
       await this.messages.insert(messages, transaction);
+      for (const [index, message] of messages.entries()) {
+        const messageFacts = facts[index];
+        if (messageFacts) await this.memory.ingestIn(transaction, message, messageFacts);
+      }
       return inserted;
     });
     return this.toContext(document);
@@ -171,8 +194,26 @@ export class ContextService {
     const context = await this.findContext(principal, contextId);
     assertWritable(context, principal, 'context');
     const message = this.newMessage(context, params, options);
-    await this.messages.insert([message]);
+    const [facts] = await this.memoryFacts([params], { project: context.project ?? '', human: context.human });
+    if (facts === undefined) {
+      await this.messages.insert([message]);
+    } else {
+      // The message, its facts and its memory_message_cnt usage commit together.
+      await this.store.transaction(async (transaction) => {
+        await this.messages.insert([message], transaction);
+        await this.memory.ingestIn(transaction, message, facts);
+      });
+    }
     return toContextMessage(message);
+  }
+
+  /**
+   * The part of a context's advanced memory graph relevant to a new user message (404 for a context the
+   * caller cannot see, 400 for a blank message).
+   */
+  async queryMemory(principal: Principal, contextId: string, newUserMessage: string): Promise<ContextAdvancedMemoryQueryResult> {
+    await this.findContext(principal, contextId);
+    return this.memory.query(contextId, newUserMessage);
   }
 
   async retrieveMessage(principal: Principal, contextId: string, messageId: string): Promise<ContextMessage> {

@@ -15,6 +15,7 @@ import { appHandlers } from './apps.js';
 import { appTemplateHandlers } from './app-templates.js';
 import { subgraphHandlers } from './subgraphs.js';
 import { realtimeHandlers } from './realtime.js';
+import { partnerHandlers } from './partner.js';
 import { routes } from '../../../contract/routes.js';
 
 /** The server's handler for every route of the contract. */
@@ -28,7 +29,7 @@ export const handlers: { [G in RouteGroupName]: GroupHandlers<Routes[G]> } = {
   llms: llmHandlers,
   contexts: contextHandlers,
   realtime: realtimeHandlers,
-  partner: notImplemented(routes.partner, 'partner avatar sessions'),
+  partner: partnerHandlers,
   tools: toolHandlers,
   apps: appHandlers,
   appTemplates: appTemplateHandlers,

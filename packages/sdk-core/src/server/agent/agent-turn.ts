@@ -12,6 +12,7 @@ import type { AgentChat, Answer } from './answer-stream.js';
 import { answerWithTools } from './answer-with-tools.js';
 import { toolsForModel } from './agent-tool-schema.js';
 import type { Conversation } from './conversation.js';
+import type { SpeechRefusal } from './speech-budget.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { turnToolHandler } from './turn-tools.js';
 import type { TurnMetrics } from './turn-metrics.js';
@@ -46,6 +47,8 @@ export interface TurnContext {
   voice: () => Promise<SessionVoice>;
   commit: (message: ContextMessageCreateParams) => void;
   recordSpeech: (voice: SessionVoice, seconds: number) => void;
+  /** Before a spoken utterance: whether the human's `voice_synthesis_seconds` allow it (undefined: speak). */
+  speechBudget: () => Promise<SpeechRefusal | undefined>;
   /** Runs the model's calls of the session's tools (`config.generative.tool_definitions`). */
   tools: AgentToolRunner;
   logger: Logger;
@@ -69,7 +72,8 @@ function once(text: string): AsyncIterable<string> {
  * agent's transcription grows with the speech (or is sent whole when `stream_transcript` is off) and is
  * final with what the human actually heard, also when `signal` interrupts it. When the model calls the
  * session's tools, the calls show on that transcription, run, are committed with their results, and the
- * model is asked again (bounded rounds); all rounds' text is one utterance.
+ * model is asked again (bounded rounds); all rounds' text is one utterance. With speech on, a turn first
+ * checks the human's `voice_synthesis_seconds`: a used-up budget ends it `usage_limit_exceeded`, unsaid.
  *
  * @example
  * const outcome = await runTurn(context, turn, 3, controller.signal);
@@ -98,6 +102,11 @@ export async function runTurn(context: TurnContext, turn: PendingTurn, index: nu
       speaking_ended_at: turn.endedAt.toISOString(),
     });
     context.conversation.add('user', turn.text);
+  }
+  // A used-up speech budget says nothing more, before any token is spent.
+  const refusal = speechEnabled ? await context.speechBudget() : undefined;
+  if (refusal) return { ...refusal, metrics };
+  if (turn.kind === 'user') {
     publisher.setState('thinking');
     const definitions = config.generative.tool_definitions;
     answer = answerWithTools(context.chat, {

@@ -10,6 +10,8 @@ export interface AgentVoices {
   resolveVoice(principal: Principal, voiceId: string | undefined): Promise<Voice>;
   /** Records seconds of synthesized speech for the principal's human (`voice_synthesis_seconds`). */
   recordUsage?(subject: Principal, seconds: number, metadata: Record<string, unknown>): Promise<void>;
+  /** Throws `UsageLimitExceededError` when the principal's human has used up `voice_synthesis_seconds`. */
+  assertWithinLimit?(subject: Principal): Promise<void>;
 }
 
 /** The built-in voice used when nothing else is known (Flite `slt`, the platform default). */

@@ -28,7 +28,7 @@ export interface VoiceAgentHostDependencies {
    * (`config.llm`). Default: public addresses only.
    */
   toolAddressPolicy?: UpstreamAddressPolicy;
-  /** Overrides of the timing defaults (turn detection, human-left grace, terminal linger, tool timeouts). */
+  /** Overrides of the timing defaults (turn detection, human-left grace, human join timeout, terminal linger, tool timeouts). */
   tuning?: Partial<Omit<VoiceAgentTuning, 'turnDetection'>> & { turnDetection?: Partial<VoiceAgentTuning['turnDetection']> };
   /** Called after every agent turn with its latency breakdown (benchmarks, logs, dashboards). */
   onTurnMetrics?: (metrics: TurnMetrics) => void;
@@ -37,6 +37,7 @@ export interface VoiceAgentHostDependencies {
 export const DEFAULT_VOICE_AGENT_TUNING: VoiceAgentTuning = {
   turnDetection: DEFAULT_TURN_DETECTION,
   humanLeftGraceMs: 30_000,
+  humanJoinTimeoutMs: 120_000,
   terminalLingerMs: 500,
   outputSampleRate: 48_000,
 };

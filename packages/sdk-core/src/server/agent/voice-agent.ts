@@ -21,6 +21,7 @@ import { HumanListener, type HeardUtterance, type TurnDetectionOptions, type Utt
 import { loadListeningEngines } from './listening-engines.js';
 import { SessionCountdown } from './session-countdown.js';
 import { settleWithin } from './settle-within.js';
+import { speechBudgetRefusal } from './speech-budget.js';
 import type { TurnMetrics } from './turn-metrics.js';
 import { UtteranceTranscript } from './utterance-transcript.js';
 
@@ -36,6 +37,8 @@ export interface VoiceAgentTuning {
   turnDetection: TurnDetectionOptions;
   /** How long the human may be gone before the agent stops with `human_left`. */
   humanLeftGraceMs: number;
+  /** How long the agent waits for the human to join at all before it stops with `human_left`. */
+  humanJoinTimeoutMs: number;
   /** How long the agent stays after a terminal state, so clients see it before the agent leaves. */
   terminalLingerMs: number;
   /** Sample rate of the agent's published track. */
@@ -163,6 +166,7 @@ export class VoiceAgent implements AgentSessionHandle {
       for (const track of this.connection.audioTracks()) this.audioTrack(track);
       const human = this.connection.participants().find((participant) => participant.identity === this.spec.humanIdentity);
       if (human) this.participantJoined(human);
+      else this.expectHuman(tuning.humanJoinTimeoutMs, `the human did not join within ${tuning.humanJoinTimeoutMs / 1000} s`);
     } catch (error) {
       this.countdown.stop();
       await this.connection.leave().catch(() => undefined);
@@ -231,11 +235,13 @@ export class VoiceAgent implements AgentSessionHandle {
 
   private participantLeft(participant: RoomParticipant): void {
     if (participant.identity !== this.spec.humanIdentity || this.stopping) return;
+    this.expectHuman(this.dependencies.tuning.humanLeftGraceMs, 'the human left the room and did not come back');
+  }
+
+  /** Stops with `human_left` unless the human is in the room within `ms` (`participantJoined` clears it). */
+  private expectHuman(ms: number, detail: string): void {
     if (this.humanLeftTimer) clearTimeout(this.humanLeftTimer);
-    this.humanLeftTimer = setTimeout(
-      () => this.stopByItself('human_left', 'the human left the room and did not come back'),
-      this.dependencies.tuning.humanLeftGraceMs,
-    );
+    this.humanLeftTimer = setTimeout(() => this.stopByItself('human_left', detail), ms);
     this.humanLeftTimer.unref();
   }
 
@@ -360,6 +366,7 @@ export class VoiceAgent implements AgentSessionHandle {
           voice: () => this.sessionVoice(),
           commit: (message) => this.commit(message),
           recordSpeech: (voice, seconds) => this.recordSpeech(voice, seconds),
+          speechBudget: () => speechBudgetRefusal(this.dependencies.voices, this.spec.principal),
           tools: this.toolRunner,
           logger: this.logger,
         },

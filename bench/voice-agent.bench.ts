@@ -9,10 +9,8 @@
  *
  * Run: `pnpm bench voice-agent`.
  */
-import { createLogger } from '../packages/sdk-core/src/server/logger.js';
 import { DEFAULT_TURN_DETECTION } from '../packages/sdk-core/src/server/agent/human-listener.js';
-import { createVoiceAgentHost } from '../packages/sdk-core/src/server/agent/voice-agent-host.js';
-import { HumanParticipant, RecordedEvents, fliteSpeech, offlineAnswer, sessionSpec } from '../packages/sdk-core/tests/agent/agent-test-support.js';
+import { HumanParticipant, RecordedEvents, agentHostFor, fliteSpeech, offlineAnswer, sessionSpec } from '../packages/sdk-core/tests/agent/agent-test-support.js';
 import { startTestServer } from '../packages/sdk-core/tests/support/test-server.js';
 import { fixed, percentile } from './statistics.js';
 
@@ -60,13 +58,7 @@ async function floorMs(pcm: Int16Array, sampleRate: number, answer: string): Pro
   return { sttMs, ttsMs };
 }
 
-const host = createVoiceAgentHost({
-  transport: test.server.services.media.transport,
-  speech,
-  chat: test.server.services.chat,
-  voices: test.server.services.voiceSynthesis,
-  logger: createLogger('silent'),
-});
+const host = agentHostFor(test);
 try {
   const identity = 'bench-human';
   const spec = await sessionSpec(test, identity);

@@ -2,7 +2,9 @@ import { expect } from 'vitest';
 import type { ContextMessageCreateParams } from '../../src/contract/contexts.js';
 import { RealtimeSession, type RealtimeSessionConfig } from '../../src/contract/realtime.js';
 import { parseAgentMetadata, parseDataPacket, type SDKAgentState, type SDKSessionTranscription } from '../../src/contract/sdk.js';
-import type { AgentSessionEvents, AgentSessionSpec, AgentStopReason } from '../../src/server/agent/agent-session-host.js';
+import type { AgentSessionEvents, AgentSessionHost, AgentSessionSpec, AgentStopReason } from '../../src/server/agent/agent-session-host.js';
+import { createVoiceAgentHost, type VoiceAgentHostDependencies } from '../../src/server/agent/voice-agent-host.js';
+import { createLogger } from '../../src/server/logger.js';
 import type { AgentRoomConnection, AgentTransport, AudioOutput, RemoteAudioTrack } from '../../src/server/media/agent-transport.js';
 import { eventually } from '../../src/server/media/media-test-support.js';
 import type { Principal } from '../../src/server/services/auth/principal.js';
@@ -11,6 +13,20 @@ import { collectSynthesis } from '../../src/server/speech/tts/collect-synthesis.
 import type { TestServer } from '../support/test-server.js';
 
 export { eventually };
+
+/** A voice agent host wired to a test server's services as the platform wires its own, silent, with `overrides`. */
+export function agentHostFor(test: TestServer, overrides: Partial<VoiceAgentHostDependencies> = {}): AgentSessionHost {
+  const { services, config } = test.server;
+  return createVoiceAgentHost({
+    transport: services.media.transport,
+    speech: services.speech,
+    chat: services.chat,
+    voices: services.voiceSynthesis,
+    toolAddressPolicy: { allowLoopback: config.llm.allowLoopback, allowPrivateNetworks: config.llm.allowPrivateNetworks },
+    logger: createLogger('silent'),
+    ...overrides,
+  });
+}
 
 /** What the session service would receive from the agent. */
 export class RecordedEvents implements AgentSessionEvents {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentSessionHost, AgentSessionSpec } from '../../src/server/agent/agent-session-host.js';
-import { createVoiceAgentHost, type VoiceAgentHostDependencies } from '../../src/server/agent/voice-agent-host.js';
-import { createLogger } from '../../src/server/logger.js';
+import type { VoiceAgentHostDependencies } from '../../src/server/agent/voice-agent-host.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { AUDIBLE_RMS, HumanParticipant, RecordedEvents, eventually, offlineAnswer, sessionSpec } from './agent-test-support.js';
+import { AUDIBLE_RMS, agentHostFor, HumanParticipant, RecordedEvents, eventually, offlineAnswer, sessionSpec } from './agent-test-support.js';
 
 const JOIN_TIMEOUT_MS = 800;
 
@@ -13,16 +12,7 @@ describe('voice agent: a human who never joins, and the voice_synthesis_seconds 
   let humans = 0;
 
   function newHost(overrides: Partial<VoiceAgentHostDependencies> = {}): AgentSessionHost {
-    const { services } = test.server;
-    return createVoiceAgentHost({
-      transport: services.media.transport,
-      speech: services.speech,
-      chat: services.chat,
-      voices: services.voiceSynthesis,
-      logger: createLogger('silent'),
-      tuning: { humanJoinTimeoutMs: JOIN_TIMEOUT_MS },
-      ...overrides,
-    });
+    return agentHostFor(test, { tuning: { humanJoinTimeoutMs: JOIN_TIMEOUT_MS }, ...overrides });
   }
 
   beforeAll(async () => {

@@ -5,11 +5,10 @@ import { parseDataPacket, type ToolCallMessage } from '../../src/contract/sdk.js
 import type { CreateToolDefinitionRequest, ToolDefinition } from '../../src/contract/tools.js';
 import { ClientToolRunner, type ClientToolHandler } from '../../src/realtime/client-tools.js';
 import type { AgentSessionHandle, AgentSessionHost } from '../../src/server/agent/agent-session-host.js';
-import { createVoiceAgentHost, type VoiceAgentHostDependencies } from '../../src/server/agent/voice-agent-host.js';
-import { createLogger } from '../../src/server/logger.js';
+import type { VoiceAgentHostDependencies } from '../../src/server/agent/voice-agent-host.js';
 import { startFakeOpenAiUpstream, textChunks, toolCallChunks } from '../support/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { AUDIBLE_RMS, HumanParticipant, RecordedEvents, eventually, sessionSpec } from './agent-test-support.js';
+import { AUDIBLE_RMS, agentHostFor, HumanParticipant, RecordedEvents, eventually, sessionSpec } from './agent-test-support.js';
 
 /** A tool URL on 127.0.0.1: records each POST body and answers with `answer` (after `delayMs`). */
 async function startToolEndpoint(answer: { status?: number; type: string; body: string; delayMs?: number }) {
@@ -62,17 +61,7 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
   let humans = 0;
 
   function newHost(overrides: Partial<VoiceAgentHostDependencies> = {}): AgentSessionHost {
-    const { services, config } = test.server;
-    return createVoiceAgentHost({
-      transport: services.media.transport,
-      speech: services.speech,
-      chat: services.chat,
-      voices: services.voiceSynthesis,
-      logger: createLogger('silent'),
-      toolAddressPolicy: { allowLoopback: config.llm.allowLoopback, allowPrivateNetworks: config.llm.allowPrivateNetworks },
-      tuning: { tools: { clientAckTimeoutMs: 600, clientResultTimeoutMs: 4000, webRequestTimeoutMs: 1500 } },
-      ...overrides,
-    });
+    return agentHostFor(test, { tuning: { tools: { clientAckTimeoutMs: 600, clientResultTimeoutMs: 4000, webRequestTimeoutMs: 1500 } }, ...overrides });
   }
 
   beforeAll(async () => {

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentSessionHandle, AgentSessionHost } from '../../src/server/agent/agent-session-host.js';
 import type { TurnMetrics } from '../../src/server/agent/turn-metrics.js';
-import { createVoiceAgentHost, type VoiceAgentHostDependencies } from '../../src/server/agent/voice-agent-host.js';
-import { createLogger } from '../../src/server/logger.js';
+import type { VoiceAgentHostDependencies } from '../../src/server/agent/voice-agent-host.js';
 import { UnavailableSttEngine } from '../../src/server/speech/stt/unavailable-stt-engine.js';
 import { wordErrorRate } from '../../src/server/speech/stt/word-error-rate.js';
 import { pocketsphinxAvailable, transcribe } from '../speech/speech-test-support.js';
 import { startFakeOpenAiUpstream, textChunks } from '../support/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { AUDIBLE_RMS, HumanParticipant, RecordedEvents, eventually, fliteSpeech, offlineAnswer, sessionSpec } from './agent-test-support.js';
+import { AUDIBLE_RMS, agentHostFor, HumanParticipant, RecordedEvents, eventually, fliteSpeech, offlineAnswer, sessionSpec } from './agent-test-support.js';
 
 const sttAvailable = pocketsphinxAvailable();
 
@@ -19,16 +18,7 @@ describe('voice agent: the wire protocol around typed turns, speak() and the ses
   let humans = 0;
 
   function newHost(overrides: Partial<VoiceAgentHostDependencies> = {}): AgentSessionHost {
-    const { services } = test.server;
-    return createVoiceAgentHost({
-      transport: services.media.transport,
-      speech: services.speech,
-      chat: services.chat,
-      voices: services.voiceSynthesis,
-      logger: createLogger('silent'),
-      onTurnMetrics: (turn) => metrics.push(turn),
-      ...overrides,
-    });
+    return agentHostFor(test, { onTurnMetrics: (turn) => metrics.push(turn), ...overrides });
   }
 
   beforeAll(async () => {
@@ -292,15 +282,7 @@ describe.skipIf(!sttAvailable)('voice agent: listening to speech (pocketsphinx)'
   beforeAll(async () => {
     test = await startTestServer('sqlite');
     await test.server.listen(0, '127.0.0.1');
-    const { services } = test.server;
-    host = createVoiceAgentHost({
-      transport: services.media.transport,
-      speech: services.speech,
-      chat: services.chat,
-      voices: services.voiceSynthesis,
-      logger: createLogger('silent'),
-      onTurnMetrics: (turn) => metrics.push(turn),
-    });
+    host = agentHostFor(test, { onTurnMetrics: (turn) => metrics.push(turn) });
   });
 
   afterAll(async () => {

@@ -98,8 +98,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
       httpServer.on('upgrade', (request, socket, head) => {
         const path = new URL(request.url ?? '/', 'http://localhost').pathname;
         const handler = upgrades.get(path);
-        if (handler) handler(request, socket, head);
-        else socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+        // A client that resets the connection must not raise an unhandled socket error.
+        socket.on('error', () => socket.destroy());
+        if (!handler) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+        try {
+          handler(request, socket, head);
+        } catch (error) {
+          logger.error({ err: error, path }, 'websocket upgrade failed');
+          socket.destroy();
+        }
       });
       const address = httpServer.address() as AddressInfo;
       const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;

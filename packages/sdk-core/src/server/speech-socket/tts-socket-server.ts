@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
 import type { Services } from '../services/index.js';
 import { TTS_SOCKET_PATH } from '../http/openapi-description.js';
+import { WebSocketAcceptor } from '../kernel/websocket-acceptor.js';
 import { authenticateUpgrade } from './socket-authentication.js';
 import { TtsSocketConnection, type TtsConnectionStats } from './tts-socket-connection.js';
 import { DEFAULT_TTS_SOCKET_LIMITS, type TtsSocketLimits } from './tts-socket-limits.js';
@@ -18,7 +18,7 @@ import { DEFAULT_TTS_SOCKET_LIMITS, type TtsSocketLimits } from './tts-socket-li
  * server.onUpgrade(TTS_SOCKET_PATH, (request, socket, head) => ttsSocket.handleUpgrade(request, socket, head));
  */
 export class TtsSocketServer {
-  private readonly sockets: WebSocketServer;
+  private readonly sockets: WebSocketAcceptor;
   private readonly connections = new Set<TtsSocketConnection>();
   private readonly limits: TtsSocketLimits;
 
@@ -27,14 +27,14 @@ export class TtsSocketServer {
     limits: Partial<TtsSocketLimits> = {},
   ) {
     this.limits = { ...DEFAULT_TTS_SOCKET_LIMITS, ...limits };
-    this.sockets = new WebSocketServer({ noServer: true, maxPayload: this.limits.maximumMessageBytes, perMessageDeflate: false });
+    this.sockets = new WebSocketAcceptor({ maximumMessageBytes: this.limits.maximumMessageBytes, logger: services.logger, name: 'tts socket' });
   }
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
-    socket.on('error', () => socket.destroy());
+    this.sockets.guard(socket);
     authenticateUpgrade(request, this.services).then(
       (result) => {
-        this.sockets.handleUpgrade(request, socket, head, (webSocket) => {
+        this.sockets.complete(request, socket, head, (webSocket) => {
           if ('code' in result) return webSocket.close(result.code, result.reason);
           const connection = new TtsSocketConnection(webSocket, result, {
             synthesis: this.services.voiceSynthesis,
@@ -47,7 +47,7 @@ export class TtsSocketServer {
       },
       (error: unknown) => {
         this.services.logger.error({ err: error }, 'tts socket authentication failed');
-        socket.end('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\n\r\n');
+        this.sockets.refuse(socket, 500, 'Internal Server Error', 'internal error');
       },
     );
   }
@@ -61,6 +61,6 @@ export class TtsSocketServer {
   async close(): Promise<void> {
     for (const connection of this.connections) connection.close();
     this.connections.clear();
-    await new Promise<void>((resolve) => this.sockets.close(() => resolve()));
+    await this.sockets.close();
   }
 }

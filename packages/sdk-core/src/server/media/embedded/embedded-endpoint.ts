@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DisconnectReason, LeaveRequest, LeaveRequest_Action } from '@livekit/protocol';
 import type { Logger } from 'pino';
-import { WebSocketServer } from 'ws';
+import { WebSocketAcceptor } from '../../kernel/websocket-acceptor.js';
 import { AccessTokenError, JoinTokenVerifier, tokenFromRequest, type JoinClaims } from './access-token.js';
 import { ClientSession } from './client-session.js';
 import { defaultEndpointSettings, type EndpointSettings } from './endpoint-settings.js';
@@ -33,7 +33,7 @@ export class EmbeddedEndpoint {
   readonly rooms = new RoomRegistry();
   readonly settings: EndpointSettings;
   readonly verifier: JoinTokenVerifier;
-  private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_SIGNAL_BYTES, perMessageDeflate: false });
+  private readonly sockets: WebSocketAcceptor;
   private readonly sessions = new Set<ClientSession>();
 
   constructor(
@@ -42,6 +42,7 @@ export class EmbeddedEndpoint {
   ) {
     this.settings = { ...defaultEndpointSettings, ...settings };
     this.verifier = new JoinTokenVerifier(this.settings.apiKey, this.settings.apiSecret);
+    this.sockets = new WebSocketAcceptor({ maximumMessageBytes: MAX_SIGNAL_BYTES, logger, name: 'media signalling' });
   }
 
   /** Answers `GET /rtc/validate` and `/rtc/v1/validate` like LiveKit: 200 `success`, 401, or 404. */
@@ -57,10 +58,10 @@ export class EmbeddedEndpoint {
   }
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer, protocolVersion: 0 | 1): void {
-    socket.on('error', () => socket.destroy());
+    this.sockets.guard(socket);
     void this.admit(request, protocolVersion).then(
       (admitted) => {
-        this.sockets.handleUpgrade(request, socket, head, (webSocket) => {
+        this.sockets.complete(request, socket, head, (webSocket) => {
           const connection = new SignalConnection(webSocket);
           try {
             this.open(connection, admitted.claims, admitted.parameters, admitted.room);
@@ -73,9 +74,7 @@ export class EmbeddedEndpoint {
       (error: unknown) => {
         const refusal = refusalOf(error);
         const reason = refusal.status === 401 ? 'Unauthorized' : refusal.status === 404 ? 'Not Found' : 'Bad Request';
-        socket.end(
-          `HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(refusal.message)}\r\nConnection: close\r\n\r\n${refusal.message}`,
-        );
+        this.sockets.refuse(socket, refusal.status, reason, refusal.message);
       },
     );
   }
@@ -88,7 +87,7 @@ export class EmbeddedEndpoint {
   close(): void {
     for (const session of this.sessions) session.leave(DisconnectReason.SERVER_SHUTDOWN);
     this.rooms.closeAll();
-    this.sockets.close();
+    void this.sockets.close();
   }
 
   private async admit(request: IncomingMessage, protocolVersion: 0 | 1): Promise<{ claims: JoinClaims; parameters: JoinParameters; room: Room | undefined }> {

@@ -8,7 +8,7 @@
  * Run: `pnpm bench chat-moderation` (or `node --import tsx bench/chat-moderation.bench.ts`).
  */
 import { createServer } from '@palaver/sdk-core/server';
-import { startFakeOpenAiUpstream, textChunks } from '../packages/sdk-core/tests/support/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, textChunks } from '@palaver/sdk-core/testing';
 import { fixed, median, percentile } from './statistics.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 50);

@@ -4,7 +4,9 @@
  * charge queues on one row lock). Baseline in the same run: GET /v1/credit/{id} on the same server.
  */
 import { createServer } from '@palaver/sdk-core/server';
-import { dropSchema, postgresReachable, postgresUrl, uniqueSchema } from '../packages/sdk-core/tests/support/databases.js';
+import { dropSchema, postgresReachable, uniqueSchema } from '@palaver/sdk-core/testing';
+
+const postgresUrl = process.env.PALAVER_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 import { fixed, percentile } from './statistics.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
@@ -82,10 +84,10 @@ async function run(store: 'sqlite' | 'postgres'): Promise<void> {
     console.log(`  charge/baseline throughput ratio: spread ${fixed(spread.perSecond / baseline.perSecond, 2)}, hot ${fixed(hot.perSecond / baseline.perSecond, 2)}`);
   } finally {
     await server.close();
-    if (schema) await dropSchema(schema);
+    if (schema) await dropSchema(postgresUrl, schema);
   }
 }
 
 await run('sqlite');
-if (await postgresReachable()) await run('postgres');
+if (await postgresReachable(postgresUrl)) await run('postgres');
 else console.log(`postgres: skipped (cannot connect to ${postgresUrl})`);

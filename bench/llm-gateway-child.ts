@@ -10,7 +10,7 @@ import { Agent, createServer as createHttpServer, request as httpRequest } from 
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { createServer } from '@palaver/sdk-core/server';
-import { startFakeOpenAiUpstream } from '../packages/sdk-core/tests/support/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream } from '@palaver/sdk-core/testing';
 
 const [mode, chatUrl] = process.argv.slice(2);
 let close: () => Promise<void>;

@@ -16,10 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM, chromiumArguments } from '../e2e/media/support/chromium.js';
 import { serveTestPage } from '../e2e/media/support/test-page.js';
-import { createServer } from '../packages/sdk-core/src/server.js';
-import type { AgentRoomConnection } from '../packages/sdk-core/src/server/media/agent-transport.js';
-import { sineTone, wavFile } from '../packages/sdk-core/src/server/media/audio/tone-analysis.js';
-import { nextAudioTrack, playTone } from '../packages/sdk-core/src/server/media/media-test-support.js';
+import { createServer } from '@palaver/sdk-core/server';
+import { sineTone, wavFile, nextAudioTrack, playTone, type AgentRoomConnection } from '@palaver/sdk-core/testing';
 import { fixed, median, percentile } from './statistics.js';
 
 const CONNECTS = Number(process.env.MEDIA_BENCH_CONNECTS ?? 12);

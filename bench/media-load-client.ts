@@ -6,7 +6,7 @@
  * `frames <count>` (received agent frames) on SIGTERM.
  */
 import { AudioFrame, AudioSource, AudioStream, LocalAudioTrack, Room, RoomEvent, TrackKind, TrackPublishOptions, TrackSource } from '@livekit/rtc-node';
-import { sineTone } from '../packages/sdk-core/src/server/media/audio/tone-analysis.js';
+import { sineTone } from '@palaver/sdk-core/testing';
 
 const url = process.env.MEDIA_LOAD_URL!;
 const tokens = JSON.parse(process.env.MEDIA_LOAD_TOKENS ?? '[]') as string[];

@@ -3,14 +3,7 @@
  * final-text latency after end of speech, VAD cost per 32 ms frame. Run: `npx tsx bench/speech-engines.ts`.
  */
 import { existsSync } from 'node:fs';
-import { resampleLinear } from '../packages/sdk-core/src/server/speech/codecs/resample.js';
-import { PocketsphinxEngine } from '../packages/sdk-core/src/server/speech/stt/pocketsphinx-engine.js';
-import { wordErrorRate } from '../packages/sdk-core/src/server/speech/stt/word-error-rate.js';
-import { collectSynthesis } from '../packages/sdk-core/src/server/speech/tts/collect-synthesis.js';
-import { EspeakEngine } from '../packages/sdk-core/src/server/speech/tts/espeak-engine.js';
-import { FliteEngine } from '../packages/sdk-core/src/server/speech/tts/flite-engine.js';
-import type { TtsEngine } from '../packages/sdk-core/src/server/speech/tts/tts-engine.js';
-import { VoiceActivityDetector } from '../packages/sdk-core/src/server/speech/vad/voice-activity-detector.js';
+import { resampleLinear, PocketsphinxEngine, wordErrorRate, collectSynthesis, EspeakEngine, FliteEngine, VoiceActivityDetector, type TtsEngine } from '@palaver/sdk-core/testing';
 
 const SHORT = 'Hello, how can I help you today?';
 const PARAGRAPH =

@@ -9,9 +9,7 @@
  *
  * Run: `pnpm bench voice-agent`.
  */
-import { DEFAULT_TURN_DETECTION } from '../packages/sdk-core/src/server/agent/human-listener.js';
-import { HumanParticipant, RecordedEvents, agentHostFor, fliteSpeech, offlineAnswer, sessionSpec } from '../packages/sdk-core/tests/agent/agent-test-support.js';
-import { startTestServer } from '../packages/sdk-core/tests/support/test-server.js';
+import { DEFAULT_TURN_DETECTION, HumanParticipant, RecordedEvents, agentHostFor, createTestPlatform, fliteSpeech, offlineAnswer, sessionSpec } from '@palaver/sdk-core/testing';
 import { fixed, percentile } from './statistics.js';
 
 const SENTENCES = [
@@ -25,7 +23,7 @@ const SENTENCES = [
   'Good night and see you soon.',
 ];
 
-const test = await startTestServer('sqlite');
+const test = await createTestPlatform();
 await test.server.listen(0, '127.0.0.1');
 const { speech } = test.server.services;
 const stt = await speech.stt.status();

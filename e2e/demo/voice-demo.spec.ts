@@ -1,6 +1,6 @@
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
-import { createServer, type PalaverServer } from '../../packages/sdk-core/src/server.js';
-import { concatSamples, wavFile } from '../../packages/sdk-core/src/server/media/audio/tone-analysis.js';
+import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
+import { concatSamples, wavFile } from '@palaver/sdk-core/testing';
 import { startVoiceDemo, type VoiceDemo } from '../../examples/voice-demo/demo-server.js';
 import { withChromium } from '../media/support/chromium.js';
 import { chromiumAvailable } from '../media/support/media-fixture.js';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingTextStream, ReceivedData } from '../../packages/sdk-core/src/server/media/agent-transport.js';
+import type { IncomingTextStream, ReceivedData } from '@palaver/sdk-core/testing';
 import { chromiumAvailable, eventually, expect, test } from './support/media-fixture.js';
 
 test.skip(!chromiumAvailable(), 'Chromium is not installed');
 
-async function agentRoom(media: import('../../packages/sdk-core/src/server/media/media-service.js').MediaService) {
+async function agentRoom(media: import('@palaver/sdk-core/testing').MediaService) {
   const room = `room_${randomUUID().slice(0, 8)}`;
   await media.transport.ensureRoom({ room, metadata: JSON.stringify({ session: room }) });
   const agent = await media.transport.join({ room, metadata: JSON.stringify({ agent_state: 'listening' }), attributes: { 'lk.agent.state': 'listening' } });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MediaService } from '../../packages/sdk-core/src/server/media/media-service.js';
+import type { MediaService } from '@palaver/sdk-core/testing';
 import { chromiumAvailable, eventually, expect, test } from './support/media-fixture.js';
 
 test.skip(!chromiumAvailable(), 'Chromium is not installed');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { createClient } from '../../packages/sdk-core/src/index.js';
-import type { MediaService } from '../../packages/sdk-core/src/server/media/media-service.js';
+import { createClient } from '@palaver/sdk-core';
+import type { MediaService } from '@palaver/sdk-core/testing';
 import { analyseTrack, nextAudioTrack } from '../media/support/agent-audio.js';
 import { AGENT_TONE_HZ, MIC_TONE_HZ, chromiumAvailable, eventually, expect, test } from './support/connector-fixture.js';
 import { ScriptedAgent } from './support/scripted-agent.js';

@@ -1,22 +1,45 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    realtime: 'src/realtime.ts',
-    tts: 'src/tts.ts',
-    openai: 'src/openai.ts',
-    server: 'src/server.ts',
-    testing: 'src/testing.ts',
-    // Speech engine workers are started by file URL (`siblingModule`), so they must exist as files.
-    'speech/workers/flite-worker': 'src/server/speech/workers/flite-worker.ts',
-    'speech/workers/espeak-worker': 'src/server/speech/workers/espeak-worker.ts',
-    'speech/workers/pocketsphinx-worker': 'src/server/speech/workers/pocketsphinx-worker.ts',
-  },
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
+const entries = {
+  index: 'src/index.ts',
+  realtime: 'src/realtime.ts',
+  tts: 'src/tts.ts',
+  openai: 'src/openai.ts',
+  server: 'src/server.ts',
+};
+
+const shared: Options = {
+  // The base config: the repository's tsconfig maps @palaver/* to sources, which must not leak into declarations.
+  tsconfig: '../../tsconfig.base.json',
   target: 'es2022',
   splitting: true,
-});
+};
+
+export default defineConfig([
+  {
+    ...shared,
+    format: ['esm'],
+    dts: { entry: { ...entries, testing: 'src/testing.ts' } },
+    entry: {
+      ...entries,
+      // Test helpers are ESM only: test runners load ESM, and a CommonJS copy would duplicate the platform.
+      testing: 'src/testing.ts',
+      // Speech engine workers are started by file URL (`siblingModule`), so they must exist as files. ESM only:
+      // worker threads load them the same way from either build.
+      'speech/workers/flite-worker': 'src/server/engines/speech/workers/flite-worker.ts',
+      'speech/workers/espeak-worker': 'src/server/engines/speech/workers/espeak-worker.ts',
+      'speech/workers/pocketsphinx-worker': 'src/server/engines/speech/workers/pocketsphinx-worker.ts',
+    },
+  },
+  {
+    ...shared,
+    format: ['cjs'],
+    // The server's CommonJS entry loads the ESM build (src/server-commonjs.ts).
+    entry: { ...entries, server: 'src/server-commonjs.ts' },
+    dts: { entry: { ...entries, server: 'src/server-commonjs.ts' } },
+    // `import.meta.url` (worker and model file lookups) becomes the file's URL in CommonJS.
+    shims: true,
+    // Bundled into the CommonJS build: ky is ESM only, and Node 20 before 20.19 cannot require ESM.
+    noExternal: ['ky'],
+  },
+]);

@@ -1,19 +1,35 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const coreSource = join(root, 'packages/sdk-core/src');
+const serverSource = join(coreSource, 'server');
 
 interface ImportStatement {
   specifier: string;
   typeOnly: boolean;
+  /** `import('x')`: loaded when the code runs, not when the module loads. */
+  dynamic: boolean;
 }
 
-function sourceFiles(folder: string): string[] {
+interface Manifest {
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+function manifest(packageName: string): Manifest {
+  return JSON.parse(readFileSync(join(root, 'packages', packageName, 'package.json'), 'utf8')) as Manifest;
+}
+
+function sourceFiles(folder: string, options: { tests?: boolean } = {}): string[] {
   return readdirSync(folder, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && /\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
+    .filter((entry) => entry.isFile() && /\.(ts|tsx)$/.test(entry.name) && !entry.parentPath.includes('node_modules'))
+    .filter((entry) => options.tests || !/\.test\.tsx?$/.test(entry.name))
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
@@ -23,30 +39,46 @@ function importsOf(file: string): ImportStatement[] {
   const pattern = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm;
   for (const match of text.matchAll(pattern)) {
     const specifier = match[3] ?? match[4] ?? match[5];
-    if (specifier) statements.push({ specifier, typeOnly: Boolean(match[2]) });
+    // `typeof import('x')` in a type position is erased like an `import type`.
+    const typeOnly = Boolean(match[2]) || (match[5] !== undefined && /typeof\s+$/.test(text.slice(0, match.index)));
+    if (specifier) statements.push({ specifier, typeOnly, dynamic: match[5] !== undefined && !typeOnly });
   }
   return statements;
 }
 
 function resolvesInto(file: string, specifier: string, folder: string): boolean {
   if (!specifier.startsWith('.')) return false;
-  return resolve(dirname(file), specifier).startsWith(folder + '/') || resolve(dirname(file), specifier) === folder;
+  const target = resolve(dirname(file), specifier);
+  return target.startsWith(folder + '/') || target === folder;
+}
+
+/** The package a bare specifier names (`@scope/name` or `name`), or undefined for relative and node: imports. */
+function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('node:') || builtinModules.includes(specifier)) return undefined;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
 const browserSafeFolders = ['contract', 'client', 'errors', 'realtime', 'tts'].map((name) => join(coreSource, name));
 const browserSafeEntries = ['index.ts', 'realtime.ts', 'tts.ts', 'openai.ts'].map((name) => join(coreSource, name));
 
 function browserSafeFiles(): string[] {
-  return [
-    ...browserSafeFolders.flatMap((folder) => {
-      try {
-        return sourceFiles(folder);
-      } catch {
-        return [];
-      }
-    }),
-    ...browserSafeEntries,
-  ];
+  return [...browserSafeFolders.flatMap((folder) => sourceFiles(folder)), ...browserSafeEntries];
+}
+
+/**
+ * The server's layers, lowest first; a file may import its own layer and the ones below
+ * (shared/design/architecture.md). Inside `engines/`, speech is below media and llm.
+ */
+const LAYERS = ['kernel', 'store', 'engines', 'agent', 'domain', 'edge', 'app'] as const;
+const ENGINES = ['bus', 'speech', 'media', 'llm'] as const;
+
+function layerOf(file: string): { layer: number; engine: number | undefined } | undefined {
+  const parts = relative(serverSource, file).split('/');
+  const layer = LAYERS.indexOf(parts[0] as (typeof LAYERS)[number]);
+  if (layer < 0) return undefined;
+  const engine = parts[0] === 'engines' ? ENGINES.indexOf(parts[1] as (typeof ENGINES)[number]) : undefined;
+  return { layer, engine };
 }
 
 describe('dependency direction', () => {
@@ -55,8 +87,8 @@ describe('dependency direction', () => {
     for (const file of browserSafeFiles()) {
       const name = relative(root, file);
       for (const { specifier } of importsOf(file)) {
-        if (specifier.startsWith('node:')) violations.push(`${name} imports ${specifier}`);
-        if (resolvesInto(file, specifier, join(coreSource, 'server'))) violations.push(`${name} imports the server (${specifier})`);
+        if (specifier.startsWith('node:') || builtinModules.includes(specifier)) violations.push(`${name} imports ${specifier}`);
+        if (resolvesInto(file, specifier, serverSource)) violations.push(`${name} imports the server (${specifier})`);
       }
       const code = readFileSync(file, 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
       if (/\bBuffer\./.test(code) || /\bnew Buffer\b/.test(code)) violations.push(`${name} uses Buffer`);
@@ -64,9 +96,68 @@ describe('dependency direction', () => {
     expect(violations).toEqual([]);
   });
 
+  it("browser-safe code imports at runtime only sdk-core's dependencies, and every dependency serves the browser entries", () => {
+    const dependencies = Object.keys(manifest('sdk-core').dependencies ?? {});
+    const optionalPeers = Object.keys(manifest('sdk-core').peerDependencies ?? {});
+    const violations: string[] = [];
+    const used = new Set<string>();
+    for (const file of browserSafeFiles()) {
+      for (const { specifier, typeOnly, dynamic } of importsOf(file)) {
+        const name = packageOf(specifier);
+        if (!name) continue;
+        // Erased types, or an optional peer loaded on demand (the `./openai` entry and `openai`).
+        if ((typeOnly || dynamic) && optionalPeers.includes(name)) continue;
+        if (dependencies.includes(name)) used.add(name);
+        else violations.push(`${relative(root, file)} imports ${specifier}, not a browser dependency of sdk-core`);
+      }
+    }
+    expect(violations).toEqual([]);
+    expect(dependencies.filter((name) => !used.has(name)), 'dependencies no browser entry uses').toEqual([]);
+  });
+
+  it('the server imports only packages it declares: optional peers of sdk-core, all brought by sdk-node', () => {
+    const core = manifest('sdk-core');
+    const node = manifest('sdk-node');
+    const declared = new Set([...Object.keys(core.dependencies ?? {}), ...Object.keys(core.peerDependencies ?? {})]);
+    const violations: string[] = [];
+    for (const file of [...sourceFiles(serverSource), join(coreSource, 'server.ts'), join(coreSource, 'server-commonjs.ts')]) {
+      for (const { specifier } of importsOf(file)) {
+        const name = packageOf(specifier);
+        if (name && !declared.has(name) && !name.startsWith('@palaver/')) violations.push(`${relative(root, file)} imports undeclared ${name}`);
+      }
+    }
+    expect(violations).toEqual([]);
+    const peers = Object.keys(core.peerDependencies ?? {});
+    expect(peers.filter((name) => core.peerDependenciesMeta?.[name]?.optional !== true), 'peers that are not optional').toEqual([]);
+    const broughtByNode = { ...node.dependencies, ...node.optionalDependencies };
+    expect(peers.filter((name) => !(name in broughtByNode)), 'server packages @palaver/sdk-node does not bring').toEqual([]);
+  });
+
+  it('the server keeps its layer order: app -> edge -> domain -> agent -> engines -> store -> kernel', () => {
+    const violations: string[] = [];
+    for (const file of sourceFiles(serverSource)) {
+      const from = layerOf(file);
+      if (!from) {
+        violations.push(`${relative(root, file)} is outside the layers ${LAYERS.join(', ')}`);
+        continue;
+      }
+      for (const { specifier } of importsOf(file)) {
+        if (!resolvesInto(file, specifier, serverSource)) continue;
+        const to = layerOf(resolve(dirname(file), specifier));
+        if (!to) continue;
+        const name = `${relative(serverSource, file)} -> ${relative(serverSource, resolve(dirname(file), specifier))}`;
+        if (to.layer > from.layer) violations.push(`${name} (${LAYERS[from.layer]} imports ${LAYERS[to.layer]})`);
+        if (from.engine !== undefined && to.engine !== undefined && to.engine > from.engine) {
+          violations.push(`${name} (engine ${ENGINES[from.engine]} imports engine ${ENGINES[to.engine]})`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
   it('the server never imports the client, and the contract imports neither', () => {
     const violations: string[] = [];
-    for (const file of sourceFiles(join(coreSource, 'server'))) {
+    for (const file of sourceFiles(serverSource)) {
       for (const { specifier } of importsOf(file)) {
         if (resolvesInto(file, specifier, join(coreSource, 'client'))) violations.push(`${relative(root, file)} imports ${specifier}`);
       }
@@ -101,13 +192,7 @@ describe('dependency direction', () => {
   it('sdk-react and sdk-node use only the public entries of sdk-core', () => {
     const violations: string[] = [];
     for (const packageName of ['sdk-react', 'sdk-node']) {
-      let files: string[] = [];
-      try {
-        files = sourceFiles(join(root, 'packages', packageName, 'src'));
-      } catch {
-        continue;
-      }
-      for (const file of files) {
+      for (const file of sourceFiles(join(root, 'packages', packageName, 'src'))) {
         for (const { specifier } of importsOf(file)) {
           if (specifier.includes('sdk-core/src') || (specifier.startsWith('.') && resolve(dirname(file), specifier).includes('/sdk-core/'))) {
             violations.push(`${relative(root, file)} reaches into sdk-core internals (${specifier})`);
@@ -116,6 +201,19 @@ describe('dependency direction', () => {
             violations.push(`${relative(root, file)} imports a non-public entry ${specifier}`);
           }
           if (packageName === 'sdk-react' && specifier === '@palaver/sdk-core/server') violations.push(`${relative(root, file)} imports the server`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('e2e, bench and examples import the packages by name, never through deep paths into their sources', () => {
+    const violations: string[] = [];
+    for (const folder of ['e2e', 'bench', 'examples']) {
+      for (const file of sourceFiles(join(root, folder), { tests: true })) {
+        for (const { specifier } of importsOf(file)) {
+          const deep = specifier.startsWith('.') && resolve(dirname(file), specifier).startsWith(join(root, 'packages') + '/');
+          if (deep || /^@palaver\/[^/]+\/(src|dist)\//.test(specifier)) violations.push(`${relative(root, file)} imports ${specifier}`);
         }
       }
     }

@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
 import { test as base, type Browser, type Page } from '@playwright/test';
-import { createServer, type PalaverServer } from '../../../packages/sdk-core/src/server.js';
-import { sineTone, wavFile } from '../../../packages/sdk-core/src/server/media/audio/tone-analysis.js';
-import type { MediaService } from '../../../packages/sdk-core/src/server/media/media-service.js';
+import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
+import { sineTone, wavFile, type MediaService } from '@palaver/sdk-core/testing';
 import { CHROMIUM, withChromium } from './chromium.js';
 import { serveTestPage } from './test-page.js';
 
 export { CHROMIUM } from './chromium.js';
-export { eventually } from '../../../packages/sdk-core/src/server/media/media-test-support.js';
+export { eventually } from '@palaver/sdk-core/testing';
 
 /** The fake microphone's tone. */
 export const MIC_TONE_HZ = 440;

@@ -1,7 +1,6 @@
 import { test as base, type Browser, type Page } from '@playwright/test';
-import { createServer, type PalaverServer } from '../../../packages/sdk-core/src/server.js';
-import { sineTone, wavFile } from '../../../packages/sdk-core/src/server/media/audio/tone-analysis.js';
-import type { MediaService } from '../../../packages/sdk-core/src/server/media/media-service.js';
+import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
+import { sineTone, wavFile, type MediaService } from '@palaver/sdk-core/testing';
 import { withChromium } from '../../media/support/chromium.js';
 import { MIC_TONE_HZ } from '../../media/support/media-fixture.js';
 import { serveConnectorPage, type ConnectorPageKind } from './connector-page.js';

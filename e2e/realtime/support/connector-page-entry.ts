@@ -1,6 +1,6 @@
 // Bundled with esbuild into the test page: drives the Palaver realtime connector (@palaver/sdk-core/realtime,
 // from source, with its livekit-client) from the tests.
-import { createRealtimeSession, type RealtimeSession, type RealtimeState } from '../../../packages/sdk-core/src/realtime.js';
+import { createRealtimeSession, type RealtimeSession, type RealtimeState } from '@palaver/sdk-core/realtime';
 
 const state = {
   session: undefined as RealtimeSession | undefined,

@@ -2,7 +2,7 @@
 // source). The tests read what it renders and press its buttons, like a user.
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { useVoiceAgent } from '../../../packages/sdk-react/src/index.js';
+import { useVoiceAgent } from '@palaver/sdk-react';
 
 function App() {
   const agent = useVoiceAgent({ microphone: false, agentTimeoutMs: 20_000 });

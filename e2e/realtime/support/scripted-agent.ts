@@ -1,7 +1,5 @@
-import type { AgentRoomConnection, AudioOutput, ReceivedData } from '../../../packages/sdk-core/src/server/media/agent-transport.js';
-import type { MediaService } from '../../../packages/sdk-core/src/server/media/media-service.js';
-import { playTone } from '../../../packages/sdk-core/src/server/media/media-test-support.js';
-import type { SDKAgentState, SDKSessionTranscription } from '../../../packages/sdk-core/src/contract/sdk.js';
+import { playTone, type AgentRoomConnection, type AudioOutput, type ReceivedData, type MediaService } from '@palaver/sdk-core/testing';
+import type { SDKAgentState, SDKSessionTranscription } from '@palaver/sdk-core';
 
 const attributeState: Partial<Record<SDKAgentState, string>> = {
   warmup: 'initializing',

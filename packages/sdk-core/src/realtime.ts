@@ -16,7 +16,7 @@ export type { RealtimeEnd, RealtimeEndReason, RealtimePhase, RealtimeState, Real
 export { reduceRealtime } from './realtime/session-reducer.js';
 export type { RealtimeTransition } from './realtime/session-reducer.js';
 export type { RealtimeEffect, RealtimeInput } from './realtime/session-actions.js';
-export { AGENT_IDENTITY } from './realtime/agent-participant.js';
+export { AGENT_IDENTITY } from './contract/wire.js';
 export type { ParticipantView } from './realtime/agent-participant.js';
 export { AgentError } from './realtime/agent-error.js';
 export type { ClientToolContext, ClientToolHandler, PendingClientToolCall } from './realtime/client-tools.js';

@@ -1,5 +1,7 @@
 /**
- * Test helpers (Node only): the embedded platform in process, with a client already pointed at it.
+ * Test and benchmark helpers (Node only): the embedded platform in process with a client pointed at it, media
+ * helpers for agents and rooms (tones, frames, tracks), and the offline speech engines on their own.
+ * Tests, e2e specs and benches of this repository import these from here, never through deep paths.
  *
  * @example
  * import { createTestPlatform } from '@palaver/sdk-core/testing';
@@ -7,23 +9,23 @@
  * const persona = await platform.client.personas.create({ name: 'Ada', description: 'Tutor', voice: 'flite-slt' });
  * await platform.close();
  */
-import { createClient, type PalaverClient } from './client/create-client.js';
-import type { ClientOptions } from './client/http-client.js';
-import { createServer, type CreateServerOptions, type PalaverServer } from './server/create-server.js';
-
-export interface TestPlatform {
-  server: PalaverServer;
-  /** A client with the development API key, talking to the server in process (no socket). */
-  client: PalaverClient;
-  /** Another in-process client, e.g. with a usage token or a human id. */
-  clientWith(options: Omit<ClientOptions, 'fetch' | 'baseUrl'>): PalaverClient;
-  close(): Promise<void>;
-}
-
-/** Starts the platform in memory (SQLite `:memory:`, silent logs) unless options say otherwise. */
-export async function createTestPlatform(options: CreateServerOptions = {}): Promise<TestPlatform> {
-  const server = await createServer({ env: {}, ...options, config: { logLevel: 'silent', ...options.config } });
-  const clientWith = (clientOptions: Omit<ClientOptions, 'fetch' | 'baseUrl'>) =>
-    createClient({ baseUrl: 'http://palaver.test', fetch: server.fetch, maxRetries: 0, ...clientOptions });
-  return { server, client: clientWith({ apiKey: server.apiKey }), clientWith, close: () => server.close() };
-}
+export { createTestPlatform } from './testing/test-platform.js';
+export type { TestPlatform } from './testing/test-platform.js';
+export { analyseFrames, eventually, nextAudioTrack, playTone } from './testing/media-test-support.js';
+export { concatSamples, dominantFrequency, goertzelPower, sineTone, wavFile } from './testing/tone-analysis.js';
+export type { MediaService } from './server/engines/media/media-service.js';
+export type { AgentRoomConnection, AudioOutput, IncomingTextStream, ReceivedData, RemoteAudioTrack } from './server/engines/media/agent-transport.js';
+export { DEFAULT_TURN_DETECTION } from './server/agent/human-listener.js';
+export type { TurnDetectionOptions } from './server/agent/human-listener.js';
+export { EspeakEngine } from './server/engines/speech/tts/espeak-engine.js';
+export { FliteEngine } from './server/engines/speech/tts/flite-engine.js';
+export { PocketsphinxEngine } from './server/engines/speech/stt/pocketsphinx-engine.js';
+export type { TtsEngine } from './server/engines/speech/tts/tts-engine.js';
+export { VoiceActivityDetector } from './server/engines/speech/vad/voice-activity-detector.js';
+export { collectSynthesis } from './server/engines/speech/tts/collect-synthesis.js';
+export { resampleLinear } from './server/engines/speech/codecs/resample.js';
+export { wordErrorRate } from './server/engines/speech/stt/word-error-rate.js';
+export { agentHostFor, AUDIBLE_RMS, fliteSpeech, HumanParticipant, offlineAnswer, RecordedEvents, rms, sessionSpec } from './testing/agent-harness.js';
+export { startFakeOpenAiUpstream, textChunks, toolCallChunks } from './testing/fake-openai-upstream.js';
+export type { FakeOpenAiUpstream, RecordedRequest, Scenario, ScriptedChunk } from './testing/fake-openai-upstream.js';
+export { dropSchema, postgresReachable, uniqueSchema } from './testing/postgres-schemas.js';

@@ -8,7 +8,8 @@
  * playTtsStream(stream);
  * stream.push('Hello there.').end();
  */
-export { createTtsClient, TtsClient, TTS_SOCKET_PATH } from './tts/tts-client.js';
+export { createTtsClient, TtsClient } from './tts/tts-client.js';
+export { TTS_SOCKET_PATH } from './contract/wire.js';
 export type { TtsClientEvents, TtsClientOptions, TtsStreamOptions } from './tts/tts-client.js';
 export { TtsStream, STREAM_BACKLOG_HIGH_WATER } from './tts/tts-stream.js';
 export type { TtsAudioChunk, TtsStreamEvents, TtsStreamFailure } from './tts/tts-stream.js';

@@ -130,10 +130,6 @@ export type DataTopic = keyof typeof DataTopicSchemas;
 /** A parsed data packet, tagged by its LiveKit topic. */
 export type DataPacket = { [T in DataTopic]: { topic: T; payload: z.infer<(typeof DataTopicSchemas)[T]> } }[DataTopic];
 
-/** Topic of LiveKit text streams carrying transcripts (LiveKit agent convention). */
-export const TRANSCRIPTION_STREAM_TOPIC = 'lk.transcription';
-/** Participant attribute carrying the agent state (LiveKit agent convention). */
-export const AGENT_STATE_ATTRIBUTE = 'lk.agent.state';
 
 function isDataTopic(topic: string): topic is DataTopic {
   return Object.hasOwn(DataTopicSchemas, topic);

@@ -1,7 +1,5 @@
-import { AGENT_STATE_ATTRIBUTE, parseAgentMetadata, type SDKAgentState } from '../contract/sdk.js';
-
-/** The identity a Palaver agent joins a session's room with (wire protocol). */
-export const AGENT_IDENTITY = 'agent';
+import { parseAgentMetadata, type SDKAgentState } from '../contract/sdk.js';
+import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE } from '../contract/wire.js';
 
 /** What the connector needs to know of a room participant (plain data, so the reducer stays pure). */
 export interface ParticipantView {

@@ -1,13 +1,14 @@
 import { EventEmitter } from 'eventemitter3';
 import WebSocket from 'isomorphic-ws';
 import { TtsServiceMessage, type TtsClientMessage } from '../contract/tts-socket.js';
+import { TTS_SOCKET_PATH } from '../contract/wire.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 import { base64ToPcm16 } from './pcm-base64.js';
 import { TtsStreamError } from './tts-stream-error.js';
 import { STREAM_BACKLOG_HIGH_WATER, TtsStream, type TtsStreamChannel } from './tts-stream.js';
 
-/** The TTS socket's path on the platform. */
-export const TTS_SOCKET_PATH = '/v1/voice/websocket';
+/** `isomorphic-ws` in Node is `ws`, whose constructor takes options with headers. */
+type NodeWebSocket = new (url: string, options: { headers: Record<string, string> }) => WebSocket;
 
 export interface TtsClientOptions {
   /** The platform's base URL (`http(s)://` or `ws(s)://`). */
@@ -137,8 +138,9 @@ export class TtsClient extends EventEmitter<TtsClientEvents> {
       else if (this.options.usageToken) headers.authorization = `Bearer ${this.options.usageToken}`;
       if (this.options.humanId) headers['x-human-id'] = this.options.humanId;
     }
-    // Browsers' WebSocket takes protocols as its second argument: pass options to Node's `ws` only.
-    const socket = Object.keys(headers).length > 0 ? new WebSocket(this.url(), { headers }) : new WebSocket(this.url());
+    // Browsers' WebSocket takes protocols as its second argument: options go to Node's `ws` only (headers are
+    // only set when running in Node, or when the caller asked for them).
+    const socket = Object.keys(headers).length > 0 ? new (WebSocket as unknown as NodeWebSocket)(this.url(), { headers }) : new WebSocket(this.url());
     this.socket = socket;
     const opened = new Promise<WebSocket>((resolve, reject) => {
       socket.onopen = () => resolve(socket);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentSessionHost, AgentSessionSpec } from '../../src/server/agent/agent-session-host.js';
+import type { AgentSessionHost, AgentSessionSpec } from '../../src/server/kernel/ports/agent-session-host.js';
 import type { VoiceAgentHostDependencies } from '../../src/server/agent/voice-agent-host.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { AUDIBLE_RMS, agentHostFor, HumanParticipant, RecordedEvents, eventually, offlineAnswer, sessionSpec } from './agent-test-support.js';
+import { AUDIBLE_RMS, agentHostFor, HumanParticipant, RecordedEvents, offlineAnswer, sessionSpec } from '../../src/testing/agent-harness.js';
+import { eventually } from '../../src/testing/media-test-support.js';
 
 const JOIN_TIMEOUT_MS = 800;
 

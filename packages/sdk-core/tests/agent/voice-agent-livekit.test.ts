@@ -1,15 +1,16 @@
 import { AudioFrame, AudioSource, AudioStream, LocalAudioTrack, Room, RoomEvent, TrackKind, TrackPublishOptions, TrackSource, type RemoteTrack } from '@livekit/rtc-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentMetadata, parseDataPacket, type SDKSessionTranscription } from '../../src/contract/sdk.js';
-import type { AgentSessionHost } from '../../src/server/agent/agent-session-host.js';
+import type { AgentSessionHost } from '../../src/server/kernel/ports/agent-session-host.js';
 import { createVoiceAgentHost } from '../../src/server/agent/voice-agent-host.js';
-import { createLogger } from '../../src/server/logger.js';
-import { LivekitAgentTransport } from '../../src/server/media/livekit/livekit-agent-transport.js';
-import { DEVELOPMENT_API_SECRET } from '../../src/server/media/media-service.js';
-import { wordErrorRate } from '../../src/server/speech/stt/word-error-rate.js';
+import { createLogger } from '../../src/server/kernel/logger.js';
+import { LivekitAgentTransport } from '../../src/server/engines/media/livekit/livekit-agent-transport.js';
+import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
+import { wordErrorRate } from '../../src/server/engines/speech/stt/word-error-rate.js';
 import { pocketsphinxAvailable } from '../speech/speech-test-support.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { AUDIBLE_RMS, RecordedEvents, eventually, fliteSpeech, offlineAnswer, rms, sessionSpec } from './agent-test-support.js';
+import { AUDIBLE_RMS, RecordedEvents, fliteSpeech, offlineAnswer, rms, sessionSpec } from '../../src/testing/agent-harness.js';
+import { eventually } from '../../src/testing/media-test-support.js';
 
 const sttAvailable = pocketsphinxAvailable();
 

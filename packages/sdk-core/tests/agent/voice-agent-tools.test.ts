@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDataPacket, type ToolCallMessage } from '../../src/contract/sdk.js';
 import type { CreateToolDefinitionRequest, ToolDefinition } from '../../src/contract/tools.js';
 import { ClientToolRunner, type ClientToolHandler } from '../../src/realtime/client-tools.js';
-import type { AgentSessionHandle, AgentSessionHost } from '../../src/server/agent/agent-session-host.js';
+import type { AgentSessionHandle, AgentSessionHost } from '../../src/server/kernel/ports/agent-session-host.js';
 import type { VoiceAgentHostDependencies } from '../../src/server/agent/voice-agent-host.js';
-import { startFakeOpenAiUpstream, textChunks, toolCallChunks } from '../support/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, textChunks, toolCallChunks } from '../../src/testing/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { AUDIBLE_RMS, agentHostFor, HumanParticipant, RecordedEvents, eventually, sessionSpec } from './agent-test-support.js';
+import { AUDIBLE_RMS, agentHostFor, HumanParticipant, RecordedEvents, sessionSpec } from '../../src/testing/agent-harness.js';
+import { eventually } from '../../src/testing/media-test-support.js';
 
 /** A tool URL on 127.0.0.1: records each POST body and answers with `answer` (after `delayMs`). */
 async function startToolEndpoint(answer: { status?: number; type: string; body: string; delayMs?: number }) {

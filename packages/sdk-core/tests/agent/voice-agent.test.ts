@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentSessionHandle, AgentSessionHost } from '../../src/server/agent/agent-session-host.js';
+import type { AgentSessionHandle, AgentSessionHost } from '../../src/server/kernel/ports/agent-session-host.js';
 import type { TurnMetrics } from '../../src/server/agent/turn-metrics.js';
 import type { VoiceAgentHostDependencies } from '../../src/server/agent/voice-agent-host.js';
-import { UnavailableSttEngine } from '../../src/server/speech/stt/unavailable-stt-engine.js';
-import { wordErrorRate } from '../../src/server/speech/stt/word-error-rate.js';
+import { UnavailableSttEngine } from '../../src/server/engines/speech/stt/unavailable-stt-engine.js';
+import { wordErrorRate } from '../../src/server/engines/speech/stt/word-error-rate.js';
 import { pocketsphinxAvailable, transcribe } from '../speech/speech-test-support.js';
-import { startFakeOpenAiUpstream, textChunks } from '../support/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, textChunks } from '../../src/testing/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { AUDIBLE_RMS, agentHostFor, HumanParticipant, RecordedEvents, eventually, fliteSpeech, offlineAnswer, sessionSpec } from './agent-test-support.js';
+import { AUDIBLE_RMS, agentHostFor, HumanParticipant, RecordedEvents, fliteSpeech, offlineAnswer, sessionSpec } from '../../src/testing/agent-harness.js';
+import { eventually } from '../../src/testing/media-test-support.js';
 
 const sttAvailable = pocketsphinxAvailable();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppGraph } from '../../src/contract/apps.js';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, createClient, type PalaverClient } from '../../src/index.js';
-import { versionDocumentId } from '../../src/server/services/apps/app-documents.js';
+import { versionDocumentId } from '../../src/server/domain/apps/app-documents.js';
 import { HUMAN_DOCUMENT_QUOTA, MAX_ARRAY_ANSWER } from '../../src/server/store/document-store.js';
 import { storeKinds } from '../support/databases.js';
 import { apiFailureOf } from '../support/failure-of.js';

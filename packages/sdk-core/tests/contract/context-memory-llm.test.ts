@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PalaverClient } from '../../src/index.js';
 import { loadConfig } from '../../src/server.js';
 import { storeKinds } from '../support/databases.js';
-import { startFakeOpenAiUpstream, textChunks, type FakeOpenAiUpstream } from '../support/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, textChunks, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { humanClient } from '../support/human-clients.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

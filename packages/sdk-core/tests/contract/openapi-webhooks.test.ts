@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allRoutes } from '../../src/contract/routes.js';
-import { buildOpenApiDocument } from '../../src/server/http/openapi.js';
+import { buildOpenApiDocument } from '../../src/server/edge/http/openapi.js';
 
 describe('OpenAPI webhooks', () => {
   it('documents the four webhook events of the spec with their payload schemas and signature headers', () => {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineRoute, type RouteDefinition } from '../../src/contract/define-route.js';
 import { allRoutes } from '../../src/contract/routes.js';
-import { renderDocsPage } from '../../src/server/http/docs-page.js';
-import { buildOpenApiDocument, type OpenApiDocument, type OpenApiOperation } from '../../src/server/http/openapi.js';
+import { renderDocsPage } from '../../src/server/edge/http/docs-page.js';
+import { buildOpenApiDocument, type OpenApiDocument, type OpenApiOperation } from '../../src/server/edge/http/openapi.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 type JsonObject = Record<string, unknown>;

@@ -9,11 +9,11 @@ import type {
   AgentSessionHost,
   AgentSessionSpec,
   AgentStopReason,
-} from '../../src/server/agent/agent-session-host.js';
+} from '../../src/server/kernel/ports/agent-session-host.js';
 import { createServer, type PalaverServer } from '../../src/server.js';
-import type { Principal } from '../../src/server/services/auth/principal.js';
-import type { Services } from '../../src/server/services/index.js';
-import { RealtimeSessionService } from '../../src/server/services/realtime/realtime-session-service.js';
+import type { Principal } from '../../src/server/kernel/principal.js';
+import type { Services } from '../../src/server/domain/services.js';
+import { RealtimeSessionService } from '../../src/server/domain/realtime/realtime-session-service.js';
 import { requireComponent } from '../support/components.js';
 import { dropSchema, postgresReachable, postgresUrl, storeKinds, uniqueSchema } from '../support/databases.js';
 import { failureOf } from '../support/failure-of.js';

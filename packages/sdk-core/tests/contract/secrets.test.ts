@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
-import type { Principal } from '../../src/server/services/auth/principal.js';
+import type { Principal } from '../../src/server/kernel/principal.js';
 import { collectPages } from '../support/collect-pages.js';
 import { storeKinds } from '../support/databases.js';
 import { failureOf } from '../support/failure-of.js';

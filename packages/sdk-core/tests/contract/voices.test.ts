@@ -5,7 +5,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
 } from '../../src/index.js';
-import type { Principal } from '../../src/server/services/auth/principal.js';
+import type { Principal } from '../../src/server/kernel/principal.js';
 import { storeKinds } from '../support/databases.js';
 import { failureOf } from '../support/failure-of.js';
 import { useHumanClient } from '../support/human-clients.js';

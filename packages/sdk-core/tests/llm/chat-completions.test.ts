@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiClient } from '../../src/client/openai.js';
 import { ChatCompletionChunk, ChatCompletionResponse } from '../../src/contract/chat.js';
 import { storeKinds } from '../support/databases.js';
-import { startFakeOpenAiUpstream, textChunks, toolCallChunks, type FakeOpenAiUpstream } from '../support/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, textChunks, toolCallChunks, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { readEvents } from './sse-reader.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamChatCompletion } from '../../src/client/chat-stream.js';
 import { InternalServerError } from '../../src/index.js';
-import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../support/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 // Runs in Node, not happy-dom: the server's upstream call goes through the `openai` package, which

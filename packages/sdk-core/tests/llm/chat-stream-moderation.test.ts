@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiClient } from '../../src/client/openai.js';
 import { ChatCompletionChunk } from '../../src/contract/chat.js';
 import { ModerationError } from '../../src/errors/api-error.js';
-import type { ChatDelta } from '../../src/server/llm/chat-model.js';
-import { moderatedDeltas } from '../../src/server/llm/moderated-deltas.js';
-import { ModerationSegmenter } from '../../src/server/llm/moderation-segmenter.js';
-import { WordListModerator } from '../../src/server/services/voices/word-list-moderator.js';
+import type { ChatDelta } from '../../src/server/engines/llm/chat-model.js';
+import { moderatedDeltas } from '../../src/server/engines/llm/moderated-deltas.js';
+import { ModerationSegmenter } from '../../src/server/engines/llm/moderation-segmenter.js';
+import { WordListModerator } from '../../src/server/domain/voices/word-list-moderator.js';
 import { storeKinds } from '../support/databases.js';
-import { startFakeOpenAiUpstream, textChunks, toolCallChunks, type FakeOpenAiUpstream } from '../support/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, textChunks, toolCallChunks, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { readEvents } from './sse-reader.js';
 

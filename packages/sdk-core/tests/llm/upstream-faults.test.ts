@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiClient } from '../../src/client/openai.js';
-import { startFakeOpenAiUpstream, textChunks, type FakeOpenAiUpstream } from '../support/fake-openai-upstream.js';
+import { startFakeOpenAiUpstream, textChunks, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { readEvents } from './sse-reader.js';
 

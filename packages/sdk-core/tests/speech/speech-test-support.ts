@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { int16ToFloat32 } from '../../src/server/speech/codecs/pcm.js';
-import { resampleHighQuality } from '../../src/server/speech/codecs/resample.js';
-import { decodeMp3 } from '../../src/server/speech/codecs/mp3.js';
-import { decodeWav } from '../../src/server/speech/codecs/wav.js';
-import { quantile, trackPitch } from '../../src/server/speech/cloning/pitch-tracker.js';
-import type { Speech } from '../../src/server/speech/create-speech.js';
+import { int16ToFloat32 } from '../../src/server/engines/speech/codecs/pcm.js';
+import { resampleHighQuality } from '../../src/server/engines/speech/codecs/resample.js';
+import { decodeMp3 } from '../../src/server/engines/speech/codecs/mp3.js';
+import { decodeWav } from '../../src/server/engines/speech/codecs/wav.js';
+import { quantile, trackPitch } from '../../src/server/engines/speech/cloning/pitch-tracker.js';
+import type { Speech } from '../../src/server/engines/speech/create-speech.js';
 import { requireComponent } from '../support/components.js';
 
 /** Whether the embedded STT (Debian pocketsphinx) is installed; skips with a reason otherwise (fails in CI). */

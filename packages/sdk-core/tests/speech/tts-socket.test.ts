@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { AbortError, ConnectionError, createTtsClient, TtsStreamError, type TtsAudioChunk, type TtsStream } from '../../src/tts.js';
-import { LinearResampler, resampleHighQuality } from '../../src/server/speech/codecs/resample.js';
-import { collectSynthesis } from '../../src/server/speech/tts/collect-synthesis.js';
-import { wordErrorRate } from '../../src/server/speech/stt/word-error-rate.js';
-import { DEFAULT_TTS_SOCKET_LIMITS } from '../../src/server/speech-socket/tts-socket-limits.js';
+import { LinearResampler, resampleHighQuality } from '../../src/server/engines/speech/codecs/resample.js';
+import { collectSynthesis } from '../../src/server/engines/speech/tts/collect-synthesis.js';
+import { wordErrorRate } from '../../src/server/engines/speech/stt/word-error-rate.js';
+import { DEFAULT_TTS_SOCKET_LIMITS } from '../../src/server/edge/tts-socket/tts-socket-limits.js';
 import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { medianPitch, pocketsphinxAvailable, transcribe } from './speech-test-support.js';

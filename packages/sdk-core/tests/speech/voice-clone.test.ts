@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError, NotFoundError, type PalaverClient } from '../../src/index.js';
-import { PROFILE_EMBEDDING_LAYOUT } from '../../src/server/speech/cloning/voice-profile.js';
+import { PROFILE_EMBEDDING_LAYOUT } from '../../src/server/engines/speech/cloning/voice-profile.js';
 import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { decodeAudio, medianPitch } from './speech-test-support.js';
@@ -82,7 +82,7 @@ describe.each(await storeKinds())('POST /v1/voice/clone (%s)', (kind) => {
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect(error.message).toMatch(/largest accepted is 5242880 bytes/);
     // Silence: a valid MP3 without voiced speech.
-    const { encodeMp3 } = await import('../../src/server/speech/codecs/mp3.js');
+    const { encodeMp3 } = await import('../../src/server/engines/speech/codecs/mp3.js');
     error = await failure(upload(new Blob([encodeMp3(new Int16Array(44_100), 44_100) as Uint8Array<ArrayBuffer>], { type: 'audio/mpeg' })));
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect(error.message).toMatch(/voiced speech/);

@@ -1,5 +1,5 @@
 import { BufferTarget, EncodedAudioPacketSource, EncodedPacket, OggOutputFormat, Output } from 'mediabunny';
-import { OpusFrameEncoder, type OpusSampleRate } from '../../src/server/speech/codecs/opus.js';
+import { OpusFrameEncoder, type OpusSampleRate } from '../../src/server/engines/speech/codecs/opus.js';
 
 /** libopus's encoder delay at 48 kHz (2.5 ms look-ahead + 4 ms delay compensation), as opusenc writes it. */
 const PRE_SKIP = 312;

@@ -1,7 +1,7 @@
 // A webhook dispatcher in its own process, for the crash test: argv = PostgreSQL URL, schema.
-import { ServerSecret } from '../../src/server/services/auth/server-secret.js';
-import { WebhookDispatcher } from '../../src/server/services/webhooks/webhook-dispatcher.js';
-import { WebhookService } from '../../src/server/services/webhooks/webhook-service.js';
+import { ServerSecret } from '../../src/server/domain/auth/server-secret.js';
+import { WebhookDispatcher } from '../../src/server/domain/webhooks/webhook-dispatcher.js';
+import { WebhookService } from '../../src/server/domain/webhooks/webhook-service.js';
 import { openStore } from '../../src/server/store/database.js';
 
 const [url, schema] = process.argv.slice(2);

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError } from '../../src/index.js';
-import { isPrivateAddress } from '../../src/server/services/webhooks/address-guard.js';
-import { WebhookDispatcher } from '../../src/server/services/webhooks/webhook-dispatcher.js';
-import { WebhookService } from '../../src/server/services/webhooks/webhook-service.js';
+import { isPrivateAddress } from '../../src/server/domain/webhooks/address-guard.js';
+import { WebhookDispatcher } from '../../src/server/domain/webhooks/webhook-dispatcher.js';
+import { WebhookService } from '../../src/server/domain/webhooks/webhook-service.js';
 import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { WebhookReceiver, specSignatureValid, standardWebhooksValid, waitFor, type ReceiverAction } from './webhook-receiver.js';

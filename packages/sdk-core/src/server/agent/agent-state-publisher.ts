@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import { AGENT_STATE_ATTRIBUTE, type AgentParticipantMetadata, type SDKAgentState } from '../../contract/sdk.js';
-import type { AgentRoomConnection } from '../media/agent-transport.js';
+import { type AgentParticipantMetadata, type SDKAgentState } from '../../contract/sdk.js';
+import type { AgentRoomConnection } from '../engines/media/agent-transport.js';
+import { AGENT_STATE_ATTRIBUTE } from '../../contract/wire.js';
 
 /** LiveKit's `lk.agent.state` values (the agent convention has no terminal states). */
 export type LivekitAgentState = 'initializing' | 'listening' | 'thinking' | 'speaking';

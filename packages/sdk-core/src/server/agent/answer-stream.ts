@@ -1,10 +1,10 @@
 import type { ChatCompletionTool, ChatMessage, ChatMessageToolCall, ChatToolChoice } from '../../contract/chat.js';
-import type { ChatGateway } from '../llm/chat-gateway.js';
-import type { Principal } from '../services/auth/principal.js';
-import { AsyncQueue } from '../speech/async-queue.js';
+import type { ChatPort } from '../kernel/ports/chat.js';
+import type { Principal } from '../kernel/principal.js';
+import { AsyncQueue } from '../kernel/async-queue.js';
 
 /** The part of the LLM gateway the agent uses. */
-export type AgentChat = Pick<ChatGateway, 'stream'>;
+export type AgentChat = Pick<ChatPort, 'stream'>;
 
 /** The model's stream ended with an error after it had begun. */
 export class AnswerStreamError extends Error {

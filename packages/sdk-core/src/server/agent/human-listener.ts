@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import type { RemoteAudioTrack } from '../media/agent-transport.js';
-import { LinearResampler } from '../speech/codecs/resample.js';
-import type { SttEngine, SttSession } from '../speech/stt/stt-engine.js';
-import type { VadEvent } from '../speech/vad/speech-segmenter.js';
-import { VAD_SAMPLE_RATE } from '../speech/vad/frame-scorer.js';
-import type { VadStream, VoiceActivityDetector } from '../speech/vad/voice-activity-detector.js';
+import type { RemoteAudioTrack } from '../engines/media/agent-transport.js';
+import { LinearResampler } from '../engines/speech/codecs/resample.js';
+import type { SttEngine, SttSession } from '../engines/speech/stt/stt-engine.js';
+import type { VadEvent } from '../engines/speech/vad/speech-segmenter.js';
+import { VAD_SAMPLE_RATE } from '../engines/speech/vad/frame-scorer.js';
+import type { VadStream, VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
 import { RecentAudio } from './recent-audio.js';
 
 /** Turn detection settings (VAD). */

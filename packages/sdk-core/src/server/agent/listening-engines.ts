@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { Speech } from '../speech/create-speech.js';
-import type { SttEngine } from '../speech/stt/stt-engine.js';
-import type { VoiceActivityDetector } from '../speech/vad/voice-activity-detector.js';
+import type { Speech } from '../engines/speech/create-speech.js';
+import type { SttEngine } from '../engines/speech/stt/stt-engine.js';
+import type { VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
 
 /** What the agent listens with; either may be missing (then it says why). */
 export interface ListeningEngines {
@@ -13,6 +13,9 @@ export interface ListeningEngines {
   sttUnavailableReason: string | undefined;
 }
 
+/** Speech stacks whose missing engines were already logged. */
+const reported = new WeakSet<object>();
+
 /**
  * Loads the VAD and starts the STT engine (its first decoder), without failing: a missing engine turns
  * speech input off, and typed turns still work.
@@ -22,6 +25,8 @@ export interface ListeningEngines {
  */
 export async function loadListeningEngines(speech: Pick<Speech, 'stt' | 'vad'>, logger: Logger): Promise<ListeningEngines> {
   let sttUnavailableReason: string | undefined;
+  const firstReport = !reported.has(speech);
+  reported.add(speech);
   const [vad, stt] = await Promise.all([
     speech.vad().catch((error: unknown) => {
       logger.error({ err: error }, 'the voice activity detector cannot load: speech input is off');
@@ -39,5 +44,8 @@ export async function loadListeningEngines(speech: Pick<Speech, 'stt' | 'vad'>, 
       },
     ),
   ]);
+  // Once per server: what is missing and which package or system component brings it.
+  if (firstReport && vad?.fallbackReason) logger.warn(vad.fallbackReason);
+  if (firstReport && sttUnavailableReason) logger.warn(`speech input is off: ${sttUnavailableReason}; typed turns still work`);
   return { vad, stt, sttUnavailableReason };
 }

@@ -1,4 +1,4 @@
-import type { PcmChunk } from '../speech/tts/tts-engine.js';
+import type { PcmChunk } from '../engines/speech/tts/tts-engine.js';
 
 export interface SilenceTrimOptions {
   /** Silence kept before the first sound, ms. */

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import { TRANSCRIPTION_STREAM_TOPIC, type SDKSessionTranscription } from '../../contract/sdk.js';
-import type { AgentRoomConnection } from '../media/agent-transport.js';
+import type { SDKSessionTranscription } from '../../contract/sdk.js';
+import type { AgentRoomConnection } from '../engines/media/agent-transport.js';
 import { newId } from '../store/ids.js';
+import { SEGMENT_ID_ATTRIBUTE, TRANSCRIBED_TRACK_ATTRIBUTE, TRANSCRIPTION_FINAL_ATTRIBUTE, TRANSCRIPTION_STREAM_TOPIC } from '../../contract/wire.js';
 
 type SDKToolCall = NonNullable<SDKSessionTranscription['tool_calls']>[number];
 
@@ -9,9 +10,6 @@ type SDKToolCall = NonNullable<SDKSessionTranscription['tool_calls']>[number];
 export const MESSAGE_TOPIC = 'message';
 
 /** Text stream attributes of the LiveKit transcription convention. */
-export const SEGMENT_ID_ATTRIBUTE = 'lk.segment_id';
-export const TRANSCRIPTION_FINAL_ATTRIBUTE = 'lk.transcription_final';
-export const TRANSCRIBED_TRACK_ATTRIBUTE = 'lk.transcribed_track_id';
 
 export interface TranscriptOptions {
   /** true for the agent's own speech. */

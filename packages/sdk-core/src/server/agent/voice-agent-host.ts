@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { AgentTransport } from '../media/agent-transport.js';
-import type { UpstreamAddressPolicy } from '../llm/upstream-address.js';
-import type { Speech } from '../speech/create-speech.js';
-import type { AgentSessionEvents, AgentSessionHandle, AgentSessionHost, AgentSessionSpec } from './agent-session-host.js';
+import type { AgentTransport } from '../engines/media/agent-transport.js';
+import type { UpstreamAddressPolicy } from '../engines/llm/upstream-address.js';
+import type { Speech } from '../engines/speech/create-speech.js';
+import type { AgentSessionEvents, AgentSessionHandle, AgentSessionHost, AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
 import type { AgentVoices } from './agent-voice.js';
 import type { AgentChat } from './answer-stream.js';
 import { DEFAULT_TURN_DETECTION } from './human-listener.js';

@@ -2,13 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ContextMessageCreateParams } from '../../contract/contexts.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
-import { AGENT_STATE_ATTRIBUTE, parseDataPacket } from '../../contract/sdk.js';
-import type { AgentRoomConnection, AgentTransport, AudioOutput, ReceivedData, RemoteAudioTrack, RoomParticipant } from '../media/agent-transport.js';
-import type { Speech } from '../speech/create-speech.js';
-import type { SttEngine } from '../speech/stt/stt-engine.js';
-import type { VoiceActivityDetector } from '../speech/vad/voice-activity-detector.js';
-import type { UpstreamAddressPolicy } from '../llm/upstream-address.js';
-import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec, AgentStopReason } from './agent-session-host.js';
+import { parseDataPacket } from '../../contract/sdk.js';
+import type { AgentRoomConnection, AgentTransport, AudioOutput, ReceivedData, RemoteAudioTrack, RoomParticipant } from '../engines/media/agent-transport.js';
+import type { Speech } from '../engines/speech/create-speech.js';
+import type { SttEngine } from '../engines/speech/stt/stt-engine.js';
+import type { VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
+import type { UpstreamAddressPolicy } from '../engines/llm/upstream-address.js';
+import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
 import { AgentSpeaker } from './agent-speaker.js';
 import { AgentStatePublisher, agentMetadata, livekitAgentState } from './agent-state-publisher.js';
 import { AgentToolRunner, DEFAULT_AGENT_TOOL_TUNING, type AgentToolTuning } from './agent-tool-runner.js';
@@ -24,9 +24,9 @@ import { settleWithin } from './settle-within.js';
 import { speechBudgetRefusal } from './speech-budget.js';
 import type { TurnMetrics } from './turn-metrics.js';
 import { UtteranceTranscript } from './utterance-transcript.js';
+import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE } from '../../contract/wire.js';
 
 /** The agent's room identity (wire protocol). */
-export const AGENT_IDENTITY = 'agent';
 /** Topic of error messages to the human. */
 export const ERROR_TOPIC = 'error';
 /** Longest wait for one step of leaving (unpublish, leave). */

@@ -1,4 +1,4 @@
-import { assertUpstreamAllowed, type UpstreamAddressPolicy } from '../llm/upstream-address.js';
+import { assertUpstreamAllowed, type UpstreamAddressPolicy } from '../engines/llm/upstream-address.js';
 import { toolError, type ToolResult } from './tool-result.js';
 
 /** Most bytes of a tool URL's answer that are read. */

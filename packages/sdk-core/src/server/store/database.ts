@@ -1,6 +1,6 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
-import pg from 'pg';
+import type PgModule from 'pg';
+import { importOptional } from '../kernel/optional-package.js';
 import { migrations } from './migrations/index.js';
 import { withStatementCache } from './statement-cache.js';
 import type { Database } from './tables.js';
@@ -35,7 +35,15 @@ function quoteIdentifier(identifier: string): string {
   return `"${identifier}"`;
 }
 
-async function preparePostgresSchema(url: string, schema: string): Promise<void> {
+type Pg = typeof PgModule;
+
+/** `pg` is loaded only when PostgreSQL is configured. */
+async function loadPg(): Promise<Pg> {
+  const module = await importOptional('pg', 'DATABASE_URL (PostgreSQL)', () => import('pg'));
+  return (module as { default?: Pg }).default ?? (module as unknown as Pg);
+}
+
+async function preparePostgresSchema(pg: Pg, url: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -51,7 +59,7 @@ async function preparePostgresSchema(url: string, schema: string): Promise<void>
 /** Arbitrary constant identifying Palaver's start-up lock among advisory locks. */
 const STARTUP_LOCK_KEY = 7_344_221_901;
 
-async function withAdvisoryLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+async function withAdvisoryLock<T>(pg: Pg, url: string, work: () => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -68,9 +76,10 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
   let db: Kysely<Database>;
   let dialect: DialectName;
   const url = options.url;
-  const exclusive = <T>(work: () => Promise<T>): Promise<T> => (url ? withAdvisoryLock(url, work) : work());
-  if (options.url) {
-    if (options.schema) await preparePostgresSchema(options.url, options.schema);
+  const pg = url ? await loadPg() : undefined;
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => (pg && url ? withAdvisoryLock(pg, url, work) : work());
+  if (pg && options.url) {
+    if (options.schema) await preparePostgresSchema(pg, options.url, options.schema);
     const pool = new pg.Pool({
       connectionString: options.url,
       max: 10,
@@ -79,6 +88,7 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     dialect = 'postgres';
   } else {
+    const { default: BetterSqlite3 } = await importOptional('better-sqlite3', 'The embedded SQLite store', () => import('better-sqlite3'));
     const database = new BetterSqlite3(options.file ?? ':memory:');
     database.pragma('journal_mode = WAL');
     database.pragma('busy_timeout = 5000');

@@ -1,0 +1,24 @@
+/**
+ * Names both sides of the wire must agree on: paths outside the REST contract, the agent's room identity,
+ * LiveKit topics and attributes (`shared/design/wire-protocol.md`). Defined once here and imported by the
+ * server, the connector and the TTS client. Plain constants: no zod, nothing for a bundle to carry.
+ */
+
+/** The streaming TTS websocket. */
+export const TTS_SOCKET_PATH = '/v1/voice/websocket';
+/** Speech generated for chat completions is served at `${CHAT_AUDIO_PATH}/{id}`. */
+export const CHAT_AUDIO_PATH = '/v1/chat/audio';
+/** The identity a Palaver agent joins a session's room with. */
+export const AGENT_IDENTITY = 'agent';
+/** Topic of LiveKit text streams carrying transcripts (LiveKit agent convention). */
+export const TRANSCRIPTION_STREAM_TOPIC = 'lk.transcription';
+/** Participant attribute carrying the agent state (LiveKit agent convention). */
+export const AGENT_STATE_ATTRIBUTE = 'lk.agent.state';
+/** Text-stream attribute: the utterance a transcript belongs to (LiveKit agent convention). */
+export const SEGMENT_ID_ATTRIBUTE = 'lk.segment_id';
+/** Text-stream attribute: `true` on an utterance's final transcript (LiveKit agent convention). */
+export const TRANSCRIPTION_FINAL_ATTRIBUTE = 'lk.transcription_final';
+/** Text-stream attribute: the audio track a transcript was made from (LiveKit agent convention). */
+export const TRANSCRIBED_TRACK_ATTRIBUTE = 'lk.transcribed_track_id';
+/** Data topic of partner avatar actions: `{action, at}` as JSON. */
+export const AVATAR_ACTION_TOPIC = 'avatar_action';

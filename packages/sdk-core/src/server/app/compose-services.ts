@@ -1,0 +1,164 @@
+import type { Logger } from 'pino';
+import { createVoiceAgentHost } from '../agent/voice-agent-host.js';
+import { AnalyticsService } from '../domain/analytics/analytics-service.js';
+import { AppService } from '../domain/apps/app-service.js';
+import { AppTemplateService } from '../domain/apps/app-template-service.js';
+import { SubGraphService } from '../domain/apps/subgraph-service.js';
+import { ApiKeyService } from '../domain/auth/api-keys.js';
+import { ProjectService } from '../domain/auth/projects.js';
+import type { ServerSecret } from '../domain/auth/server-secret.js';
+import { UsageTokenService } from '../domain/auth/usage-tokens.js';
+import { AdvancedMemory } from '../domain/contexts/memory/advanced-memory.js';
+import { createMemoryExtractor } from '../domain/contexts/memory/create-memory-extractor.js';
+import { ContextService } from '../domain/contexts/context-service.js';
+import { CreditService } from '../domain/credits/credit-service.js';
+import { LlmService } from '../domain/llms/llm-service.js';
+import { PersonaService } from '../domain/personas/persona-service.js';
+import { PartnerAvatarService } from '../domain/realtime/partner-avatar-service.js';
+import { RealtimeSessionService } from '../domain/realtime/realtime-session-service.js';
+import { ScenarioService } from '../domain/scenarios/scenario-service.js';
+import { SecretService } from '../domain/secrets/secret-service.js';
+import type { Services } from '../domain/services.js';
+import { ToolService } from '../domain/tools/tool-service.js';
+import { UsageLimitService } from '../domain/usage/usage-limits.js';
+import { UsageService } from '../domain/usage/usage-service.js';
+import { usageServiceMeter } from '../domain/usage/usage-service-meter.js';
+import { ChatSpeechOutput } from '../domain/voices/chat-speech-output.js';
+import { moderatorFrom, speechConfigFrom } from '../domain/voices/platform-speech.js';
+import { VoiceCloningService } from '../domain/voices/voice-cloning-service.js';
+import { VoiceService } from '../domain/voices/voice-service.js';
+import { VoiceSynthesisService } from '../domain/voices/voice-synthesis-service.js';
+import { WebhookDispatcher } from '../domain/webhooks/webhook-dispatcher.js';
+import { WebhookService } from '../domain/webhooks/webhook-service.js';
+import { createBus } from '../engines/bus/create-bus.js';
+import { ChatAudioStore } from '../engines/llm/chat-audio-store.js';
+import type { ChatGateway } from '../engines/llm/chat-gateway.js';
+import { createChatGateway } from '../engines/llm/create-chat-gateway.js';
+import { createSpeechTranscriber } from '../engines/llm/speech-transcriber.js';
+import { createMediaService } from '../engines/media/media-service.js';
+import { createSpeech } from '../engines/speech/create-speech.js';
+import type { ServerConfig } from '../kernel/config.js';
+import type { Store } from '../store/database.js';
+
+export interface ServiceDependencies {
+  store: Store;
+  config: ServerConfig;
+  logger: Logger;
+  secret: ServerSecret;
+}
+
+/**
+ * The composition root: builds every engine, service and host of one server from its configuration, in
+ * dependency order. Nothing else constructs a service; the edge receives the finished {@link Services}.
+ *
+ * @example
+ * const services = await createServices({ store, config, logger, secret });
+ */
+export async function createServices(dependencies: ServiceDependencies): Promise<Services> {
+  const { store, config, logger, secret } = dependencies;
+  const settingsKey = secret.derive('settings-encryption');
+  const addressPolicy = { allowLoopback: config.llm.allowLoopback, allowPrivateNetworks: config.llm.allowPrivateNetworks };
+
+  // Engines.
+  const bus = await createBus(config.redisUrl, logger);
+  const speech = createSpeech(speechConfigFrom(config.speech));
+  const media = await createMediaService(config, logger);
+  const chatAudio = new ChatAudioStore(store, { ttlSeconds: config.llm.audioTtlSeconds });
+
+  // Accounts, ledgers and webhooks.
+  const apiKeys = new ApiKeyService(store);
+  const usageLimits = new UsageLimitService(store);
+  // Endpoint secrets are sealed with the settings key; the associated data binds each to its endpoint id.
+  const webhooks = new WebhookService(store, settingsKey, { allowPrivateAddresses: config.webhook.allowPrivateAddresses });
+  const usage = new UsageService(store, usageLimits, webhooks);
+  const secrets = new SecretService(store, secret.derive('secret-encryption'));
+
+  // Catalogues, seeded once.
+  const llms = new LlmService(store, secrets, config.llm);
+  await llms.seedBuiltIns();
+  const voices = new VoiceService(store);
+  await voices.seedCatalog();
+  const apps = new AppService(store);
+  const appTemplates = new AppTemplateService(store, apps);
+  const subgraphs = new SubGraphService(store);
+  await apps.seedExamples();
+  await appTemplates.seed();
+  await subgraphs.seed();
+
+  // Speech and the LLM gateway.
+  const voiceSynthesis = new VoiceSynthesisService({ voices, speech, usage, moderator: moderatorFrom(config.speech) });
+  const chat: ChatGateway = createChatGateway({
+    config,
+    logger,
+    llms,
+    usageMeter: usageServiceMeter(usage),
+    transcriber: createSpeechTranscriber(speech, { maxSeconds: config.llm.maxInputAudioSeconds }),
+    speechOutput: new ChatSpeechOutput({ synthesis: voiceSynthesis, audioStore: chatAudio }),
+    moderate: (text, signal) => voiceSynthesis.moderate(text, signal),
+  });
+  const contexts = new ContextService(
+    store,
+    new AdvancedMemory(store, { usage, extractor: createMemoryExtractor({ model: config.llm.memoryModel, chat, logger }) }),
+  );
+
+  // Realtime: the agents this instance hosts, the sessions, and partner sessions over them.
+  const agents = createVoiceAgentHost({
+    transport: media.transport,
+    speech,
+    chat,
+    voices: voiceSynthesis,
+    toolAddressPolicy: addressPolicy,
+    logger: logger.child({ component: 'agent' }),
+  });
+  const personas = new PersonaService(store);
+  const scenarios = new ScenarioService(store);
+  const tools = new ToolService(store, config.llm);
+  const realtime = new RealtimeSessionService({ store, logger, bus, webhooks, usage, llms, voices, personas, scenarios, tools, contexts, media, agents });
+  const partnerAvatars = new PartnerAvatarService({ store, config, voices, media, realtime });
+
+  return {
+    store,
+    config,
+    logger,
+    bus,
+    apiKeys,
+    projects: new ProjectService(store, apiKeys, settingsKey),
+    usageTokens: new UsageTokenService(store, secret.derive('usage-token')),
+    usageLimits,
+    usage,
+    credits: new CreditService(store),
+    webhooks,
+    webhookDispatcher: new WebhookDispatcher(store, webhooks, { allowPrivateAddresses: config.webhook.allowPrivateAddresses, logger }),
+    personas,
+    scenarios,
+    llms,
+    chat,
+    chatAudio,
+    tools,
+    secrets,
+    contexts,
+    analytics: new AnalyticsService(store),
+    voices,
+    apps,
+    appTemplates,
+    subgraphs,
+    media,
+    speech,
+    voiceSynthesis,
+    voiceCloning: new VoiceCloningService(voices, { maxBytes: config.speech.cloneMaxBytes }),
+    agents,
+    realtime,
+    partnerAvatars,
+  };
+}
+
+/** Releases what services hold (timers, workers, connections). */
+export async function closeServices(services: Services): Promise<void> {
+  // Agents first: stopping one records the session's end, which needs the store and the outbox.
+  await services.agents.close();
+  await services.realtime.close();
+  await services.bus.close();
+  await services.webhookDispatcher.stop();
+  await services.media.close();
+  await services.speech.close();
+}

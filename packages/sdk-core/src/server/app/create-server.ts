@@ -1,0 +1,127 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Logger } from 'pino';
+import { loadConfig, type ServerConfig, type ServerConfigInput } from '../kernel/config.js';
+import { createApp } from '../edge/http/create-app.js';
+import { registerMediaUpgrades } from '../edge/media-routes.js';
+import { UpgradeRouter, type UpgradeHandler } from '../edge/upgrade-router.js';
+import { TTS_SOCKET_PATH } from '../../contract/wire.js';
+import { TtsSocketServer } from '../edge/tts-socket/tts-socket-server.js';
+import { createLogger } from '../kernel/logger.js';
+import { ServerSecret } from '../domain/auth/server-secret.js';
+import { closeServices, createServices } from './compose-services.js';
+import type { Services } from '../domain/services.js';
+import { startWebhookDelivery } from './start-webhook-delivery.js';
+import { openStore } from '../store/database.js';
+
+export type { UpgradeHandler };
+
+export interface CreateServerOptions {
+  /** Explicit settings; they win over environment variables. */
+  config?: ServerConfigInput;
+  /** Environment to read `PALAVER_*`, `DATABASE_URL`... from (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** PostgreSQL schema to isolate this server's tables (tests). */
+  databaseSchema?: string;
+  logger?: Logger;
+}
+
+/** A running (or ready to listen) Palaver platform. */
+export interface PalaverServer {
+  /** Answers one request in process: `createClient({ fetch: server.fetch })`. */
+  fetch(request: Request): Promise<Response>;
+  /** Starts the HTTP listener (port 0 picks a free one) and resolves with the base URL. */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Stops listening and releases the database and engines. */
+  close(): Promise<void>;
+  /** Base URL once listening. */
+  readonly url: string | undefined;
+  /** The development project's API key. */
+  readonly apiKey: string;
+  /** The development project's id. */
+  readonly project: string;
+  readonly config: ServerConfig;
+  /**
+   * The platform's services, engines and hosts (tests and diagnostics inside this repository).
+   * @internal Not part of the published types: its shape changes with the implementation.
+   */
+  readonly services: Services;
+  /** Registers a websocket upgrade handler for an exact path. */
+  onUpgrade(path: string, handler: UpgradeHandler): void;
+  /**
+   * The streaming TTS websocket at `/v1/voice/websocket` (connection stats for diagnostics).
+   * @internal Not part of the published types.
+   */
+  readonly ttsSocket: TtsSocketServer;
+}
+
+/**
+ * Creates the platform: opens storage (SQLite in memory by default), runs migrations, ensures the dev
+ * project and key, and builds the HTTP app.
+ *
+ * @example
+ * const server = await createServer();
+ * const client = createClient({ apiKey: server.apiKey, fetch: server.fetch });
+ */
+export async function createServer(options: CreateServerOptions = {}): Promise<PalaverServer> {
+  const config = loadConfig(options.env ?? process.env, options.config);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const store = await openStore({ file: config.database, url: config.databaseUrl, schema: options.databaseSchema });
+  const { services, dev } = await store.exclusive(async () => {
+    const secret = await ServerSecret.load(store, config.secretKey);
+    const created = await createServices({ store, config, logger, secret });
+    return { services: created, dev: await created.projects.ensureDevProject(config.apiKey) };
+  });
+  await startWebhookDelivery(services, dev);
+  const app = createApp(services);
+  const upgrades = new UpgradeRouter(logger);
+  registerMediaUpgrades((path, handler) => upgrades.set(path, handler), services.media);
+  const ttsSocket = new TtsSocketServer(services);
+  upgrades.set(TTS_SOCKET_PATH, (request, socket, head) => ttsSocket.handleUpgrade(request, socket, head));
+
+  let httpServer: Server | undefined;
+  let url: string | undefined;
+
+  const server: PalaverServer = {
+    fetch: async (request) => app.fetch(request),
+    get url() {
+      return url;
+    },
+    apiKey: dev.apiKey,
+    project: dev.project,
+    config,
+    services,
+    ttsSocket,
+    onUpgrade(path, handler) {
+      upgrades.set(path, handler);
+    },
+    async listen(port = config.port, host = config.host) {
+      if (httpServer) throw new Error('Server is already listening');
+      httpServer = await new Promise<Server>((resolve, reject) => {
+        const started = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(started as Server));
+        started.once('error', reject);
+      });
+      httpServer.on('upgrade', (request, socket, head) => upgrades.route(request, socket, head));
+      const address = httpServer.address() as AddressInfo;
+      const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+      url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`;
+      services.media.bindServerUrl(url);
+      return url;
+    },
+    async close() {
+      await ttsSocket.close();
+      if (httpServer) {
+        const closing = httpServer;
+        httpServer = undefined;
+        await new Promise<void>((resolve) => {
+          closing.close(() => resolve());
+          closing.closeAllConnections?.();
+        });
+      }
+      await closeServices(services);
+      await store.close();
+    },
+  };
+  return server;
+}

@@ -1,0 +1,261 @@
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type {
+  RealtimeSession,
+  RealtimeSessionConfigUpdate,
+  RealtimeSessionStartRequest,
+  RealtimeSessionStartResponse,
+} from '../../../contract/realtime.js';
+import { BadRequestError, NotFoundError, NotImplementedError } from '../../../errors/api-error.js';
+import type { AgentSessionHandle, AgentSessionHost } from '../../kernel/ports/agent-session-host.js';
+import type { EventBus } from '../../kernel/event-bus.js';
+import type { MediaService } from '../../engines/media/media-service.js';
+import type { Store } from '../../store/database.js';
+import { newId } from '../../store/ids.js';
+import type { Page, PageRequest } from '../../store/pagination.js';
+import { found, ownerOf } from '../access.js';
+import type { Principal } from '../../kernel/principal.js';
+import type { ContextService } from '../contexts/context-service.js';
+import type { UsageService } from '../usage/usage-service.js';
+import type { WebhookService } from '../webhooks/webhook-service.js';
+import { AgentControl, AgentUnavailableError, type AgentControlOptions } from './agent-control.js';
+import { agentSessionEvents } from './agent-session-events.js';
+import { GenerativeConfigResolver, type GenerativeSources } from './generative-config-resolver.js';
+import { RealtimeSessionRepository, toRealtimeSession, type RealtimeSessionDocument, type StoredRealtimeSession } from './realtime-session-repository.js';
+import { mergeSessionConfig } from './session-config-merge.js';
+import { SessionLifecycle } from './session-lifecycle.js';
+import { humanIdentityFor, SessionRoom } from './session-room.js';
+
+type StartRequest = z.output<typeof RealtimeSessionStartRequest>;
+
+export interface RealtimeSessionServiceDependencies extends GenerativeSources {
+  store: Store;
+  logger: Logger;
+  /** Carries update/end/speak to the instance hosting a session's agent. */
+  bus: EventBus;
+  usage: Pick<UsageService, 'assertWithinLimit'>;
+  webhooks: Pick<WebhookService, 'enqueue'>;
+  media: Pick<MediaService, 'transport' | 'createJoinToken' | 'clientUrl'>;
+  contexts: Pick<ContextService, 'retrieve' | 'createContext' | 'appendMessage'>;
+  /** Runs the voice agents; undefined while no agent runtime is wired (non-simulated starts answer 501). */
+  agents: AgentSessionHost | undefined;
+  control?: AgentControlOptions;
+}
+
+export interface StartOptions {
+  /** The media URL to answer when the server is not listening on a socket (in-process use). */
+  fallbackMediaUrl?: string | undefined;
+}
+
+const RESOURCE = 'realtime session';
+
+/**
+ * Realtime agent sessions (`/v1/realtime/*`): validates and resolves the configuration, stores the session
+ * with its state and events, opens its room, and starts, updates, tells to speak and stops its agent
+ * through the {@link AgentSessionHost} seam. States move forward only: `not_started` -> `in_progress`
+ * (the agent joined) -> `ended`. Simulated sessions get a room and a token but no agent.
+ *
+ * @example
+ * const { session, connection_details } = await services.realtime.start(principal, {
+ *   config: { general: {}, input: {}, output: {}, generative: { llm: 'builtin-offline' } },
+ *   simulated: true,
+ * });
+ */
+export class RealtimeSessionService {
+  private readonly sessions: RealtimeSessionRepository;
+  private readonly lifecycle: SessionLifecycle;
+  private readonly resolver: GenerativeConfigResolver;
+  private readonly room: SessionRoom;
+  private readonly control: AgentControl;
+
+  constructor(private readonly dependencies: RealtimeSessionServiceDependencies) {
+    this.sessions = new RealtimeSessionRepository(dependencies.store);
+    this.lifecycle = new SessionLifecycle(this.sessions, dependencies.webhooks);
+    this.resolver = new GenerativeConfigResolver(dependencies);
+    this.room = new SessionRoom(dependencies.media);
+    this.control = new AgentControl(dependencies.bus, dependencies.logger, dependencies.control);
+  }
+
+  async start(principal: Principal, request: StartRequest, options: StartOptions = {}): Promise<RealtimeSessionStartResponse> {
+    const { config } = request;
+    const simulated = request.simulated ?? false;
+    await this.dependencies.usage.assertWithinLimit(principal.project, principal.human, 'token_cnt');
+    const human = ownerOf(principal);
+    const resolved = await this.resolver.resolve(principal, config.generative, 'config.generative');
+    if (resolved.context && config.general.save_messages) this.resolver.assertContextWritable(human, resolved.context, 'config.generative.context');
+    const agents = this.dependencies.agents;
+    if (!simulated && !agents) {
+      throw new NotImplementedError(
+        'POST /v1/realtime/start: no voice agent runtime is configured on this server yet, so a session with an agent cannot start; ' +
+          'start it with `simulated: true` for a session and room without an agent',
+      );
+    }
+    const context = resolved.context ?? (await this.resolver.newContext(principal, config.generative));
+    const humanIdentity = humanIdentityFor(human);
+    const document: RealtimeSessionDocument = {
+      state: 'not_started',
+      simulated,
+      config: {
+        general: config.general,
+        input: config.input,
+        output: config.output,
+        generative: {
+          llm: resolved.llm!,
+          context,
+          tool_definitions: resolved.tool_definitions ?? [],
+          ...(resolved.voice_override !== undefined ? { voice_override: resolved.voice_override } : {}),
+          ...(resolved.persona !== undefined ? { persona: resolved.persona } : {}),
+          ...(resolved.scenario !== undefined ? { scenario: resolved.scenario } : {}),
+          ...(config.generative._extra !== undefined ? { _extra: config.generative._extra } : {}),
+        },
+      },
+      data: [],
+      ...(request._extra !== undefined ? { _extra: request._extra } : {}),
+      human_identity: humanIdentity,
+    };
+    const stored = await this.dependencies.store.transaction(async (transaction) => {
+      const inserted = await this.sessions.insert(principal, { id: newId('rts'), human, data: document }, transaction);
+      await this.lifecycle.announceCreated(transaction, inserted);
+      return inserted;
+    });
+    const { id } = stored;
+
+    let connection: RealtimeSessionStartResponse['connection_details'];
+    try {
+      connection = await this.room.open(id, humanIdentity, { fallbackUrl: options.fallbackMediaUrl });
+    } catch (error) {
+      await this.abandon(principal, id, false);
+      throw new AgentUnavailableError(`the room of realtime session '${id}' could not be opened: ${messageOf(error)}`, error);
+    }
+    if (simulated || !agents) return { session: await this.present(principal, stored), connection_details: connection };
+
+    let handle: AgentSessionHandle;
+    try {
+      handle = await agents.start({ session: toRealtimeSession(stored), principal, humanIdentity }, this.eventsFor(stored, principal));
+    } catch (error) {
+      await this.abandon(principal, id, true);
+      throw new AgentUnavailableError(`the agent of realtime session '${id}' could not start: ${messageOf(error)}`, error);
+    }
+    await this.control.host(handle);
+    const change = await this.lifecycle.moveTo({ project: principal.project }, id, 'in_progress');
+    if (!change?.changed) {
+      // Ended while its agent was starting (an end call, or the agent stopped at once): stop it now.
+      await handle.stop('ended').catch((error: unknown) => this.warn(id, 'stopping the agent failed', error));
+      await this.control.release(id);
+    }
+    const current = change?.current ?? toRealtimeSession(stored);
+    return { session: await this.refreshContext(principal, current), connection_details: connection };
+  }
+
+  async update(principal: Principal, id: string, patch: RealtimeSessionConfigUpdate): Promise<RealtimeSession> {
+    const before = found(await this.sessions.find(principal, id), RESOURCE, id);
+    assertNotEnded(before);
+    const resolved = patch.generative ? await this.resolver.resolve(principal, patch.generative, 'generative') : {};
+    const result = await this.sessions.update({ principal }, id, async (current) => {
+      assertNotEnded(current);
+      const config = mergeSessionConfig(current.data.config, patch, resolved);
+      if (config.general.save_messages && (resolved.context !== undefined || patch.general?.save_messages !== undefined)) {
+        const field = resolved.context !== undefined ? 'generative.context' : 'general.save_messages';
+        this.resolver.assertContextWritable(current.human, config.generative.context, field);
+      }
+      return { ...current.data, config };
+    });
+    const updated = found(result, RESOURCE, id).current;
+    if (updated.data.state === 'in_progress') {
+      // The stored configuration is what counts; an agent that cannot be reached is logged, not fatal.
+      await this.control
+        .send(id, { command: 'update', config: updated.data.config })
+        .catch((error: unknown) => this.warn(id, 'the running agent did not take the new configuration', error));
+    }
+    return this.present(principal, updated);
+  }
+
+  /** Ends the session (idempotent: an ended session is answered as it is). */
+  async end(principal: Principal, id: string): Promise<RealtimeSession> {
+    const change = found(await this.lifecycle.moveTo({ principal }, id, 'ended'), RESOURCE, id);
+    if (change.changed) {
+      // A session ended while `not_started` may have an agent starting: `start` stops it when it sees `ended`.
+      if (change.previous.state === 'in_progress') {
+        await this.control.send(id, { command: 'stop', reason: 'ended' }).catch((error: unknown) => this.warn(id, 'stopping the agent failed', error));
+      }
+      await this.room.close(id).catch((error: unknown) => this.warn(id, 'closing the room failed', error));
+    }
+    return this.refreshContext(principal, change.current);
+  }
+
+  async retrieve(principal: Principal, id: string): Promise<RealtimeSession> {
+    return this.present(principal, found(await this.sessions.find(principal, id), RESOURCE, id));
+  }
+
+  /** The caller's sessions (every session of the project for an API key without a human), newest first. */
+  async list(principal: Principal, page: PageRequest): Promise<Page<RealtimeSession>> {
+    const result = await this.sessions.list(principal, page);
+    return { ...result, values: await Promise.all(result.values.map((stored) => this.present(principal, stored))) };
+  }
+
+  /** Makes the agent of a live session say `text` (400 when the session is not in progress). */
+  async speak(principal: Principal, id: string, text: string): Promise<RealtimeSession> {
+    const stored = found(await this.sessions.find(principal, id), RESOURCE, id);
+    if (stored.data.state !== 'in_progress') {
+      throw new BadRequestError(`realtime session '${id}' is not in progress (state: ${stored.data.state}); only the agent of a live session can speak`);
+    }
+    await this.control.send(id, { command: 'speak', text });
+    return this.present(principal, stored);
+  }
+
+  /** Releases the bus subscriptions of agents hosted here (the host stops the agents themselves). */
+  async close(): Promise<void> {
+    await this.control.close();
+  }
+
+  private eventsFor(stored: StoredRealtimeSession, principal: Principal) {
+    return agentSessionEvents(
+      {
+        store: this.dependencies.store,
+        sessions: this.sessions,
+        lifecycle: this.lifecycle,
+        contexts: this.dependencies.contexts,
+        webhooks: this.dependencies.webhooks,
+        control: this.control,
+        logger: this.dependencies.logger,
+      },
+      { id: stored.id, project: principal.project },
+      principal,
+    );
+  }
+
+  /** Ends a session whose start failed after it was stored, and closes its room when it was opened. */
+  private async abandon(principal: Principal, id: string, roomOpened: boolean): Promise<void> {
+    await this.lifecycle.moveTo({ project: principal.project }, id, 'ended');
+    if (roomOpened) await this.room.close(id).catch((error: unknown) => this.warn(id, 'closing the room failed', error));
+  }
+
+  private present(principal: Principal, stored: StoredRealtimeSession): Promise<RealtimeSession> {
+    return this.refreshContext(principal, toRealtimeSession(stored));
+  }
+
+  /** The session with its context as it is now (the conversation grows while the session runs). */
+  private async refreshContext(principal: Principal, session: RealtimeSession): Promise<RealtimeSession> {
+    try {
+      const context = await this.dependencies.contexts.retrieve(principal, session.config.generative.context.id);
+      return { ...session, config: { ...session.config, generative: { ...session.config.generative, context } } };
+    } catch (error) {
+      if (NotFoundError.isInstance(error)) return session;
+      throw error;
+    }
+  }
+
+  private warn(id: string, what: string, error: unknown): void {
+    this.dependencies.logger.warn({ session: id, err: error }, `realtime session: ${what}`);
+  }
+}
+
+function assertNotEnded(stored: StoredRealtimeSession): void {
+  if (stored.data.state === 'ended') {
+    throw new BadRequestError(`realtime session '${stored.id}' has ended; its configuration can no longer change`);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

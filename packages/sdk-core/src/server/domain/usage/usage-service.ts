@@ -1,0 +1,194 @@
+import type { Transaction } from 'kysely';
+import type { Usage, UsageLimits, UsageType } from '../../../contract/usage.js';
+import { UsageLimitExceededError } from '../../../errors/api-error.js';
+import type { Store } from '../../store/database.js';
+import { newId } from '../../store/ids.js';
+import type { Database } from '../../store/tables.js';
+import type { Principal } from '../../kernel/principal.js';
+import type { WebhookService } from '../webhooks/webhook-service.js';
+import type { UsageLimitService } from './usage-limits.js';
+import { UsageReservation } from './usage-reservation.js';
+
+/** Who consumed: a request's principal, or an explicit project and (optional) human. */
+export type UsageSubject = Pick<Principal, 'project' | 'human'> | { project: string; human?: string | null };
+
+export interface UsageServiceOptions {
+  /** How long an unsettled reservation holds budget (default 10 min). */
+  reservationTtlMs?: number;
+  now?: () => number;
+}
+
+export interface ReserveOptions {
+  /** Grant what remains when less than `amount` is left (default true); false refuses instead. */
+  allowPartial?: boolean;
+  /** Overrides the service's reservation lifetime. */
+  ttlMs?: number;
+}
+
+type Executor = Store['db'] | Transaction<Database>;
+
+/**
+ * Usage metering and per-human limits. Consumers call {@link UsageService.record} (or reserve/commit for
+ * streams); each record emits a `usage.tracked` webhook from the same transaction. Limits are those set
+ * with the deprecated limits API ({@link UsageLimitService}); a human has exceeded a type's limit when
+ * the total recorded usage of that type (plus open reservations) reaches it.
+ *
+ * @example
+ * await services.usage.assertWithinLimit(project, human, 'voice_synthesis_seconds');
+ * const seconds = await synthesise(text);
+ * await services.usage.record({ project, human }, 'voice_synthesis_seconds', seconds, { voice });
+ */
+export class UsageService {
+  private readonly reservationTtlMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly store: Store,
+    private readonly limits: UsageLimitService,
+    private readonly webhooks: WebhookService,
+    options: UsageServiceOptions = {},
+  ) {
+    this.reservationTtlMs = options.reservationTtlMs ?? 10 * 60_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Records usage and its `usage.tracked` event in one transaction. */
+  async record(subject: UsageSubject, type: UsageType, value: number, metadata: Record<string, unknown> = {}): Promise<Usage> {
+    return this.store.transaction((trx) => this.recordIn(trx, subject, type, value, metadata));
+  }
+
+  /** Like {@link record}, inside the caller's transaction (so usage commits or rolls back with the caller's change). */
+  async recordIn(trx: Transaction<Database>, subject: UsageSubject, type: UsageType, value: number, metadata: Record<string, unknown> = {}): Promise<Usage> {
+    if (!Number.isFinite(value) || value < 0) throw new RangeError(`usage value must be a finite number >= 0, got ${value}`);
+    const human = subject.human ?? null;
+    const createdAt = new Date(this.now()).toISOString();
+    const id = newId('usage');
+    await trx
+      .insertInto('usage_records')
+      .values({ id, project: subject.project, human, type, value, metadata: JSON.stringify(metadata), created_at: createdAt })
+      .execute();
+    if (human !== null) {
+      await trx
+        .insertInto('usage_counters')
+        .values({ project: subject.project, human, type, used: value, updated_at: createdAt })
+        .onConflict((conflict) =>
+          conflict.columns(['project', 'human', 'type']).doUpdateSet((builder) => ({
+            used: builder('usage_counters.used', '+', builder.ref('excluded.used')),
+            updated_at: createdAt,
+          })),
+        )
+        .execute();
+    }
+    const usage: Usage = { id, type, value, project: subject.project, metadata, ...(human !== null ? { human } : {}) };
+    await this.webhooks.enqueue(trx, subject.project, {
+      type: 'usage.tracked',
+      payload: { ...usage, ...(human !== null ? { human_id: human } : {}), extra: { created_at: createdAt } },
+    });
+    return usage;
+  }
+
+  /**
+   * Throws {@link UsageLimitExceededError} (400 `usage_limit_exceeded`) when the human has no budget left
+   * for `type`, or less than `additional`. Project-wide calls (no human) have no limits.
+   */
+  async assertWithinLimit(project: string, human: string | null | undefined, type: UsageType, additional = 0): Promise<void> {
+    if (!human) return;
+    const limit = await this.limits.limitFor(project, human, type);
+    if (limit === undefined) return;
+    const { used, reserved } = await this.consumption(this.store.db, project, human, type);
+    const remaining = limit - used - reserved;
+    if (remaining <= 0 || additional > remaining) throw this.exceeded(human, type, limit, used + reserved);
+  }
+
+  /**
+   * Holds up to `amount` of the human's remaining budget for an in-flight request. The check and the hold
+   * are one transaction under the human's counter row lock, so concurrent reservations never overlap.
+   * Throws {@link UsageLimitExceededError} when nothing remains (or, with `allowPartial: false`, when
+   * `amount` does not fit).
+   */
+  async reserve(project: string, human: string | null | undefined, type: UsageType, amount: number, options: ReserveOptions = {}): Promise<UsageReservation> {
+    if (!Number.isFinite(amount) || amount < 0) throw new RangeError(`reservation amount must be a finite number >= 0, got ${amount}`);
+    const settler = {
+      commit: (reservationId: string | null, actual: number, metadata: Record<string, unknown>) =>
+        this.store.transaction(async (trx) => {
+          if (reservationId) await trx.deleteFrom('usage_reservations').where('id', '=', reservationId).execute();
+          return this.recordIn(trx, { project, human: human ?? null }, type, actual, metadata);
+        }),
+      release: async (reservationId: string | null) => {
+        if (reservationId) await this.store.db.deleteFrom('usage_reservations').where('id', '=', reservationId).execute();
+      },
+    };
+    const limit = human ? await this.limits.limitFor(project, human, type) : undefined;
+    if (!human || limit === undefined) return new UsageReservation(null, amount, settler);
+
+    const { id, granted } = await this.store.transaction(async (trx) => {
+      const nowMs = this.now();
+      const nowIso = new Date(nowMs).toISOString();
+      await trx
+        .insertInto('usage_counters')
+        .values({ project, human, type, used: 0, updated_at: nowIso })
+        .onConflict((conflict) => conflict.columns(['project', 'human', 'type']).doNothing())
+        .execute();
+      const lock = trx.selectFrom('usage_counters').select('used').where('project', '=', project).where('human', '=', human).where('type', '=', type);
+      await (this.store.dialect === 'postgres' ? lock.forUpdate() : lock).executeTakeFirstOrThrow();
+      await trx
+        .deleteFrom('usage_reservations')
+        .where('project', '=', project)
+        .where('human', '=', human)
+        .where('type', '=', type)
+        .where('expires_at', '<=', nowIso)
+        .execute();
+      const { used, reserved } = await this.consumption(trx, project, human, type);
+      const remaining = limit - used - reserved;
+      if (remaining <= 0 || (options.allowPartial === false && amount > remaining)) throw this.exceeded(human, type, limit, used + reserved);
+      const held = Math.min(amount, remaining);
+      const reservationId = newId('reservation');
+      await trx
+        .insertInto('usage_reservations')
+        .values({
+          id: reservationId,
+          project,
+          human,
+          type,
+          amount: held,
+          expires_at: new Date(nowMs + (options.ttlMs ?? this.reservationTtlMs)).toISOString(),
+          created_at: nowIso,
+        })
+        .execute();
+      return { id: reservationId, granted: held };
+    });
+    return new UsageReservation(id, granted, settler);
+  }
+
+  /** The limits the human has reached (used + reserved >= limit); empty when within every limit. */
+  async exceededLimits(project: string, human: string): Promise<UsageLimits> {
+    const limits = await this.limits.get(project, human);
+    const exceeded: UsageLimits = [];
+    for (const limit of limits) {
+      const { used, reserved } = await this.consumption(this.store.db, project, human, limit.type);
+      if (used + reserved >= limit.value) exceeded.push(limit);
+    }
+    return exceeded;
+  }
+
+  /** Recorded usage and open reservations of one human and type. */
+  async consumption(executor: Executor, project: string, human: string, type: UsageType): Promise<{ used: number; reserved: number }> {
+    const nowIso = new Date(this.now()).toISOString();
+    const [counter, reservations] = await Promise.all([
+      executor.selectFrom('usage_counters').select('used').where('project', '=', project).where('human', '=', human).where('type', '=', type).executeTakeFirst(),
+      executor
+        .selectFrom('usage_reservations')
+        .select((builder) => builder.fn.sum<number | string | null>('amount').as('reserved'))
+        .where('project', '=', project)
+        .where('human', '=', human)
+        .where('type', '=', type)
+        .where('expires_at', '>', nowIso)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { used: Number(counter?.used ?? 0), reserved: Number(reservations.reserved ?? 0) };
+  }
+
+  private exceeded(human: string, type: UsageType, limit: number, consumed: number): UsageLimitExceededError {
+    return new UsageLimitExceededError(`${type}: human '${human}' reached the usage limit (${consumed} of ${limit} used or reserved)`);
+  }
+}

@@ -1,0 +1,14 @@
+import type { HttpBindings } from '@hono/node-server';
+import type { Logger } from 'pino';
+import type { Principal } from '../../kernel/principal.js';
+
+/** Per-request variables on the Hono context. */
+export interface AppEnvironment {
+  /** Node's request and response under @hono/node-server; absent when the app is called through `fetch`. */
+  Bindings: Partial<HttpBindings>;
+  Variables: {
+    requestId: string;
+    logger: Logger;
+    principal?: Principal;
+  };
+}

@@ -1,0 +1,133 @@
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { z } from 'zod';
+import type { RouteDefinition } from '../../../contract/define-route.js';
+import { BadRequestError, PayloadTooLargeError } from '../../../errors/api-error.js';
+import type { Services } from '../../domain/services.js';
+import { authenticate } from './authenticate.js';
+import type { Handler, HandlerContext } from './handler.js';
+import type { AppEnvironment } from './app-environment.js';
+import { assertStorableInput } from './input-hygiene.js';
+import { invalidInput } from './validation-error.js';
+import { clientSignal, readRequestText } from './node-request.js';
+import { eventStreamOf, writeEventStream } from './event-stream.js';
+
+/** The header by which @hono/node-server leaves a response that was written to Node directly alone. */
+const ALREADY_SENT = 'x-hono-already-sent';
+
+/** `/v1/persona/{persona_id}` -> `/v1/persona/:persona_id` */
+export function toHonoPath(path: string): string {
+  return path.replace(/\{([a-zA-Z0-9_]+)\}/g, ':$1');
+}
+
+/** Static segments before parameters, so `/v1/persona/list` is never taken for a persona id. */
+export function compareRoutes(left: RouteDefinition, right: RouteDefinition): number {
+  const a = left.path.split('/');
+  const b = right.path.split('/');
+  for (let index = 0; index < Math.min(a.length, b.length); index += 1) {
+    const aParam = a[index]!.startsWith('{');
+    const bParam = b[index]!.startsWith('{');
+    if (aParam !== bParam) return aParam ? 1 : -1;
+  }
+  return b.length - a.length;
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema as z.ZodType & { def: { type: string; innerType?: z.ZodType } };
+  while (current.def.innerType && ['optional', 'default', 'nullable', 'prefault'].includes(current.def.type)) {
+    current = current.def.innerType as typeof current;
+  }
+  return current;
+}
+
+function readQuery(url: URL, schema: z.ZodObject | undefined): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    const field = schema?.shape[key] as z.ZodType | undefined;
+    const wantsArray = field !== undefined && (unwrap(field).def as { type: string }).type === 'array';
+    query[key] = wantsArray ? values.flatMap((value) => value.split(',')).filter((value) => value !== '') : values.at(-1);
+  }
+  return query;
+}
+
+async function readBody(context: Context<AppEnvironment>, route: RouteDefinition): Promise<unknown> {
+  if (route.request?.bodyEncoding === 'multipart') {
+    const type = context.req.header('content-type') ?? '';
+    if (!type.includes('multipart/form-data')) throw new BadRequestError('Invalid body: expected multipart/form-data');
+    try {
+      return await context.req.parseBody();
+    } catch (error) {
+      throw new BadRequestError('Invalid body: malformed multipart/form-data', { cause: error });
+    }
+  }
+  const text = await readRequestText(context);
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new BadRequestError(`Invalid body: malformed JSON (${(error as Error).message})`, { cause: error });
+  }
+}
+
+function parse<T extends z.ZodType>(schema: T, value: unknown, location: 'body' | 'query' | 'path'): z.output<T> {
+  assertStorableInput(value, location);
+  const result = schema.safeParse(value);
+  if (!result.success) throw invalidInput(location, result.error);
+  return result.data;
+}
+
+/** Registers one route: auth, body limit, input validation, the handler, and response validation. */
+export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, handler: Handler<RouteDefinition>, services: Services): void {
+  const maxSize = route.request?.bodyEncoding === 'multipart' ? services.config.maxUploadBytes : services.config.maxBodyBytes;
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new PayloadTooLargeError(`Request body is larger than ${maxSize} bytes`);
+    },
+  });
+
+  app.on(route.method, toHonoPath(route.path), limit, async (context) => {
+    const principal = await authenticate(context.req.raw.headers, route.auth, services, {
+      humanHeader: route.humanHeader !== false,
+    });
+    context.set('principal', principal);
+    const input: Record<string, unknown> = {};
+    if (route.request?.params) input.params = parse(route.request.params, context.req.param(), 'path');
+    if (route.request?.query) input.query = parse(route.request.query, readQuery(new URL(context.req.url), route.request.query), 'query');
+    if (route.request?.body) input.body = parse(route.request.body, await readBody(context, route), 'body');
+
+    let signal: AbortSignal | undefined;
+    const handlerContext: HandlerContext = {
+      principal,
+      services,
+      requestId: context.get('requestId'),
+      request: context.req.raw,
+      get signal() {
+        return (signal ??= clientSignal(context));
+      },
+      logger: context.get('logger'),
+    };
+    const output = await handler(input as never, handlerContext);
+
+    switch (route.success.kind) {
+      case 'json':
+        return context.json(route.success.schema.parse(output) as object, 200);
+      case 'empty':
+        return context.body(null, 200);
+      case 'binary':
+        return output as Response;
+      case 'json-or-sse': {
+        const response = output as Response;
+        const stream = eventStreamOf(response);
+        const outgoing = context.env?.outgoing;
+        if (!stream || !outgoing) return response;
+        // Headers set so far by the middlewares (CORS, request id), then the response's own.
+        const headers = new Headers(context.res.headers);
+        response.headers.forEach((value, name) => headers.set(name, value));
+        void writeEventStream(outgoing, response.status, headers, stream);
+        return new Response(null, { headers: { [ALREADY_SENT]: 'true' } });
+      }
+    }
+  });
+}

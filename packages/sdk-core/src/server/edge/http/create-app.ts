@@ -1,0 +1,92 @@
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { requestId } from 'hono/request-id';
+import { HTTPException } from 'hono/http-exception';
+import { allRoutes, routes } from '../../../contract/routes.js';
+import type { RouteDefinition } from '../../../contract/define-route.js';
+import { ApiError } from '../../../errors/api-error.js';
+import type { Services } from '../../domain/services.js';
+import type { AppEnvironment } from './app-environment.js';
+import { bindRoute, compareRoutes } from './bind-routes.js';
+import { renderDocsPage } from './docs-page.js';
+import type { Handler } from './handler.js';
+import { handlers } from './handlers/index.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { registerMediaRoutes } from '../media-routes.js';
+import { registerChatAudioRoute } from './chat-audio-route.js';
+
+/**
+ * The error body: the spec's `{type, message}`. OpenAI-compatible routes also carry OpenAI's `error` object so
+ * the official `openai` client shows the message; 500s carry the spec's `{error: string}`.
+ */
+function errorBody(path: string, type: string, message: string, status: number): Record<string, unknown> {
+  if (path.startsWith('/v1/chat/')) return { type, message, error: { message, type, param: null, code: type } };
+  return status >= 500 && status !== 501 ? { type, message, error: message } : { type, message };
+}
+
+/** The platform's HTTP application: every contract route plus `/openapi.json`, `/docs` and `/health`. */
+export function createApp(services: Services): Hono<AppEnvironment> {
+  const app = new Hono<AppEnvironment>();
+
+  app.use(requestId({ headerName: 'x-request-id' }));
+  // Credentials travel in headers, never cookies, so any origin may call the API (browsers use usage tokens).
+  app.use(
+    cors({
+      origin: services.config.corsOrigins === '*' ? '*' : services.config.corsOrigins.split(',').map((origin) => origin.trim()),
+      allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['x-api-key', 'authorization', 'x-human-id', 'content-type', 'accept'],
+      exposeHeaders: ['x-request-id', 'retry-after'],
+      maxAge: 600,
+    }),
+  );
+  app.use(async (context, next) => {
+    const logger = services.logger.child({ requestId: context.get('requestId') });
+    context.set('logger', logger);
+    const started = performance.now();
+    await next();
+    logger.debug(
+      { method: context.req.method, path: new URL(context.req.url).pathname, status: context.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+
+  app.onError((error, context) => {
+    const requestIdentifier = context.get('requestId');
+    const path = new URL(context.req.url).pathname;
+    if (ApiError.isInstance(error)) {
+      return context.json(errorBody(path, error.type, error.message, error.status), error.status as 400);
+    }
+    if (error instanceof HTTPException) {
+      const type = error.status === 413 ? 'payload_too_large' : 'invalid_input';
+      return context.json(errorBody(path, type, error.message, error.status), error.status);
+    }
+    (context.get('logger') ?? services.logger).error({ err: error }, 'unhandled error');
+    const message = `Internal server error (request ${requestIdentifier})`;
+    return context.json(errorBody(path, 'internal_error', message, 500), 500);
+  });
+
+  app.notFound((context) =>
+    context.json({ type: 'not_found', message: `No route for ${context.req.method} ${new URL(context.req.url).pathname}` }, 404),
+  );
+
+  app.get('/health', (context) => context.json({ status: 'ok' }));
+  let openApiDocument: object | undefined;
+  app.get('/openapi.json', (context) => {
+    openApiDocument ??= buildOpenApiDocument(allRoutes, { serverUrl: services.config.publicUrl });
+    return context.json(openApiDocument);
+  });
+  app.get('/docs', (context) => context.html(renderDocsPage('/openapi.json')));
+  registerMediaRoutes(app, services.media);
+  registerChatAudioRoute(app, services.chatAudio);
+
+  // Each route with its handler, taken group by group; static segments are registered before parameters.
+  const bindings = Object.entries(routes).flatMap(([groupName, group]) =>
+    Object.entries(group as Record<string, RouteDefinition>).map(([name, route]) => ({
+      route,
+      handler: (handlers as unknown as Record<string, Record<string, Handler<RouteDefinition>>>)[groupName]![name]!,
+    })),
+  );
+  bindings.sort((left, right) => compareRoutes(left.route, right.route));
+  for (const { route, handler } of bindings) bindRoute(app, route, handler, services);
+  return app;
+}

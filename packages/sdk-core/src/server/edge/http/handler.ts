@@ -1,0 +1,37 @@
+import type { Logger } from 'pino';
+import type { RouteDefinition, RouteHandlerOutput, RouteParsedInput } from '../../../contract/define-route.js';
+import { NotImplementedError } from '../../../errors/api-error.js';
+import type { Principal } from '../../kernel/principal.js';
+import type { Services } from '../../domain/services.js';
+
+/** What every handler receives besides its parsed input. */
+export interface HandlerContext {
+  principal: Principal;
+  services: Services;
+  requestId: string;
+  /** The raw request (headers such as `Accept`). */
+  request: Request;
+  /** Aborts when the client goes away before the response ended. */
+  readonly signal: AbortSignal;
+  logger: Logger;
+}
+
+/** A thin function that turns parsed input into a service call. */
+export type Handler<R extends RouteDefinition> = (
+  input: RouteParsedInput<R>,
+  context: HandlerContext,
+) => Promise<RouteHandlerOutput<R>>;
+
+/** One handler per route of a contract group; the compiler rejects a missing one. */
+export type GroupHandlers<G extends Record<string, RouteDefinition>> = { [K in keyof G]: Handler<G[K]> };
+
+/** Handlers for routes whose behaviour arrives with a later part of the platform: 501 with a clear message. */
+export function notImplemented<G extends Record<string, RouteDefinition>>(group: G, arrivesWith: string): GroupHandlers<G> {
+  const handlers: Record<string, Handler<RouteDefinition>> = {};
+  for (const [name, route] of Object.entries(group)) {
+    handlers[name] = async () => {
+      throw new NotImplementedError(`${route.method} ${route.path} is not available on this server yet (arrives with ${arrivesWith})`);
+    };
+  }
+  return handlers as unknown as GroupHandlers<G>;
+}

@@ -1,0 +1,40 @@
+import type { RouteGroupName, Routes } from '../../../../contract/routes.js';
+import { notImplemented, type GroupHandlers } from '../handler.js';
+import { personaHandlers } from './personas.js';
+import { chatHandlers } from './chat.js';
+import { scenarioHandlers } from './scenarios.js';
+import { llmHandlers } from './llms.js';
+import { toolHandlers } from './tools.js';
+import { secretHandlers } from './secrets.js';
+import { contextHandlers } from './contexts.js';
+import { analyticsHandlers } from './analytics.js';
+import { voiceHandlers } from './voices.js';
+import { usageHandlers } from './usage.js';
+import { creditHandlers } from './credits.js';
+import { appHandlers } from './apps.js';
+import { appTemplateHandlers } from './app-templates.js';
+import { subgraphHandlers } from './subgraphs.js';
+import { realtimeHandlers } from './realtime.js';
+import { partnerHandlers } from './partner.js';
+import { routes } from '../../../../contract/routes.js';
+
+/** The server's handler for every route of the contract. */
+export const handlers: { [G in RouteGroupName]: GroupHandlers<Routes[G]> } = {
+  usage: usageHandlers,
+  voices: voiceHandlers,
+  credits: creditHandlers,
+  chat: chatHandlers,
+  personas: personaHandlers,
+  scenarios: scenarioHandlers,
+  llms: llmHandlers,
+  contexts: contextHandlers,
+  realtime: realtimeHandlers,
+  partner: partnerHandlers,
+  tools: toolHandlers,
+  apps: appHandlers,
+  appTemplates: appTemplateHandlers,
+  subgraphs: subgraphHandlers,
+  appRuns: notImplemented(routes.appRuns, 'the app-graph runtime'),
+  secrets: secretHandlers,
+  analytics: analyticsHandlers,
+};

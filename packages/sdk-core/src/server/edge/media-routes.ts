@@ -1,0 +1,38 @@
+import type { Hono } from 'hono';
+import type { UpgradeHandler } from './upgrade-router.js';
+import { roomServiceCall } from '../engines/media/embedded/room-service-api.js';
+import { SIGNAL_PATHS, type MediaService } from '../engines/media/media-service.js';
+
+/**
+ * Adds the embedded endpoint's HTTP routes: `GET /rtc/validate`, `GET /rtc/v1/validate` (what
+ * clients ask after a failed upgrade) and the RoomService Twirp subset under `/twirp`.
+ * Nothing is added with a LiveKit deployment.
+ *
+ * @example
+ * registerMediaRoutes(app, services.media);
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function registerMediaRoutes(app: Hono<any>, media: MediaService): void {
+  const endpoint = media.endpoint;
+  if (!endpoint) return;
+  for (const [path, version] of SIGNAL_PATHS) {
+    app.get(`${path}/validate`, async (context) => {
+      const refusal = await endpoint.validate(new URL(context.req.url), context.req.header('authorization'), version);
+      return context.text(refusal.message, refusal.status as 200);
+    });
+  }
+  app.post('/twirp/livekit.RoomService/:method', async (context) => {
+    const body: unknown = await context.req.json().catch(() => ({}));
+    const answer = await roomServiceCall(endpoint, context.req.param('method'), body, context.req.header('authorization'));
+    return context.json(answer.body as object, answer.status as 200);
+  });
+}
+
+/** Registers the signalling websocket paths on the server's upgrade router. */
+export function registerMediaUpgrades(onUpgrade: (path: string, handler: UpgradeHandler) => void, media: MediaService): void {
+  const endpoint = media.endpoint;
+  if (!endpoint) return;
+  for (const [path, version] of SIGNAL_PATHS) {
+    onUpgrade(path, (request, socket, head) => endpoint.handleUpgrade(request, socket, head, version));
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { BadRequestError } from '../../../errors/api-error.js';
+import { addressClass, assertUpstreamAllowed } from './upstream-address.js';
+
+describe('addressClass', () => {
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['::1', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['10.1.2.3', 'private'],
+    ['172.20.0.1', 'private'],
+    ['192.168.1.1', 'private'],
+    ['169.254.169.254', 'private'],
+    ['100.64.0.1', 'private'],
+    ['0.0.0.0', 'private'],
+    ['fd00::1', 'private'],
+    ['fe80::1', 'private'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['8.8.8.8', 'public'],
+    ['2606:4700::1111', 'public'],
+  ])('%s is %s', (address, expected) => {
+    expect(addressClass(address)).toBe(expected);
+  });
+});
+
+describe('assertUpstreamAllowed', () => {
+  const strict = { allowLoopback: false, allowPrivateNetworks: false };
+  const resolveTo = (...addresses: string[]) => (async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))) as never;
+
+  it('refuses loopback and private destinations, naming model and the setting', async () => {
+    for (const url of ['http://127.0.0.1:8080/v1/chat/completions', 'http://[::1]/v1', 'http://169.254.169.254/latest']) {
+      const error = await assertUpstreamAllowed(new URL(url), strict).catch((caught: unknown) => caught);
+      expect(BadRequestError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(/^model: .*PALAVER_LLM_ALLOW_/);
+    }
+  });
+
+  it('refuses a name when any of its addresses is private (a host cannot hide behind one public address)', async () => {
+    await expect(assertUpstreamAllowed(new URL('https://llm.example.com/v1'), strict, resolveTo('93.184.216.34', '10.0.0.5'))).rejects.toThrow(/private/);
+    await expect(assertUpstreamAllowed(new URL('https://llm.example.com/v1'), strict, resolveTo('93.184.216.34'))).resolves.toBeUndefined();
+  });
+
+  it('allows what the policy allows', async () => {
+    await expect(assertUpstreamAllowed(new URL('http://127.0.0.1/v1'), { allowLoopback: true, allowPrivateNetworks: false })).resolves.toBeUndefined();
+    await expect(assertUpstreamAllowed(new URL('http://10.0.0.1/v1'), { allowLoopback: false, allowPrivateNetworks: true })).resolves.toBeUndefined();
+  });
+});

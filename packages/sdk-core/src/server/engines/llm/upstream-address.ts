@@ -1,0 +1,88 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import { BadRequestError } from '../../../errors/api-error.js';
+
+/** Which non-public destinations an upstream LLM URL may resolve to. */
+export interface UpstreamAddressPolicy {
+  allowLoopback: boolean;
+  allowPrivateNetworks: boolean;
+}
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** Private, link-local (cloud metadata), carrier-grade NAT, unspecified and multicast ranges. */
+const privateNetworks = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 3],
+] as const) {
+  privateNetworks.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  privateNetworks.addSubnet(network, prefix, 'ipv6');
+}
+
+type AddressClass = 'loopback' | 'private' | 'public';
+/** `BlockList.check` costs about 0.1 ms; the gateway asks about the same few addresses on every request. */
+const classified = new Map<string, AddressClass>();
+const MAX_CLASSIFIED = 1024;
+
+/** Classifies one IP address; IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry. */
+export function addressClass(address: string): AddressClass {
+  let kind = classified.get(address);
+  if (kind === undefined) {
+    kind = classify(address);
+    if (classified.size >= MAX_CLASSIFIED) classified.clear();
+    classified.set(address, kind);
+  }
+  return kind;
+}
+
+function classify(address: string): AddressClass {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const ip = mapped ? mapped[1]! : address;
+  const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
+  if (loopback.check(ip, family)) return 'loopback';
+  if (privateNetworks.check(ip, family)) return 'private';
+  return 'public';
+}
+
+/**
+ * Refuses an upstream URL whose host resolves to a loopback or private address unless the policy allows
+ * it (SSRF, OWASP API7): every resolved address must be allowed.
+ *
+ * @example
+ * await assertUpstreamAllowed(new URL(llm.post_url), { allowLoopback: false, allowPrivateNetworks: false });
+ */
+export async function assertUpstreamAllowed(url: URL, policy: UpstreamAddressPolicy, resolve: typeof lookup = lookup): Promise<void> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadRequestError(`model: the LLM's post_url must be http(s), not ${url.protocol}`);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : (await resolve(host, { all: true })).map((entry) => entry.address);
+  } catch (error) {
+    throw new BadRequestError(`model: the LLM's post_url host '${host}' does not resolve`, { cause: error });
+  }
+  for (const address of addresses) {
+    const kind = addressClass(address);
+    if ((kind === 'loopback' && !policy.allowLoopback) || (kind === 'private' && !policy.allowPrivateNetworks)) {
+      throw new BadRequestError(
+        `model: the LLM's post_url resolves to a ${kind} address, which this server does not allow (set PALAVER_LLM_ALLOW_${kind === 'loopback' ? 'LOOPBACK' : 'PRIVATE'}=true to allow it)`,
+      );
+    }
+  }
+}

@@ -1,0 +1,281 @@
+import {
+  DataPacket,
+  DataPacket_Kind,
+  DisconnectReason,
+  ParticipantInfo_State,
+  UserPacket,
+  type ParticipantInfo,
+} from '@livekit/protocol';
+import type {
+  AgentRoomConnection,
+  AgentRoomEvents,
+  AudioOutput,
+  IncomingTextStream,
+  PerformRpcOptions,
+  RemoteAudioTrack,
+  RoomParticipant,
+  RpcInvocation,
+  SendDataOptions,
+  SendTextOptions,
+  TextStreamWriter,
+} from '../../agent-transport.js';
+import { participantKindName } from '../../participant-kind.js';
+import { TypedEmitter } from '../../../../kernel/typed-emitter.js';
+import type { ParticipantState } from '../participant-state.js';
+import { PublishedAudioTrack } from '../published-audio-track.js';
+import type { Room } from '../room.js';
+import { LocalAudioOutput } from './local-audio-output.js';
+import { LocalMember } from './local-member.js';
+import { RemotePcmTrack } from './remote-pcm-track.js';
+import { RpcEndpoint } from './rpc-endpoint.js';
+import { IncomingTextStreams, OutgoingTextStream } from './text-streams.js';
+
+function toParticipant(info: ParticipantInfo): RoomParticipant {
+  return {
+    identity: info.identity,
+    sid: info.sid,
+    name: info.name,
+    kind: participantKindName(info.kind),
+    metadata: info.metadata,
+    attributes: { ...info.attributes },
+  };
+}
+
+/**
+ * The agent inside an embedded room: direct calls into the room, no second WebRTC hop.
+ *
+ * @example
+ * const connection = new EmbeddedAgentConnection(state, room);
+ * connection.enter();
+ * await connection.sendData('{"text":"hi"}', { topic: 'message' });
+ */
+export class EmbeddedAgentConnection implements AgentRoomConnection {
+  readonly member: LocalMember;
+  private readonly events = new TypedEmitter<AgentRoomEvents>();
+  private readonly known = new Map<string, RoomParticipant>();
+  private readonly tracks = new Map<string, RemotePcmTrack>();
+  private readonly outputs = new Set<LocalAudioOutput>();
+  private readonly rpc: RpcEndpoint;
+  private readonly textStreams: IncomingTextStreams;
+  private readonly textHandlers = new Map<string, (stream: IncomingTextStream) => void>();
+  private sequence = 0;
+  private leftFlag = false;
+
+  constructor(
+    private readonly state: ParticipantState,
+    private readonly roomHandle: Room,
+  ) {
+    this.member = new LocalMember(state, {
+      participants: (participants) => this.updateParticipants(participants),
+      room: (room) => this.events.emit('roomMetadata', room.metadata),
+      data: (packet, reliable) => this.receiveData(packet, reliable),
+      trackPublished: (track) => this.subscribe(track),
+      removed: (reason) => this.finish(`removed: ${DisconnectReason[reason] ?? reason}`),
+    });
+    this.rpc = new RpcEndpoint((destination, value) => this.sendPacket(new DataPacket({ value, destinationIdentities: [destination] }), true));
+    this.textStreams = new IncomingTextStreams(
+      (stream) => this.textHandlers.get(stream.topic)?.(stream),
+      (topic) => this.textHandlers.has(topic),
+    );
+  }
+
+  get room(): string {
+    return this.roomHandle.name;
+  }
+
+  get identity(): string {
+    return this.state.identity;
+  }
+
+  get sid(): string {
+    return this.state.sid;
+  }
+
+  /** Joins the room and learns who is already there. */
+  enter(): void {
+    this.state.state = ParticipantInfo_State.ACTIVE;
+    for (const info of this.roomHandle.othersInfo(this.identity)) this.known.set(info.identity, toParticipant(info));
+    this.roomHandle.join(this.member);
+  }
+
+  participants(): RoomParticipant[] {
+    return [...this.known.values()];
+  }
+
+  audioTracks(): RemoteAudioTrack[] {
+    return [...this.tracks.values()];
+  }
+
+  on<E extends keyof AgentRoomEvents>(event: E, listener: (...args: AgentRoomEvents[E]) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
+  async publishAudio(options: { name?: string; sampleRate?: number } = {}): Promise<AudioOutput> {
+    this.assertJoined();
+    const track = new PublishedAudioTrack(this.state, { name: options.name ?? 'agent_voice' });
+    const output = new LocalAudioOutput(track, options.sampleRate ?? 48_000, async () => {
+      this.outputs.delete(output);
+      this.roomHandle.unpublishTrack(this.member, track.sid);
+    });
+    this.outputs.add(output);
+    this.roomHandle.publishTrack(this.member, track);
+    return output;
+  }
+
+  async sendData(payload: Uint8Array | string, options: SendDataOptions = {}): Promise<void> {
+    const bytes = typeof payload === 'string' ? new TextEncoder().encode(payload) : payload;
+    const reliable = options.reliable ?? true;
+    const destinationIdentities = options.destinationIdentities ?? [];
+    await this.sendPacket(
+      new DataPacket({
+        kind: reliable ? DataPacket_Kind.RELIABLE : DataPacket_Kind.LOSSY,
+        destinationIdentities,
+        value: {
+          case: 'user',
+          value: new UserPacket({ payload: bytes, destinationIdentities, ...(options.topic !== undefined ? { topic: options.topic } : {}) }),
+        },
+      }),
+      reliable,
+    );
+  }
+
+  async sendText(text: string, options: SendTextOptions): Promise<void> {
+    const writer = this.createTextStream(options, Buffer.byteLength(text, 'utf8'));
+    await writer.write(text);
+    await writer.close();
+  }
+
+  async streamText(options: SendTextOptions): Promise<TextStreamWriter> {
+    return this.createTextStream(options);
+  }
+
+  onTextStream(topic: string, handler: (stream: IncomingTextStream) => void): () => void {
+    this.textHandlers.set(topic, handler);
+    return () => {
+      if (this.textHandlers.get(topic) === handler) this.textHandlers.delete(topic);
+    };
+  }
+
+  registerRpcMethod(method: string, handler: (invocation: RpcInvocation) => Promise<string>): void {
+    this.rpc.register(method, handler);
+  }
+
+  performRpc(options: PerformRpcOptions): Promise<string> {
+    return this.rpc.perform(options);
+  }
+
+  async setMetadata(metadata: string): Promise<void> {
+    if (this.state.update({ metadata })) this.roomHandle.broadcastParticipant(this.member);
+  }
+
+  async setAttributes(attributes: Record<string, string>): Promise<void> {
+    if (this.state.update({ attributes })) this.roomHandle.broadcastParticipant(this.member);
+  }
+
+  async setRoomMetadata(metadata: string): Promise<void> {
+    this.roomHandle.setMetadata(metadata);
+  }
+
+  async leave(): Promise<void> {
+    if (this.leftFlag) return;
+    this.roomHandle.remove(this.member, DisconnectReason.CLIENT_INITIATED);
+    this.finish('left');
+  }
+
+  private createTextStream(options: SendTextOptions, totalLength?: number): OutgoingTextStream {
+    this.assertJoined();
+    const destinationIdentities = options.destinationIdentities ?? [];
+    return new OutgoingTextStream(
+      options.topic,
+      options.attributes ?? {},
+      (value) => this.sendPacket(new DataPacket({ kind: DataPacket_Kind.RELIABLE, destinationIdentities, value }), true),
+      totalLength,
+    );
+  }
+
+  private async sendPacket(packet: DataPacket, reliable: boolean): Promise<void> {
+    this.assertJoined();
+    if (reliable) {
+      this.sequence += 1;
+      packet.sequence = this.sequence;
+    }
+    this.roomHandle.sendData(this.member, packet, reliable);
+  }
+
+  private assertJoined(): void {
+    if (this.leftFlag) throw new Error('The agent is no longer in the room');
+  }
+
+  private updateParticipants(participants: ParticipantInfo[]): void {
+    for (const info of participants) {
+      if (info.identity === this.identity) continue;
+      const previous = this.known.get(info.identity);
+      if (info.state === ParticipantInfo_State.DISCONNECTED) {
+        if (!previous || previous.sid !== info.sid) continue;
+        this.known.delete(info.identity);
+        this.textStreams.endFrom(info.identity);
+        this.rpc.participantLeft(info.identity);
+        this.events.emit('participantLeft', previous);
+        continue;
+      }
+      const participant = toParticipant(info);
+      this.known.set(info.identity, participant);
+      if (!previous || previous.sid !== info.sid) {
+        if (previous) this.events.emit('participantLeft', previous);
+        this.events.emit('participantJoined', participant);
+      } else if (
+        previous.metadata !== participant.metadata ||
+        previous.name !== participant.name ||
+        JSON.stringify(previous.attributes) !== JSON.stringify(participant.attributes)
+      ) {
+        this.events.emit('participantUpdated', participant);
+      }
+    }
+  }
+
+  private subscribe(track: PublishedAudioTrack): void {
+    if (this.leftFlag || track.ended || this.tracks.has(track.sid)) return;
+    const member = this.roomHandle.member(track.publisher.identity);
+    if (!member) return;
+    const participant = this.known.get(track.publisher.identity) ?? toParticipant(member.state.info());
+    const remote = new RemotePcmTrack(track, participant);
+    this.tracks.set(track.sid, remote);
+    track.onEnded(() => this.tracks.delete(track.sid));
+    this.events.emit('audioTrack', remote);
+  }
+
+  private receiveData(packet: DataPacket, reliable: boolean): void {
+    if (this.leftFlag) return;
+    const from = packet.participantIdentity;
+    const value = packet.value;
+    switch (value.case) {
+      case 'user':
+        this.events.emit('data', { payload: value.value.payload, topic: value.value.topic, from: from || undefined, reliable });
+        return;
+      case 'streamHeader':
+      case 'streamChunk':
+      case 'streamTrailer':
+        this.textStreams.handle(value, from);
+        return;
+      case 'rpcRequest':
+      case 'rpcAck':
+      case 'rpcResponse':
+        this.rpc.handle(value, from);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private finish(reason: string): void {
+    if (this.leftFlag) return;
+    this.leftFlag = true;
+    for (const output of this.outputs) void output.close().catch(() => undefined);
+    for (const track of this.tracks.values()) track.end();
+    this.tracks.clear();
+    this.textStreams.endAll();
+    this.rpc.close();
+    this.events.emit('disconnected', reason);
+    this.events.clear();
+  }
+}

@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LibraryHandle } from 'koffi';
+import { importOptional } from '../../../kernel/optional-package.js';
+import {
+  POCKETSPHINX_SAMPLE_RATE,
+  type FinalHypothesis,
+  type InterimHypothesis,
+  type PocketsphinxOptions,
+  type UtteranceInput,
+  type UtteranceJob,
+} from './pocketsphinx-protocol.js';
+import { serveJobs } from './worker-runtime.js';
+
+type Koffi = typeof import('koffi').default;
+
+function loadLibrary(koffi: Koffi, path: string): LibraryHandle {
+  try {
+    return koffi.load(path);
+  } catch (error) {
+    throw new Error(
+      `${path} not found (${error instanceof Error ? error.message.split('\n')[0] : error}); install libpocketsphinx3 and pocketsphinx-en-us`,
+    );
+  }
+}
+
+serveJobs(async (rawOptions) => {
+  const options = rawOptions as PocketsphinxOptions;
+  const { default: koffi } = await importOptional('koffi', 'Offline speech recognition (pocketsphinx)', () => import('koffi'));
+  const files = {
+    hmm: join(options.modelDirectory, 'en-us'),
+    lm: join(options.modelDirectory, 'en-us.lm.bin'),
+    dict: join(options.modelDirectory, 'cmudict-en-us.dict'),
+  };
+  for (const file of Object.values(files)) {
+    if (!existsSync(file)) throw new Error(`pocketsphinx model file missing: ${file}; install pocketsphinx-en-us`);
+  }
+  const sphinxbase = loadLibrary(koffi, options.sphinxbaseLibraryPath);
+  const pocketsphinx = loadLibrary(koffi, options.libraryPath);
+  const psArgs = pocketsphinx.func('void* ps_args()');
+  const commandLineInit = sphinxbase.func('void* cmd_ln_init(void* inout, void* defn, int strict, ...)');
+  const psInit = pocketsphinx.func('void* ps_init(void* config)');
+  const startUtterance = pocketsphinx.func('int ps_start_utt(void* ps)');
+  const processRaw = pocketsphinx.func('int ps_process_raw(void* ps, const int16_t* data, size_t n, int no_search, int full_utt)');
+  const endUtterance = pocketsphinx.func('int ps_end_utt(void* ps)');
+  const getHypothesis = pocketsphinx.func('const char* ps_get_hyp(void* ps, _Out_ int32_t* score)');
+
+  const argument = (name: string, value: string) => ['str', name, 'str', value];
+  const config = commandLineInit(
+    null,
+    psArgs(),
+    1,
+    ...argument('-hmm', files.hmm),
+    ...argument('-lm', files.lm),
+    ...argument('-dict', files.dict),
+    ...argument('-samprate', String(POCKETSPHINX_SAMPLE_RATE)),
+    // The library logs verbosely to stderr; the worker reports what matters itself.
+    ...argument('-logfn', '/dev/null'),
+    'void*',
+    null,
+  );
+  if (!config) throw new Error('pocketsphinx rejected its configuration');
+  // ~330-800 ms: load the acoustic model and dictionary once and reuse the decoder for every utterance.
+  const decoder = psInit(config);
+  if (!decoder) throw new Error('pocketsphinx failed to initialise its decoder');
+
+  const hypothesis = (): string => {
+    const score = [0];
+    return ((getHypothesis(decoder, score) as string | null) ?? '').trim();
+  };
+
+  return {
+    utterance(payload, context) {
+      const job = payload as UtteranceJob;
+      const interimSamples = Math.max(1, Math.round((job.interimIntervalMs / 1000) * POCKETSPHINX_SAMPLE_RATE));
+      if (startUtterance(decoder) < 0) throw new Error('pocketsphinx could not start an utterance');
+      let sinceInterim = 0;
+      let lastInterim = '';
+      return new Promise<FinalHypothesis>((resolve) => {
+        const finish = (discard: boolean) => {
+          const started = performance.now();
+          endUtterance(decoder);
+          const text = discard ? '' : hypothesis();
+          resolve({ text, decodeMs: performance.now() - started });
+        };
+        context.onInput((data) => {
+          const input = data as UtteranceInput;
+          if (input.type === 'audio') {
+            if (context.isCancelled()) return finish(true);
+            processRaw(decoder, input.pcm, input.pcm.length, 0, 0);
+            sinceInterim += input.pcm.length;
+            if (sinceInterim >= interimSamples) {
+              sinceInterim = 0;
+              const text = hypothesis();
+              if (text && text !== lastInterim) {
+                lastInterim = text;
+                context.emit({ text } satisfies InterimHypothesis);
+              }
+            }
+          } else finish(input.type === 'cancel');
+        });
+      });
+    },
+  };
+});

@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -44,6 +45,36 @@ describe('HTTP edges', () => {
     );
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ type: 'payload_too_large' });
+  });
+
+  it('a 413 closes the connection it could not read to the end, so a kept-alive client never reuses a broken socket', async () => {
+    const url = new URL(await test.server.listen(0, '127.0.0.1'));
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: string) =>
+      new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+        const request = httpRequest(
+          { host: url.hostname, port: url.port, method, path, agent, headers: { 'x-api-key': test.server.apiKey, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) } },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body: text }));
+          },
+        );
+        request.on('error', reject);
+        request.end(body);
+      });
+    try {
+      for (const [method, path] of [['POST', '/v1/persona'], ['DELETE', '/v1/persona/persona_missing']] as const) {
+        const refused = await send(method, path, JSON.stringify({ name: 'big', description: 'x'.repeat(2 * 1024 * 1024) }));
+        expect(refused.status).toBe(413);
+        expect(refused.connection).toBe('close');
+        expect(JSON.parse(refused.body)).toMatchObject({ type: 'payload_too_large' });
+        // The next request through the same kept-alive agent gets a fresh connection and an answer.
+        expect((await send('GET', '/v1/persona/list')).status).toBe(200);
+      }
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('chat errors carry an OpenAI-style error object, so the openai client shows the message', async () => {

@@ -53,6 +53,8 @@ export function createApp(services: Services): Hono<AppEnvironment> {
   app.onError((error, context) => {
     const requestIdentifier = context.get('requestId');
     const path = new URL(context.req.url).pathname;
+    // The unread rest of a refused body would be taken for the next request: the connection ends with the answer.
+    if ((ApiError.isInstance(error) || error instanceof HTTPException) && error.status === 413) context.header('connection', 'close');
     if (ApiError.isInstance(error)) {
       return context.json(errorBody(path, error.type, error.message, error.status), error.status as 400);
     }

@@ -157,8 +157,8 @@ function requestBodyOf(route: RouteDefinition, collector: SchemaCollector): Json
 function operationOf(route: RouteDefinition, collector: SchemaCollector): OpenApiOperation {
   const parameters = parametersOf(route, collector);
   const requestBody = requestBodyOf(route, collector);
-  const statuses = new Set<number>([400, 401, 403, 500, 501, ...(route.errors ?? [])]);
-  if (requestBody) statuses.add(413);
+  // 413 on every operation: the body limit applies to whatever a client sends, declared body or not.
+  const statuses = new Set<number>([400, 401, 403, 413, 500, 501, ...(route.errors ?? [])]);
   const responses: Record<string, JsonSchema> = { 200: successResponse(route, collector) };
   for (const status of [...statuses].sort((left, right) => left - right)) {
     const known = COMMON_ERRORS[status];

@@ -19,6 +19,7 @@ export {
   ModerationError,
   NotFoundError,
   NotImplementedError,
+  UpstreamError,
   PayloadTooLargeError,
   PermissionDeniedError,
   ProjectDisabledError,

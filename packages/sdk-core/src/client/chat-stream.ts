@@ -1,6 +1,6 @@
 import { fetchEventSource, type EventSourceMessage } from '@microsoft/fetch-event-source';
 import type { ChatCompletionChunk, ChatCompletionRequestInput, ChatStreamError } from '../contract/chat.js';
-import { ApiError, InternalServerError, ModerationError, apiErrorFrom } from '../errors/api-error.js';
+import { ApiError, InternalServerError, ModerationError, UpstreamError, apiErrorFrom } from '../errors/api-error.js';
 import { AbortError, ConnectionError } from '../errors/transport-errors.js';
 
 export interface ChatStreamOptions {
@@ -113,7 +113,8 @@ export async function* streamChatCompletion(options: ChatStreamOptions): AsyncGe
       if (message.event === 'error') {
         const { error } = JSON.parse(message.data) as ChatStreamError;
         // A refusal of the answer itself (moderation) is the caller's 400 family; other stream errors are the server's.
-        throw error.type === 'moderation_error' ? new ModerationError(error.message, { type: error.type }) : new InternalServerError(error.message, { type: error.type });
+        if (error.type === 'moderation_error') throw new ModerationError(error.message, { type: error.type });
+        throw error.type === 'upstream_error' ? new UpstreamError(error.message, { type: error.type }) : new InternalServerError(error.message, { type: error.type });
       }
       queue.push(JSON.parse(message.data) as ChatCompletionChunk);
     },

@@ -301,5 +301,6 @@ export const chatRoutes = {
     summary: 'Create a chat completion (OpenAI-compatible; streamed when `stream` is true)',
     request: { body: ChatCompletionRequest },
     success: { kind: 'json-or-sse', schema: ChatCompletionResponse, event: ChatCompletionChunk },
+    errors: [502],
   }),
 };

@@ -125,6 +125,17 @@ export class InternalServerError extends ApiError {
   }
 }
 
+/**
+ * 502: a service the platform relies on for this request failed (an LLM's upstream unreachable or failing);
+ * the message names it and the cause. Trying again later may succeed.
+ */
+export class UpstreamError extends ApiError {
+  static override readonly marker: symbol = Symbol.for('palaver.error.UpstreamError');
+  constructor(message: string, options: ApiErrorOptions & { status?: number } = {}) {
+    super({ type: 'upstream_error', ...options, status: options.status ?? 502, message });
+  }
+}
+
 /** 501: the operation is declared by the API but not available on this server. */
 export class NotImplementedError extends ApiError {
   static override readonly marker: symbol = Symbol.for('palaver.error.NotImplementedError');
@@ -156,6 +167,8 @@ export function apiErrorFrom(init: ApiErrorInit): ApiError {
       return new RateLimitError(init.message, options);
     case 501:
       return new NotImplementedError(init.message, options);
+    case 502:
+      return new UpstreamError(init.message, options);
     default:
       return init.status >= 500 ? new InternalServerError(init.message, { ...options, status: init.status }) : new ApiError(init);
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamChatCompletion } from '../../src/client/chat-stream.js';
-import { InternalServerError } from '../../src/index.js';
+import { UpstreamError } from '../../src/index.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -26,7 +26,7 @@ describe('streamChatCompletion error events', () => {
     await upstream.close();
   });
 
-  it('yields the chunks before an upstream failure, then rejects with InternalServerError carrying its message', async () => {
+  it('yields the chunks before an upstream failure, then rejects with UpstreamError carrying its message (naming the LLM)', async () => {
     const fetch = ((input: RequestInfo | URL, init?: RequestInit) => test.server.fetch(new Request(input, init))) as typeof globalThis.fetch;
     const llm = await test.client.llms.create({ name: 'fake', description: '', headers: [], model: 'm', post_url: upstream.chatUrl });
     upstream.enqueue({ kind: 'stream', chunks: [{ delta: { role: 'assistant', content: 'half' } }], after: 'error-event' });
@@ -36,7 +36,9 @@ describe('streamChatCompletion error events', () => {
         text += chunk.choices[0]?.delta.content ?? '';
       }
     })();
-    await expect(failed).rejects.toSatisfy((error: unknown) => InternalServerError.isInstance(error) && /failed mid-stream/.test((error as Error).message));
+    await expect(failed).rejects.toSatisfy(
+      (error: unknown) => UpstreamError.isInstance(error) && /^LLM 'fake' \(llm_\w+\): .*failed mid-stream/.test((error as Error).message),
+    );
     expect(text).toBe('half');
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiClient } from '../../src/client/openai.js';
+import { BadRequestError, UpstreamError } from '../../src/errors/api-error.js';
 import { startFakeOpenAiUpstream, textChunks, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { readEvents } from './sse-reader.js';
@@ -71,8 +72,10 @@ describe('upstream faults and aborts', () => {
     it('gives up after the attempts with a clear error status, not a stream, and never for a client error', async () => {
       upstream.enqueue({ kind: 'error', status: 500 }, { kind: 'error', status: 500 }, { kind: 'error', status: 500 });
       const { response } = await streamRaw();
-      expect(response.status).toBe(500);
-      expect(((await response.json()) as { message: string }).message).toMatch(/upstream LLM failed after 3 attempts/);
+      expect(response.status).toBe(502);
+      const body = (await response.json()) as { type: string; message: string };
+      expect(body.type).toBe('upstream_error');
+      expect(body.message).toMatch(new RegExp(`^LLM 'fake' \\(${llm}\\): upstream LLM failed after 3 attempts`));
 
       upstream.enqueue({ kind: 'error', status: 404, message: 'model fake-gpt does not exist' });
       const before = upstream.requests.length;
@@ -85,7 +88,7 @@ describe('upstream faults and aborts', () => {
       upstream.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '3600' } });
       const started = performance.now();
       const { response } = await streamRaw();
-      expect(response.status).toBe(500);
+      expect(response.status).toBe(502);
       expect(performance.now() - started).toBeLessThan(2000);
     });
   });
@@ -104,7 +107,9 @@ describe('upstream faults and aborts', () => {
       expect(events.map((event) => event.event ?? 'data').slice(-2)).toEqual(['error', 'data']);
       expect(events.at(-1)!.data).toBe('[DONE]');
       const error = JSON.parse(events.at(-2)!.data) as { error: { type: string; message: string } };
+      expect(error.error.type).toBe('upstream_error');
       expect(error.error.message).toMatch(message);
+      expect(error.error.message).toContain(`LLM 'fake' (${llm})`);
       const text = events.slice(0, -2).map((event) => JSON.parse(event.data).choices[0].delta.content).join('');
       expect(text).toBe('partial answer');
       expect(upstream.requests.length - before).toBe(1);
@@ -121,6 +126,40 @@ describe('upstream faults and aborts', () => {
       expect(error).toBeInstanceOf(OpenAI.APIError);
       expect((error as Error).message).toMatch(/upstream LLM stream failed/);
     });
+  });
+
+  it('an unreachable upstream is a 502 upstream_error naming the LLM and the cause, streamed or not', async () => {
+    const closed = await startFakeOpenAiUpstream();
+    const chatUrl = closed.chatUrl;
+    await closed.close(); // nothing listens there any more
+    const unreachable = (await test.client.llms.create({ name: 'gone', description: '', headers: [], model: 'fake-gpt', post_url: chatUrl })).id;
+    for (const stream of [false, true]) {
+      const error = await openai.chat.completions.create({ model: unreachable, stream, messages: [{ role: 'user', content: 'hi' }] } as never).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+      expect((error as Error).message).toMatch(new RegExp(`LLM 'gone' \\(${unreachable}\\): upstream LLM failed after 3 attempts: connection to 127\\.0\\.0\\.1:\\d+ failed \\(.*ECONNREFUSED`));
+    }
+    // The platform's own client gives the error class of the status.
+    const typed = await test.client.chat.completions.create({ model: unreachable, messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+    expect(UpstreamError.isInstance(typed)).toBe(true);
+  });
+
+  it('refuses URLs that carry credentials (user@host) when an LLM or a tool is defined', async () => {
+    const disguised = `http://api.example.com@127.0.0.1:${new URL(upstream.chatUrl).port}/v1/chat/completions`;
+    for (const post_url of [disguised, 'https://user:secret@api.example.com/v1/chat/completions']) {
+      const created = await test.client.llms.create({ name: 'x', description: '', headers: [], model: 'm', post_url }).catch((caught: unknown) => caught);
+      expect(BadRequestError.isInstance(created), String(created)).toBe(true);
+      expect((created as Error).message).toMatch(/^post_url: credentials in the URL/);
+      const updated = await test.client.llms.update(llm, { name: 'fake', description: '', headers: [], model: 'fake-gpt', post_url }).catch((caught: unknown) => caught);
+      expect((updated as Error).message).toMatch(/^post_url: credentials in the URL/);
+    }
+    const tool = await test.client.tools
+      .create({ name: 'lookup', description: 'd', parameters: [], call_settings: { destination: { type: 'web_request', url: 'https://user:pw@tools.example.com/hook' } } } as never)
+      .catch((caught: unknown) => caught);
+    expect(BadRequestError.isInstance(tool), String(tool)).toBe(true);
+    expect((tool as Error).message).toMatch(/credentials in the URL/);
+    // The stored LLM still points at the fake upstream.
+    expect((await test.client.llms.retrieve(llm)).post_url).toBe(upstream.chatUrl);
   });
 
   it('refuses a loopback post_url when loopback is not allowed (SSRF): at create, and at call time for LLMs stored before', async () => {

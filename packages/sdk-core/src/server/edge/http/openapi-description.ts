@@ -35,7 +35,7 @@ export function openApiDescription(): string {
     '- `metadata.moderation: true` (or `"true"`) moderates the latest user message before the model runs, and the answer: whole when not streamed; sentence by sentence when streamed, each sentence held back until it is checked and then sent in the chunks the model produced. Flagged text is refused with 400 `moderation_error`; in a stream it is never sent, and the stream ends with an `event: error` (`moderation_error`) then `data: [DONE]`. `metadata` is stored with the usage records of the request.',
     '',
     '## Errors',
-    'Errors answer a BadRequest body `{type, message}`; `type` is one of `invalid_input`, `usage_limit_exceeded`, `project_disabled`, `moderation_error`, `unauthorized`, `forbidden`, `not_found`, `conflict`, `payload_too_large`, `not_implemented`, `internal_error`.',
+    'Errors answer a BadRequest body `{type, message}`; `type` is one of `invalid_input`, `usage_limit_exceeded`, `project_disabled`, `moderation_error`, `unauthorized`, `forbidden`, `not_found`, `conflict`, `payload_too_large`, `not_implemented`, `upstream_error`, `internal_error`.',
   ].join('\n');
 }
 

@@ -56,6 +56,7 @@ const COMMON_ERRORS: Record<number, { name: string; description: string }> = {
   429: { name: 'TooManyRequests', description: 'A usage limit is exceeded (`usage_limit_exceeded`).' },
   500: { name: 'InternalError', description: 'Internal server error; the body carries `error` as well as `type` and `message`.' },
   501: { name: 'NotImplemented', description: 'The operation is not available on this server yet (`not_implemented`).' },
+  502: { name: 'UpstreamError', description: 'A service this request relies on failed, e.g. the LLM\'s upstream is unreachable (`upstream_error`); the message names it and the cause.' },
 };
 
 /** Schemas without an operation that clients still need: the older Session form and the realtime SDK's wire types. */

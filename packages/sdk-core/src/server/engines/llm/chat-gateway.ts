@@ -11,7 +11,7 @@ import {
   type ChatToolChoice,
   type ChatVoiceOutput,
 } from '../../../contract/chat.js';
-import { ApiError, BadRequestError, InternalServerError } from '../../../errors/api-error.js';
+import { ApiError, BadRequestError, UpstreamError } from '../../../errors/api-error.js';
 import type { Principal } from '../../kernel/principal.js';
 import { newId } from '../../store/ids.js';
 import { ChatModelError, type ChatDelta, type ChatModel, type ChatModelRequest } from './chat-model.js';
@@ -341,19 +341,22 @@ function chunkChoice(delta: Exclude<ChatDelta, { type: 'usage' }>): ChatCompleti
 }
 
 /**
- * The error event ending a stream: an upstream failure (`internal_error`, code `upstream_error`), or an
+ * The error event ending a stream: an upstream failure (`upstream_error`, naming the LLM and the cause), or an
  * API error of the answer's moderation (`moderation_error`, or the moderation endpoint's failure), whose
  * type is also its code.
  */
 function streamFailure(error: unknown): ChatStreamError {
   if (ApiError.isInstance(error)) return { error: { type: error.type, code: error.type, message: error.message } };
-  const message = error instanceof ChatModelError ? error.message : 'the completion failed';
-  return { error: { type: 'internal_error', code: 'upstream_error', message } };
+  if (error instanceof ChatModelError) return { error: { type: 'upstream_error', code: 'upstream_error', message: error.message } };
+  return { error: { type: 'internal_error', code: 'internal_error', message: 'the completion failed' } };
 }
 
-/** Failures before anything was sent: the caller's fault is 400, the upstream's 500 with a clear message. */
+/**
+ * Failures before anything was sent: the caller's fault is 400; an unreachable or failing upstream is 502
+ * `upstream_error` (never a 500: the platform did not fail), its message naming the LLM and the cause.
+ */
 function toApiError(error: unknown): unknown {
   if (!(error instanceof ChatModelError)) return error;
   if (error.details.kind === 'client') return new BadRequestError(error.message, { cause: error });
-  return new InternalServerError(error.message, { cause: error });
+  return new UpstreamError(error.message, { cause: error });
 }

@@ -84,6 +84,7 @@ export function createModelResolver(options: ModelResolverOptions): ResolveModel
     return cached(key, () =>
       createOpenAiCompatibleModel({
         id: llm.id,
+        label: `LLM '${llm.name}' (${llm.id})`,
         url,
         model,
         headers,

@@ -17,6 +17,8 @@ function loadOpenAi(): Promise<OpenAiModule> {
 export interface OpenAiCompatibleModelOptions {
   /** The platform's LLM id (logs, metrics). */
   id: string;
+  /** How errors name the LLM to the caller, e.g. `LLM 'support-bot' (llm_01...)`; default `LLM '<id>'`. */
+  label?: string;
   /** Full URL of the upstream chat-completions endpoint; requests go exactly there. */
   url: string;
   /** Upstream model name. */
@@ -46,9 +48,17 @@ interface AttemptFailure {
   cause: unknown;
 }
 
-function classify(error: unknown, module: OpenAiModule, timedOut: boolean, timeoutMs: number): AttemptFailure {
+/** The innermost cause of a connection failure, e.g. `ECONNREFUSED 127.0.0.1:9`, `ENOTFOUND example.invalid`. */
+function rootCause(error: Error): string {
+  let current: unknown = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  const root = current as Error & { code?: string };
+  return root.code && !root.message.includes(root.code) ? `${root.code}: ${root.message}` : root.message;
+}
+
+function classify(error: unknown, module: OpenAiModule, timedOut: boolean, timeoutMs: number, host: string): AttemptFailure {
   if (timedOut) return { retryable: true, message: `no answer within ${timeoutMs} ms`, cause: error };
-  if (error instanceof module.APIConnectionError) return { retryable: true, message: `connection failed (${error.message})`, cause: error };
+  if (error instanceof module.APIConnectionError) return { retryable: true, message: `connection to ${host} failed (${rootCause(error)})`, cause: error };
   if (error instanceof module.APIError && typeof error.status === 'number') {
     const status = error.status;
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
@@ -133,6 +143,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
   const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
   const url = new URL(options.url);
   const secrets = Object.values(options.headers ?? {});
+  const label = options.label ?? `LLM '${options.id}'`;
   const baseFetch = options.fetch ?? globalThis.fetch;
   let client: OpenAI | undefined;
 
@@ -192,10 +203,10 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
             if (signal.aborted) throw signal.reason;
             // The platform's own refusals (e.g. the SSRF check) are final.
             if (ApiError.isInstance(error) || error instanceof ChatModelError) throw error;
-            const failure = classify(error, module, timedOut, firstChunkTimeoutMs);
+            const failure = classify(error, module, timedOut, firstChunkTimeoutMs, url.host);
             const delayMs = failure.retryable ? retryDelayMs(policy, attempt, failure.serverDelayMs) : undefined;
             if (delayMs === undefined) {
-              const message = redact(`upstream LLM failed after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${failure.message}`, secrets);
+              const message = redact(`${label}: upstream LLM failed after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${failure.message}`, secrets);
               const clientFault = failure.status !== undefined && failure.status >= 400 && failure.status < 500 && !failure.retryable;
               throw new ChatModelError(message, { status: failure.status, kind: clientFault ? 'client' : 'upstream', cause: failure.cause });
             }
@@ -223,14 +234,14 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
           }
         } catch (error) {
           if (signal.aborted) throw signal.reason;
-          if (stalled) throw new ChatModelError(`upstream LLM stalled: no data for ${idleTimeoutMs} ms`, { kind: 'upstream', cause: error });
-          throw new ChatModelError(redact(`upstream LLM stream failed: ${(error as Error)?.message ?? String(error)}`, secrets), { kind: 'upstream', cause: error });
+          if (stalled) throw new ChatModelError(`${label}: upstream LLM stalled: no data for ${idleTimeoutMs} ms`, { kind: 'upstream', cause: error });
+          throw new ChatModelError(redact(`${label}: upstream LLM stream failed: ${(error as Error)?.message ?? String(error)}`, secrets), { kind: 'upstream', cause: error });
         } finally {
           clearTimeout(idleTimer);
         }
         // The package ends the iteration quietly when its request is aborted.
         if (signal.aborted) throw signal.reason;
-        if (stalled) throw new ChatModelError(`upstream LLM stalled: no data for ${idleTimeoutMs} ms`, { kind: 'upstream' });
+        if (stalled) throw new ChatModelError(`${label}: upstream LLM stalled: no data for ${idleTimeoutMs} ms`, { kind: 'upstream' });
       } finally {
         signal.removeEventListener('abort', abortAttempt);
         // Releases the upstream connection when the caller stops early (a client disconnect).

@@ -62,6 +62,13 @@ function classify(address: string): AddressClass {
 }
 
 /**
+ * The refusal of a URL carrying credentials (`https://user:pass@host/`): they would travel to whatever host
+ * follows the `@`, which also hides the real destination from a reader (`http://api.example.com@10.0.0.1/`).
+ */
+export const CREDENTIALS_IN_URL = (field: string): string =>
+  `${field}: credentials in the URL ('user@host') are not allowed; send them in a header (an Authorization header can reference a secret)`;
+
+/**
  * Refuses an upstream URL whose host resolves to a loopback or private address unless the policy allows
  * it (SSRF, OWASP API7): every resolved address must be allowed.
  *
@@ -70,6 +77,7 @@ function classify(address: string): AddressClass {
  */
 export async function assertUpstreamAllowed(url: URL, policy: UpstreamAddressPolicy, resolve: typeof lookup = lookup): Promise<void> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadRequestError(`model: the LLM's post_url must be http(s), not ${url.protocol}`);
+  if (url.username || url.password) throw new BadRequestError(CREDENTIALS_IN_URL('model: the LLM\'s post_url'));
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: string[];
   try {

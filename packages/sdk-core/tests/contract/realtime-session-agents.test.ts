@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import type { ContextMessageCreateParams } from '../../src/contract/contexts.js';
 import type { RealtimeSessionConfig } from '../../src/contract/realtime.js';
@@ -18,6 +17,7 @@ import { requireComponent } from '../support/components.js';
 import { dropSchema, postgresReachable, postgresUrl, storeKinds, uniqueSchema } from '../support/databases.js';
 import { failureOf } from '../support/failure-of.js';
 import { useTestServer } from '../support/suite-server.js';
+import { redisReachable, redisUrl } from '../support/redis.js';
 
 /** One agent as the test host ran it: every call the session service made on its handle. */
 class RecordingHandle implements AgentSessionHandle {
@@ -200,20 +200,6 @@ describe.each(await storeKinds())('realtime sessions with an agent host (%s)', (
   });
 });
 
-const redisUrl = process.env.PALAVER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
 const withPostgres = requireComponent('PostgreSQL', await postgresReachable(), `cannot connect to ${postgresUrl}`);
 const withRedis = requireComponent('Redis', await redisReachable(), `cannot connect to ${redisUrl}`);

@@ -5,6 +5,7 @@ import { AppService } from '../domain/apps/app-service.js';
 import { AppTemplateService } from '../domain/apps/app-template-service.js';
 import { SubGraphService } from '../domain/apps/subgraph-service.js';
 import { ApiKeyService } from '../domain/auth/api-keys.js';
+import { ChangeNotices } from '../domain/change-notices.js';
 import { ProjectService } from '../domain/auth/projects.js';
 import type { ServerSecret } from '../domain/auth/server-secret.js';
 import { UsageTokenService } from '../domain/auth/usage-tokens.js';
@@ -61,20 +62,26 @@ export async function createServices(dependencies: ServiceDependencies): Promise
 
   // Engines.
   const bus = await createBus(config.redisUrl, logger);
+  // Caches of other instances drop what this one changes (verified keys, resolved LLMs and secrets).
+  const notices = new ChangeNotices(bus, logger);
   const speech = createSpeech(speechConfigFrom(config.speech));
   const media = await createMediaService(config, logger);
   const chatAudio = new ChatAudioStore(store, { ttlSeconds: config.llm.audioTtlSeconds });
 
   // Accounts, ledgers and webhooks.
-  const apiKeys = new ApiKeyService(store);
+  const apiKeys = new ApiKeyService(store, notices);
   const usageLimits = new UsageLimitService(store);
   // Endpoint secrets are sealed with the settings key; the associated data binds each to its endpoint id.
   const webhooks = new WebhookService(store, settingsKey, { allowPrivateAddresses: config.webhook.allowPrivateAddresses });
   const usage = new UsageService(store, usageLimits, webhooks);
-  const secrets = new SecretService(store, secret.derive('secret-encryption'));
+  const secrets = new SecretService(store, secret.derive('secret-encryption'), notices);
 
   // Catalogues, seeded once.
-  const llms = new LlmService(store, secrets, config.llm);
+  const llms = new LlmService(store, secrets, config.llm, notices);
+  notices.on('api-keys', () => apiKeys.forgetVerified());
+  notices.on('secrets', () => secrets.noteChange());
+  notices.on('llms', () => llms.noteChange());
+  await notices.start();
   await llms.seedBuiltIns();
   const voices = new VoiceService(store);
   await voices.seedCatalog();

@@ -6,8 +6,11 @@ export type BusHandler = (message: unknown) => void | Promise<void>;
  * Embedded default: in process. With `REDIS_URL`: Redis pub/sub.
  */
 export interface EventBus {
-  /** Delivers `message` (JSON-serialisable) to every subscriber of `channel` on every instance. */
-  publish(channel: string, message: unknown): Promise<void>;
+  /**
+   * Delivers `message` (JSON-serialisable) to every subscriber of `channel` on every instance; resolves with
+   * how many subscriptions received it (this instance's included).
+   */
+  publish(channel: string, message: unknown): Promise<number>;
   /** Subscribes; resolves once the subscription is active. Returns the unsubscribe function. */
   subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>>;
   close(): Promise<void>;

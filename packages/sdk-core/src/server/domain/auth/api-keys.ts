@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../../store/database.js';
 import { newId, nowIso } from '../../store/ids.js';
+import type { ChangeNotices } from '../change-notices.js';
 
 export interface VerifiedKey {
   id: string;
@@ -23,17 +24,27 @@ const MAX_VERIFIED_KEYS = 1000;
 
 /**
  * API keys, stored as SHA-256 digests and compared in constant time. A verified key is remembered for
- * {@link VERIFIED_KEY_TTL_MS}: revoking a key or disabling a project through this process takes effect on
- * the next request; a change made by another process (the CLI, another instance) within that time.
+ * {@link VERIFIED_KEY_TTL_MS}: revoking a key or disabling a project takes effect on the next request, on this
+ * instance and (through the change notices) on the others; a change made by a process without the bus (the
+ * CLI on the database) within that time.
  */
 export class ApiKeyService {
   private readonly verified = new Map<string, { key: VerifiedKey; expiresAt: number }>();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly notices?: Pick<ChangeNotices, 'announce'>,
+  ) {}
 
-  /** Forgets every remembered verification (a key revoked, a project disabled). */
+  /** Forgets every remembered verification (a key revoked or a project disabled, here or on another instance). */
   forgetVerified(): void {
     this.verified.clear();
+  }
+
+  /** Forgets every remembered verification here and tells the other instances to do the same. */
+  async keysChanged(): Promise<void> {
+    this.forgetVerified();
+    await this.notices?.announce('api-keys');
   }
 
   async create(project: string, name: string, key: string = generateApiKey()): Promise<{ id: string; key: string }> {
@@ -97,7 +108,7 @@ export class ApiKeyService {
 
   async revoke(id: string): Promise<boolean> {
     const result = await this.store.db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
-    this.forgetVerified();
+    await this.keysChanged();
     return Number(result.numUpdatedRows) > 0;
   }
 }

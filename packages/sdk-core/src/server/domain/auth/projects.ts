@@ -20,7 +20,7 @@ export class ProjectService {
 
   async setDisabled(project: string, disabled: boolean): Promise<void> {
     await this.store.db.updateTable('projects').set({ disabled: disabled ? 1 : 0 }).where('id', '=', project).execute();
-    this.apiKeys.forgetVerified();
+    await this.apiKeys.keysChanged();
   }
 
   /**

@@ -12,6 +12,7 @@ import { BUILT_IN_PREFIX, builtInLlms, type LlmData } from './built-in-llms.js';
 import { maskHeaders } from './header-masking.js';
 import { assertLiteralAddressAllowed } from './literal-address.js';
 import { secretReferences, substituteSecrets } from './secret-references.js';
+import type { ChangeNotices } from '../change-notices.js';
 
 /**
  * LLM definitions: the platform's built-ins (global, read-only, seeded from the config at start) and the
@@ -25,8 +26,8 @@ export class LlmService {
   private changes = 0;
 
   /**
-   * Grows with every change this process makes to an LLM or a secret, so what was resolved from them
-   * (the gateway's models) can tell it is stale.
+   * Grows with every change to an LLM or a secret (made here, or announced by another instance), so what was
+   * resolved from them (the gateway's models) can tell it is stale.
    */
   get revision(): number {
     return this.changes + this.secrets.revision;
@@ -36,8 +37,19 @@ export class LlmService {
     private readonly store: Store,
     private readonly secrets: SecretService,
     private readonly config: ServerConfig['llm'],
+    private readonly notices?: Pick<ChangeNotices, 'announce'>,
   ) {
     this.documents = new DocumentStore(store, 'llm');
+  }
+
+  /** Another instance changed an LLM: what was resolved from the old definitions is stale. */
+  noteChange(): void {
+    this.changes += 1;
+  }
+
+  private async changed(): Promise<void> {
+    this.changes += 1;
+    await this.notices?.announce('llms');
   }
 
   /**
@@ -129,7 +141,7 @@ export class LlmService {
     await this.assertSecretReferences(principal.project, current.human, input.headers);
     const data = this.dataOf(input);
     const updated = await this.documents.replace(id, scopeOf(principal), data, { name: data.name });
-    this.changes += 1;
+    await this.changed();
     return this.toLlm(found(updated, 'llm', id), principal);
   }
 
@@ -137,7 +149,7 @@ export class LlmService {
     const current = found(await this.documents.find(id, scopeOf(principal, { includeGlobal: true })), 'llm', id);
     assertWritable(current, principal, 'llm');
     await this.documents.delete(id, scopeOf(principal));
-    this.changes += 1;
+    await this.changed();
   }
 
   /** Built-ins and the project's LLMs (for a human: shared ones and that human's own). */

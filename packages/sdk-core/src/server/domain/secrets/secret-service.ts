@@ -9,6 +9,7 @@ import type { Page, PageRequest } from '../../store/pagination.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
 import type { Principal } from '../../kernel/principal.js';
 import { decrypt, encrypt } from '../auth/encryption.js';
+import type { ChangeNotices } from '../change-notices.js';
 
 /** What the document table holds: the name and the AES-256-GCM sealed value, never the plaintext. */
 interface SecretData {
@@ -39,14 +40,25 @@ export class SecretService {
   private readonly documents: DocumentStore<SecretData>;
   private changes = 0;
 
-  /** Grows with every change this process makes to a secret (caches of resolved values compare it). */
+  /** Grows with every change to a secret, here or announced by another instance (caches of resolved values compare it). */
   get revision(): number {
     return this.changes;
+  }
+
+  /** Another instance changed a secret. */
+  noteChange(): void {
+    this.changes += 1;
+  }
+
+  private async changed(): Promise<void> {
+    this.changes += 1;
+    await this.notices?.announce('secrets');
   }
 
   constructor(
     private readonly store: Store,
     private readonly key: Uint8Array,
+    private readonly notices?: Pick<ChangeNotices, 'announce'>,
   ) {
     this.documents = new DocumentStore(store, KIND);
   }
@@ -128,7 +140,7 @@ export class SecretService {
         quotaFor(principal),
       ),
     );
-    this.changes += 1;
+    await this.changed();
     return this.toSecret(document);
   }
 
@@ -140,7 +152,7 @@ export class SecretService {
     const updated = await this.withFreeName(principal.project, current.human, input.name, current.id, (executor) =>
       this.documents.replace(current.id, scopeOf(principal), data, { name: input.name }, executor),
     );
-    this.changes += 1;
+    await this.changed();
     return this.toSecret(found(updated, 'secret', reference));
   }
 
@@ -148,7 +160,7 @@ export class SecretService {
     const current = found(await this.lookup(principal, reference), 'secret', reference);
     assertWritable(current, principal, 'secret');
     await this.documents.delete(current.id, scopeOf(principal));
-    this.changes += 1;
+    await this.changed();
     return this.toSecret(current);
   }
 

@@ -1,25 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { requireComponent } from '../../../../tests/support/components.js';
 import type { EventBus } from '../../kernel/event-bus.js';
 import { InProcessBus } from './in-process-bus.js';
 import { RedisBus } from './redis-bus.js';
+import { redisReachable, redisUrl } from '../../../../tests/support/redis.js';
 
-const redisUrl = process.env.PALAVER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
 const withRedis = requireComponent('Redis', await redisReachable(), `cannot connect to ${redisUrl}`);
 

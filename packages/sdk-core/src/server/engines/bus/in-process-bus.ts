@@ -7,15 +7,17 @@ export class InProcessBus implements EventBus {
 
   constructor(private readonly logger?: Logger) {}
 
-  async publish(channel: string, message: unknown): Promise<void> {
+  async publish(channel: string, message: unknown): Promise<number> {
     const payload = JSON.stringify(message);
-    for (const handler of this.handlers.get(channel) ?? []) {
+    const handlers = this.handlers.get(channel) ?? new Set<BusHandler>();
+    for (const handler of handlers) {
       queueMicrotask(() => {
         Promise.resolve()
           .then(() => handler(JSON.parse(payload)))
           .catch((error: unknown) => this.logger?.error({ err: error, channel }, 'bus handler failed'));
       });
     }
+    return handlers.size;
   }
 
   async subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {

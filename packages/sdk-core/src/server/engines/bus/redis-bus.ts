@@ -36,8 +36,8 @@ export class RedisBus implements EventBus {
     });
   }
 
-  async publish(channel: string, message: unknown): Promise<void> {
-    await this.publisher.publish(this.prefix + channel, JSON.stringify(message));
+  async publish(channel: string, message: unknown): Promise<number> {
+    return this.publisher.publish(this.prefix + channel, JSON.stringify(message));
   }
 
   async subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { ContextMessageCreateParams } from '../../src/contract/contexts.js';
 import type { RealtimeSessionConfig } from '../../src/contract/realtime.js';
@@ -149,6 +150,33 @@ describe.each(await storeKinds())('realtime sessions with an agent host (%s)', (
     await realtime.update(principal, session.id, { general: { save_messages: false } });
     await events.messageCommitted({ role: 'user', content: 'Off the record' });
     expect((await test.server.services.contexts.listMessages(principal, contextId, {})).values).toHaveLength(2);
+  });
+
+  it('a committed message and its message_committed event are one write: when the event cannot be stored, neither is', async () => {
+    const host = new RecordingHost();
+    const realtime = serviceWith(test.server.services, host);
+    const principal = principalOf(test.server, 'fay');
+    const { session } = await realtime.start(principal, start, media);
+    const { events } = host.agentOf(session.id);
+    const contextId = session.config.generative.context.id;
+    const { db, dialect } = test.server.services.store;
+    // A fault in the outbox, injected by the database itself: the event insert of this session fails.
+    if (dialect === 'sqlite') {
+      await sql`CREATE TRIGGER refuse_committed BEFORE INSERT ON webhook_events WHEN NEW.type = 'realtime_session.message_committed' BEGIN SELECT RAISE(ABORT, 'outbox unavailable'); END`.execute(db);
+    } else {
+      await sql`CREATE FUNCTION refuse_committed() RETURNS trigger AS $$ BEGIN IF NEW.type = 'realtime_session.message_committed' THEN RAISE EXCEPTION 'outbox unavailable'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`.execute(db);
+      await sql`CREATE TRIGGER refuse_committed BEFORE INSERT ON webhook_events FOR EACH ROW EXECUTE FUNCTION refuse_committed()`.execute(db);
+    }
+    try {
+      await expect(events.messageCommitted({ role: 'user', content: 'Lost with its event' })).rejects.toThrow(/outbox unavailable/);
+    } finally {
+      if (dialect === 'sqlite') await sql`DROP TRIGGER refuse_committed`.execute(db);
+      else await sql`DROP TRIGGER refuse_committed ON webhook_events; DROP FUNCTION refuse_committed()`.execute(db);
+    }
+    expect((await test.server.services.contexts.listMessages(principal, contextId, {})).values).toEqual([]);
+    await events.messageCommitted({ role: 'user', content: 'Kept with its event' });
+    const messages = (await test.server.services.contexts.listMessages(principal, contextId, {})).values;
+    expect(messages.map((message) => message.content)).toEqual([[{ type: 'text', text: 'Kept with its event' }]]);
   });
 
   it('ends the session when the agent stops on its time limit, with the time_limit_exceeded event', async () => {

@@ -7,7 +7,9 @@ import {
   type ContextMessageCreateParams,
 } from '../../../contract/contexts.js';
 import { BadRequestError, NotFoundError } from '../../../errors/api-error.js';
+import type { Transaction } from 'kysely';
 import type { Store } from '../../store/database.js';
+import type { Database } from '../../store/tables.js';
 import { DocumentStore, HUMAN_CONTEXT_QUOTA, quotaFor, type StoredDocument } from '../../store/document-store.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { Page, PageRequest } from '../../store/pagination.js';
@@ -29,6 +31,11 @@ export interface AppendMessageOptions {
   realtimeSession?: string;
   /** When the message happened (default: now). */
   createdAt?: string;
+  /**
+   * Writes that must commit with the message or not at all (e.g. its `realtime_session.message_committed`
+   * event in the webhook outbox), run in the message's transaction.
+   */
+  alongside?: (transaction: Transaction<Database>, saved: ContextMessage) => Promise<unknown>;
 }
 
 /**
@@ -195,16 +202,18 @@ export class ContextService {
     assertWritable(context, principal, 'context');
     const message = this.newMessage(context, params, options);
     const [facts] = await this.memoryFacts([params], { project: context.project ?? '', human: context.human });
-    if (facts === undefined) {
+    const saved = toContextMessage(message);
+    if (facts === undefined && !options.alongside) {
       await this.messages.insert([message]);
     } else {
-      // The message, its facts and its memory_message_cnt usage commit together.
+      // The message, its facts, its memory_message_cnt usage and the caller's writes commit together.
       await this.store.transaction(async (transaction) => {
         await this.messages.insert([message], transaction);
-        await this.memory.ingestIn(transaction, message, facts);
+        if (facts !== undefined) await this.memory.ingestIn(transaction, message, facts);
+        await options.alongside?.(transaction, saved);
       });
     }
-    return toContextMessage(message);
+    return saved;
   }
 
   /**

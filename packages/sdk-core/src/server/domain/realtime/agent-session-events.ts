@@ -37,13 +37,15 @@ export function agentSessionEvents(
     async messageCommitted(message: ContextMessageCreateParams): Promise<void> {
       const stored = await dependencies.sessions.find(principal, id);
       if (!stored || !stored.data.config.general.save_messages) return;
-      const saved = await dependencies.contexts.appendMessage(principal, stored.data.config.generative.context.id, message, { realtimeSession: id });
-      await dependencies.store.transaction((transaction) =>
-        dependencies.webhooks.enqueue(transaction, project, {
-          type: 'realtime_session.message_committed',
-          payload: { message: saved, session: id, realtime_session_id: id },
-        }),
-      );
+      // The message and its webhook event commit in one transaction: an event exists if and only if the message does.
+      await dependencies.contexts.appendMessage(principal, stored.data.config.generative.context.id, message, {
+        realtimeSession: id,
+        alongside: (transaction, saved) =>
+          dependencies.webhooks.enqueue(transaction, project, {
+            type: 'realtime_session.message_committed',
+            payload: { message: saved, session: id, realtime_session_id: id },
+          }),
+      });
     },
 
     async stopped(reason: AgentStopReason, detail?: string): Promise<void> {

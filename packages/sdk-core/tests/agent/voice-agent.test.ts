@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentSessionHandle, AgentSessionHost } from '../../src/server/kernel/ports/agent-session-host.js';
-import type { TurnMetrics } from '../../src/server/agent/turn-metrics.js';
+import type { TurnMetrics } from '../../src/server/kernel/ports/turn-metrics.js';
 import type { VoiceAgentHostDependencies } from '../../src/server/agent/voice-agent-host.js';
 import { UnavailableSttEngine } from '../../src/server/engines/speech/stt/unavailable-stt-engine.js';
 import { wordErrorRate } from '../../src/server/engines/speech/stt/word-error-rate.js';

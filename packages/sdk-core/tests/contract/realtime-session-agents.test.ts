@@ -228,7 +228,6 @@ describe.each(await storeKinds())('realtime sessions with an agent host (%s)', (
   });
 });
 
-
 const withPostgres = requireComponent('PostgreSQL', await postgresReachable(), `cannot connect to ${postgresUrl}`);
 const withRedis = requireComponent('Redis', await redisReachable(), `cannot connect to ${redisUrl}`);
 
@@ -255,12 +254,13 @@ describe.runIf(withPostgres && withRedis)('realtime sessions across instances (P
       expect(handle.calls.at(-1)).toEqual(['stop', 'ended']);
       expect(other.started).toHaveLength(0);
 
-      // With the hosting instance gone, a command finds nobody to answer it: 503, not a hang.
+      // With the hosting instance unreachable (its bus connection gone, its lease still valid), a command finds
+      // nobody to answer it: 503, not a hang.
       const orphan = (await onFirst.start(principal, start, media)).session;
-      await onFirst.close();
+      await first.services.bus.close();
       const unreachable = await failureOf(onSecond.speak(principal, orphan.id, 'Anyone?'));
       expect(ApiError.isInstance(unreachable) && unreachable.status).toBe(503);
-      expect(unreachable.message).toContain('did not answer');
+      expect(unreachable.message).toContain('no server instance hosts the agent');
       await onSecond.close();
     } finally {
       await Promise.all(servers.map((server) => server.close()));

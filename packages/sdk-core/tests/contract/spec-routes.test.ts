@@ -4,7 +4,7 @@ import type { RouteDefinition } from '../../src/contract/define-route.js';
 import { parseSpecEndpoints, partFiveAuth, pathShape, readSpec, specPath, type SpecEndpoint } from './spec-endpoints.js';
 
 /** Served by the server but not contract routes: the spec does not list them as HTTP operations. */
-const ALLOWED_EXTRAS = ['/openapi.json', '/docs', '/health', '/rtc', '/v1/voice/websocket', '/v1/chat/audio'];
+const ALLOWED_EXTRAS = ['/openapi.json', '/docs', '/health', '/metrics', '/rtc', '/v1/voice/websocket', '/v1/chat/audio'];
 
 function describeEndpoint(endpoint: SpecEndpoint): string {
   return `${endpoint.method} ${endpoint.path} [${endpoint.auth} from ${endpoint.authSource}] (spec line ${endpoint.line}, "${endpoint.section}")`;

@@ -13,12 +13,13 @@ export interface ServerProcess {
   stderr(): string;
   /** Whether the process is still running. */
   alive(): boolean;
-  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Sends `signal` (default SIGKILL) and resolves with the exit code once the process ended. */
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** Starts the platform in a child process (SQLite in memory unless `config` says otherwise). */
-export function startServerProcess(config: Record<string, unknown> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', childScript, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServerProcess(config: Record<string, unknown> = {}, options: { databaseSchema?: string } = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', childScript, JSON.stringify({ config, ...options })], { stdio: ['ignore', 'pipe', 'pipe'] });
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const alive = () => child.exitCode === null && child.signalCode === null;
@@ -37,9 +38,9 @@ export function startServerProcess(config: Record<string, unknown> = {}): Promis
         stderr: () => errors,
         alive,
         kill: (signal = 'SIGKILL') =>
-          new Promise<void>((done) => {
-            if (!alive()) return done();
-            child.once('exit', () => done());
+          new Promise<number | null>((done) => {
+            if (!alive()) return done(child.exitCode);
+            child.once('exit', (code) => done(code));
             child.kill(signal);
           }),
       });

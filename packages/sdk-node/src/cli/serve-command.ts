@@ -36,9 +36,15 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     ].join('\n') + '\n',
   );
   let stopping = false;
+  // SIGTERM/SIGINT: stop accepting, end live sessions (server_shutdown), finish webhook deliveries in flight,
+  // and exit; a shutdown that takes over 10 s exits anyway (an orchestrator would kill the process next).
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    setTimeout(() => {
+      process.stderr.write('palaver: shutdown took over 10 s; exiting now\n');
+      process.exit(1);
+    }, 10_000).unref();
     await server.close();
     process.exit(0);
   };

@@ -15,7 +15,7 @@ import type { Conversation } from './conversation.js';
 import type { SpeechRefusal } from './speech-budget.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { turnToolHandler } from './turn-tools.js';
-import type { TurnMetrics } from './turn-metrics.js';
+import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
 import { UtteranceTranscript } from './utterance-transcript.js';
 
 /** Something the agent has to do: answer the human, or say a given text. */

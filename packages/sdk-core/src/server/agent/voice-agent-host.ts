@@ -6,7 +6,7 @@ import type { AgentSessionEvents, AgentSessionHandle, AgentSessionHost, AgentSes
 import type { AgentVoices } from './agent-voice.js';
 import type { AgentChat } from './answer-stream.js';
 import { DEFAULT_TURN_DETECTION } from './human-listener.js';
-import type { TurnMetrics } from './turn-metrics.js';
+import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
 import { VoiceAgent, type VoiceAgentTuning } from './voice-agent.js';
 
 export interface VoiceAgentHostDependencies {
@@ -34,6 +34,12 @@ export interface VoiceAgentHostDependencies {
   onTurnMetrics?: (metrics: TurnMetrics) => void;
 }
 
+/** The in-process host, which can also say how many agents it runs (the server's metrics read it). */
+export interface VoiceAgentHost extends AgentSessionHost {
+  /** Sessions whose agent runs here now (started and not stopped). */
+  liveSessions(): number;
+}
+
 export const DEFAULT_VOICE_AGENT_TUNING: VoiceAgentTuning = {
   turnDetection: DEFAULT_TURN_DETECTION,
   humanLeftGraceMs: 30_000,
@@ -50,9 +56,10 @@ export const DEFAULT_VOICE_AGENT_TUNING: VoiceAgentTuning = {
  * const host = createVoiceAgentHost({ transport: services.media.transport, speech: services.speech, chat: services.chat, voices: services.voiceSynthesis, logger });
  * const handle = await host.start({ session, principal, humanIdentity: 'human_1' }, events);
  * await handle.speak('Welcome!');
+ * host.liveSessions(); // 1
  * await host.close();
  */
-export function createVoiceAgentHost(dependencies: VoiceAgentHostDependencies): AgentSessionHost {
+export function createVoiceAgentHost(dependencies: VoiceAgentHostDependencies): VoiceAgentHost {
   const tuning: VoiceAgentTuning = {
     ...DEFAULT_VOICE_AGENT_TUNING,
     ...dependencies.tuning,
@@ -107,6 +114,7 @@ export function createVoiceAgentHost(dependencies: VoiceAgentHostDependencies): 
 
   return {
     start,
+    liveSessions: () => running.size,
     async close() {
       const agents = [...running.values()];
       running.clear();

@@ -22,7 +22,8 @@ import { loadListeningEngines } from './listening-engines.js';
 import { SessionCountdown } from './session-countdown.js';
 import { settleWithin } from './settle-within.js';
 import { speechBudgetRefusal } from './speech-budget.js';
-import type { TurnMetrics } from './turn-metrics.js';
+import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
+import { traceTurn } from './turn-span.js';
 import { UtteranceTranscript } from './utterance-transcript.js';
 import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE } from '../../contract/wire.js';
 
@@ -352,7 +353,8 @@ export class VoiceAgent implements AgentSessionHandle {
     this.current = controller;
     const index = this.turns++;
     try {
-      const outcome = await runTurn(
+      // The turn runs inside its trace span, so the LLM gateway's span is the span's child.
+      const outcome = await traceTurn(turn, { sessionId: this.sessionId, index }, controller.signal, () => runTurn(
         {
           sessionId: this.sessionId,
           principal: this.spec.principal,
@@ -373,7 +375,7 @@ export class VoiceAgent implements AgentSessionHandle {
         turn,
         index,
         controller.signal,
-      );
+      ));
       this.logger.debug({ ...outcome.metrics }, 'agent turn');
       this.dependencies.onTurnMetrics?.(outcome.metrics);
       if (outcome.type === 'usage_limit_exceeded') {

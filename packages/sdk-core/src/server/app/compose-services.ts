@@ -17,6 +17,8 @@ import { LlmService } from '../domain/llms/llm-service.js';
 import { PersonaService } from '../domain/personas/persona-service.js';
 import { PartnerAvatarService } from '../domain/realtime/partner-avatar-service.js';
 import { RealtimeSessionService } from '../domain/realtime/realtime-session-service.js';
+import { sendRoomData } from '../domain/realtime/room-data.js';
+import { SessionLeases } from '../domain/realtime/session-leases.js';
 import { ScenarioService } from '../domain/scenarios/scenario-service.js';
 import { SecretService } from '../domain/secrets/secret-service.js';
 import type { Services } from '../domain/services.js';
@@ -39,7 +41,9 @@ import { createSpeechTranscriber } from '../engines/llm/speech-transcriber.js';
 import { createMediaService } from '../engines/media/media-service.js';
 import { createSpeech } from '../engines/speech/create-speech.js';
 import type { ServerConfig } from '../kernel/config.js';
+import { ServerMetrics } from '../kernel/telemetry/server-metrics.js';
 import type { Store } from '../store/database.js';
+import { newId } from '../store/ids.js';
 
 export interface ServiceDependencies {
   store: Store;
@@ -60,11 +64,14 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   const settingsKey = secret.derive('settings-encryption');
   const addressPolicy = { allowLoopback: config.llm.allowLoopback, allowPrivateNetworks: config.llm.allowPrivateNetworks };
 
+  // Metrics first: engines and hosts report into them through callbacks.
+  const metrics = new ServerMetrics(logger);
+
   // Engines.
   const bus = await createBus(config.redisUrl, logger);
   // Caches of other instances drop what this one changes (verified keys, resolved LLMs and secrets).
   const notices = new ChangeNotices(bus, logger);
-  const speech = createSpeech(speechConfigFrom(config.speech));
+  const speech = createSpeech(speechConfigFrom(config.speech), { workerRestarted: ({ name }) => metrics.speechWorkerRestarted(name) });
   const media = await createMediaService(config, logger);
   const chatAudio = new ChatAudioStore(store, { ttlSeconds: config.llm.audioTtlSeconds });
 
@@ -116,12 +123,42 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     voices: voiceSynthesis,
     toolAddressPolicy: addressPolicy,
     logger: logger.child({ component: 'agent' }),
+    onTurnMetrics: (turn) => metrics.turnMeasured(turn),
   });
   const personas = new PersonaService(store);
   const scenarios = new ScenarioService(store);
   const tools = new ToolService(store, config.llm);
-  const realtime = new RealtimeSessionService({ store, logger, bus, webhooks, usage, llms, voices, personas, scenarios, tools, contexts, media, agents });
+  const leaseMs = config.realtime.leaseSeconds * 1000;
+  const realtime = new RealtimeSessionService({
+    store,
+    logger,
+    bus,
+    webhooks,
+    usage,
+    llms,
+    voices,
+    personas,
+    scenarios,
+    tools,
+    contexts,
+    media,
+    agents,
+    leases: {
+      leases: new SessionLeases(store, { instance: newId('instance'), ttlMs: leaseMs }),
+      timing: { renewIntervalMs: leaseMs / 3, reapIntervalMs: leaseMs / 3 },
+    },
+    tellRoom: (sessionId, message) => sendRoomData(media, sessionId, 'error', JSON.stringify({ message })),
+  });
   const partnerAvatars = new PartnerAvatarService({ store, config, voices, media, realtime });
+  const endpoint = media.endpoint;
+  metrics.readFrom({
+    liveAgentSessions: () => agents.liveSessions(),
+    mediaRooms: endpoint && (() => {
+      const rooms = endpoint.rooms.list();
+      return { rooms: rooms.length, participants: rooms.reduce((sum, room) => sum + room.list().length, 0) };
+    }),
+    webhookOutboxDepth: () => webhooks.outboxDepth(),
+  });
 
   return {
     store,
@@ -135,7 +172,11 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     usage,
     credits: new CreditService(store),
     webhooks,
-    webhookDispatcher: new WebhookDispatcher(store, webhooks, { allowPrivateAddresses: config.webhook.allowPrivateAddresses, logger }),
+    webhookDispatcher: new WebhookDispatcher(store, webhooks, {
+      allowPrivateAddresses: config.webhook.allowPrivateAddresses,
+      logger,
+      onSettled: (result) => metrics.webhookDeliverySettled(result),
+    }),
     personas,
     scenarios,
     llms,
@@ -156,16 +197,23 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     agents,
     realtime,
     partnerAvatars,
+    metrics,
   };
 }
 
-/** Releases what services hold (timers, workers, connections). */
+/** How long a shutdown lets webhook deliveries in flight (and the events of the shutdown itself) go out. */
+const WEBHOOK_DRAIN_MS = 5000;
+
+/** Releases what services hold (timers, workers, connections): the graceful part of a shutdown. */
 export async function closeServices(services: Services): Promise<void> {
-  // Agents first: stopping one records the session's end, which needs the store and the outbox.
-  await services.agents.close();
+  // Sessions hosted here end first (recorded with their events, humans told), while the store and the outbox
+  // are still open; then the agents that are left stop.
   await services.realtime.close();
+  await services.agents.close();
   await services.bus.close();
-  await services.webhookDispatcher.stop();
+  // Deliveries in flight finish, and the events just written (sessions ended) go out, within the drain time.
+  await services.webhookDispatcher.stop({ drainMs: WEBHOOK_DRAIN_MS });
   await services.media.close();
   await services.speech.close();
+  services.metrics.close();
 }

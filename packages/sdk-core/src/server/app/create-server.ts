@@ -17,6 +17,9 @@ import { openStore } from '../store/database.js';
 
 export type { UpgradeHandler };
 
+/** How long requests under way may take to finish when the server closes, before their connections are cut. */
+const HTTP_DRAIN_MS = 2000;
+
 export interface CreateServerOptions {
   /** Explicit settings; they win over environment variables. */
   config?: ServerConfigInput;
@@ -74,6 +77,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
     return { services: created, dev: await created.projects.ensureDevProject(config.apiKey) };
   });
   await startWebhookDelivery(services, dev);
+  // Renews the leases of the sessions hosted here; ends those of instances that stopped (or of this one's last run).
+  services.realtime.keepLeases();
   const app = createApp(services);
   const upgrades = new UpgradeRouter(logger);
   registerMediaUpgrades((path, handler) => upgrades.set(path, handler), services.media);
@@ -110,15 +115,20 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
       return url;
     },
     async close() {
-      await ttsSocket.close();
+      // Stop accepting first: no new connection, idle kept-alive ones closed, requests under way get a moment.
       if (httpServer) {
         const closing = httpServer;
         httpServer = undefined;
         await new Promise<void>((resolve) => {
-          closing.close(() => resolve());
-          closing.closeAllConnections?.();
+          const cutOff = setTimeout(() => closing.closeAllConnections(), HTTP_DRAIN_MS);
+          closing.close(() => {
+            clearTimeout(cutOff);
+            resolve();
+          });
+          closing.closeIdleConnections();
         });
       }
+      await ttsSocket.close();
       await closeServices(services);
       await store.close();
     },

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from '../kernel/config.js';
 import type { EventBus } from '../kernel/event-bus.js';
 import type { AgentSessionHost } from '../kernel/ports/agent-session-host.js';
+import type { ServerMetrics } from '../kernel/telemetry/server-metrics.js';
 import type { Store } from '../store/database.js';
 import type { ChatAudioStore } from '../engines/llm/chat-audio-store.js';
 import type { ChatGateway } from '../engines/llm/chat-gateway.js';
@@ -88,4 +89,6 @@ export interface Services {
   agents: AgentSessionHost;
   /** Partner avatar sessions (`/v1/partner_a/session/avatar_a*`) over the realtime sessions. */
   partnerAvatars: PartnerAvatarService;
+  /** This server's Prometheus metrics (`GET /metrics`), in a registry of its own. */
+  metrics: ServerMetrics;
 }

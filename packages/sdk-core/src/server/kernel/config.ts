@@ -47,6 +47,23 @@ export const ServerConfig = z.object({
       dispatch: Flag.default(true),
     })
     .default({ allowPrivateAddresses: true, dispatch: true }),
+  /** Realtime sessions: how the instance hosting an agent proves it is alive. */
+  realtime: z
+    .object({
+      /**
+       * Seconds a session's lease lasts without renewal (renewed every third of it). When the hosting instance
+       * stops renewing, another instance ends the session within this plus `leaseSeconds / 3`.
+       */
+      leaseSeconds: z.coerce.number().min(0.3).max(600).default(15),
+    })
+    .default({ leaseSeconds: 15 }),
+  /** `GET /metrics` (Prometheus text format). */
+  metrics: z
+    .object({
+      /** Serve it without credentials (a scraper inside a private network); otherwise it needs an API key. */
+      public: Flag.default(false),
+    })
+    .default({ public: false }),
   /** Upstream LLMs offered as built-ins (the offline test model is always there). */
   llm: z
     .object({
@@ -131,6 +148,8 @@ const environmentMap: Record<string, string> = {
   PALAVER_WEBHOOK_SECRET: 'webhook.secret',
   PALAVER_WEBHOOK_ALLOW_PRIVATE: 'webhook.allowPrivateAddresses',
   PALAVER_WEBHOOK_DISPATCH: 'webhook.dispatch',
+  PALAVER_METRICS_PUBLIC: 'metrics.public',
+  PALAVER_SESSION_LEASE_SECONDS: 'realtime.leaseSeconds',
   OPENAI_API_KEY: 'llm.openaiApiKey',
   OPENAI_BASE_URL: 'llm.openaiBaseUrl',
   PALAVER_OPENAI_MODELS: 'llm.openaiModels',

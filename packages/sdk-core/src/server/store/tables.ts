@@ -238,6 +238,14 @@ export interface MemoryEdgeRow {
   invalidated_at: string | null;
 }
 
+/** The lease of the instance hosting a realtime session's agent. */
+export interface SessionLeaseRow {
+  session_id: string;
+  project: string;
+  instance: string;
+  expires_at: string;
+}
+
 export interface Database {
   projects: ProjectRow;
   api_keys: ApiKeyRow;
@@ -259,4 +267,5 @@ export interface Database {
   chat_audio: ChatAudioRow;
   memory_nodes: MemoryNodeRow;
   memory_edges: MemoryEdgeRow;
+  session_leases: SessionLeaseRow;
 }

@@ -43,11 +43,11 @@ export function agentChannel(sessionId: string): string {
  * instance's answer. With the in-process bus there is one instance and every command is local.
  *
  * @example
- * await control.host(handle);                        // on the instance that started the agent
+ * await control.host(handle, project);               // on the instance that started the agent
  * await control.send(session.id, { command: 'speak', text: 'One moment.' }); // from any instance
  */
 export class AgentControl {
-  private readonly hosted = new Map<string, { handle: AgentSessionHandle; unsubscribe: () => Promise<void> }>();
+  private readonly hosted = new Map<string, { handle: AgentSessionHandle; project: string; unsubscribe: () => Promise<void> }>();
   private readonly replyTimeoutMs: number;
 
   constructor(
@@ -63,10 +63,15 @@ export class AgentControl {
     return this.hosted.has(sessionId);
   }
 
+  /** The sessions whose agent runs on this instance. */
+  hostedSessions(): Array<{ sessionId: string; project: string }> {
+    return [...this.hosted.entries()].map(([sessionId, entry]) => ({ sessionId, project: entry.project }));
+  }
+
   /** Keeps a handle of an agent this instance started and answers commands for it from other instances. */
-  async host(handle: AgentSessionHandle): Promise<void> {
+  async host(handle: AgentSessionHandle, project: string): Promise<void> {
     const unsubscribe = await this.bus.subscribe(agentChannel(handle.sessionId), (message) => this.answer(handle.sessionId, message));
-    this.hosted.set(handle.sessionId, { handle, unsubscribe });
+    this.hosted.set(handle.sessionId, { handle, project, unsubscribe });
   }
 
   /** Forgets a handle (its agent stopped). */
@@ -142,7 +147,10 @@ export class AgentControl {
     const unsubscribe = await this.bus.subscribe(replyChannel, (message) => settle(message as CommandReply));
     let timer: NodeJS.Timeout | undefined;
     try {
-      await this.bus.publish(agentChannel(sessionId), { request: command, reply: replyChannel } satisfies CommandRequest);
+      const receivers = await this.bus.publish(agentChannel(sessionId), { request: command, reply: replyChannel } satisfies CommandRequest);
+      // Nobody subscribes to the session's channel: its instance is gone (a killed instance's subscriptions end
+      // with its connection). No point waiting for an answer.
+      if (receivers === 0) throw new AgentUnavailableError(`no server instance hosts the agent of realtime session '${sessionId}' (its instance stopped)`);
       const timedOut = new Promise<undefined>((resolve) => {
         timer = setTimeout(() => resolve(undefined), this.replyTimeoutMs);
       });

@@ -1,7 +1,9 @@
+import type { Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { ContextMessageCreateParams } from '../../../contract/contexts.js';
 import type { AgentSessionEvents, AgentStopReason } from '../../kernel/ports/agent-session-host.js';
 import type { Store } from '../../store/database.js';
+import type { Database } from '../../store/tables.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { ContextService } from '../contexts/context-service.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
@@ -17,6 +19,8 @@ export interface AgentSessionEventDependencies {
   webhooks: Pick<WebhookService, 'enqueue'>;
   control: AgentControl;
   logger: Logger;
+  /** Drops the session's lease, in the transaction that ends it. */
+  releaseLease?: (transaction: Transaction<Database>) => Promise<void>;
 }
 
 /**
@@ -51,12 +55,11 @@ export function agentSessionEvents(
     async stopped(reason: AgentStopReason, detail?: string): Promise<void> {
       dependencies.logger[reason === 'failed' ? 'warn' : 'info']({ session: id, reason, detail }, 'realtime session agent stopped');
       try {
-        await dependencies.lifecycle.moveTo(
-          { project },
-          id,
-          'ended',
-          reason === 'time_limit_exceeded' ? [{ type: 'realtime_session.time_limit_exceeded', payload: { session: id } }] : [],
-        );
+        await dependencies.lifecycle.moveTo({ project }, id, 'ended', {
+          stopReason: reason,
+          events: reason === 'time_limit_exceeded' ? [{ type: 'realtime_session.time_limit_exceeded', payload: { session: id } }] : [],
+          ...(dependencies.releaseLease ? { alongside: dependencies.releaseLease } : {}),
+        });
       } finally {
         await dependencies.control.release(id);
       }

@@ -5,6 +5,7 @@ import { DocumentStore, documentFromRow, HUMAN_CONTEXT_QUOTA, quotaFor, type Acc
 import { decodeCursor, pageSizeOf, toPage, type Page, type PageRequest } from '../../store/pagination.js';
 import type { Database, DocumentRow } from '../../store/tables.js';
 import type { Principal } from '../../kernel/principal.js';
+import type { AgentStopReason } from '../../kernel/ports/agent-session-host.js';
 
 /** Document kind of realtime sessions in the `documents` table. */
 export const REALTIME_SESSION_KIND = 'realtime_session';
@@ -17,6 +18,8 @@ export interface RealtimeSessionDocument {
   config: RealtimeSessionConfig;
   data: RealtimeSessionData[];
   ended_at?: string;
+  /** Why the session ended (shown as `_extra.stop_reason`). */
+  stop_reason?: AgentStopReason;
   _extra?: Record<string, unknown>;
   /** The room identity of the human's join token (internal; not part of the public session). */
   human_identity: string;
@@ -37,7 +40,9 @@ export function toRealtimeSession(document: StoredRealtimeSession): RealtimeSess
     data: data.data,
     ...(data.ended_at !== undefined ? { ended_at: data.ended_at } : {}),
     ...(document.human !== null ? { human: document.human } : {}),
-    ...(data._extra !== undefined ? { _extra: data._extra } : {}),
+    ...(data._extra !== undefined || data.stop_reason !== undefined
+      ? { _extra: { ...data._extra, ...(data.stop_reason !== undefined ? { stop_reason: data.stop_reason } : {}) } }
+      : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type {
@@ -11,6 +12,7 @@ import type { AgentSessionHandle, AgentSessionHost } from '../../kernel/ports/ag
 import type { EventBus } from '../../kernel/event-bus.js';
 import type { MediaService } from '../../engines/media/media-service.js';
 import type { Store } from '../../store/database.js';
+import type { Database } from '../../store/tables.js';
 import { newId } from '../../store/ids.js';
 import type { Page, PageRequest } from '../../store/pagination.js';
 import { found, ownerOf } from '../access.js';
@@ -25,6 +27,8 @@ import { RealtimeSessionRepository, toRealtimeSession, type RealtimeSessionDocum
 import { mergeSessionConfig } from './session-config-merge.js';
 import { SessionLifecycle } from './session-lifecycle.js';
 import { humanIdentityFor, SessionRoom } from './session-room.js';
+import { SessionKeeper, type SessionKeeperTiming } from './session-keeper.js';
+import type { ExpiredLease, SessionLeases } from './session-leases.js';
 
 type StartRequest = z.output<typeof RealtimeSessionStartRequest>;
 
@@ -40,6 +44,13 @@ export interface RealtimeSessionServiceDependencies extends GenerativeSources {
   /** Runs the voice agents; undefined while no agent runtime is wired (non-simulated starts answer 501). */
   agents: AgentSessionHost | undefined;
   control?: AgentControlOptions;
+  /**
+   * Leases of the sessions whose agent runs here, and how they are kept: a session whose host stops renewing
+   * is ended by another instance (or this one after a restart) with stop reason `host_lost`.
+   */
+  leases?: { leases: SessionLeases; timing: SessionKeeperTiming };
+  /** Sends the human a message in the session's room (the wire protocol's `error` topic). */
+  tellRoom?: (sessionId: string, message: string) => Promise<void>;
 }
 
 export interface StartOptions {
@@ -67,6 +78,7 @@ export class RealtimeSessionService {
   private readonly resolver: GenerativeConfigResolver;
   private readonly room: SessionRoom;
   private readonly control: AgentControl;
+  private readonly keeper: SessionKeeper | undefined;
 
   constructor(private readonly dependencies: RealtimeSessionServiceDependencies) {
     this.sessions = new RealtimeSessionRepository(dependencies.store);
@@ -74,6 +86,18 @@ export class RealtimeSessionService {
     this.resolver = new GenerativeConfigResolver(dependencies);
     this.room = new SessionRoom(dependencies.media);
     this.control = new AgentControl(dependencies.bus, dependencies.logger, dependencies.control);
+    const leases = dependencies.leases;
+    this.keeper = leases && new SessionKeeper(leases.leases, leases.timing, (lost) => this.endLost(lost), dependencies.logger);
+  }
+
+  /** Starts renewing this instance's leases and ending sessions whose host was lost (server start). */
+  keepLeases(): void {
+    this.keeper?.start();
+  }
+
+  /** Ends the sessions of hosts that stopped renewing their lease now (the keeper does it periodically). */
+  async reapLostSessions(): Promise<number> {
+    return (await this.keeper?.reap()) ?? 0;
   }
 
   async start(principal: Principal, request: StartRequest, options: StartOptions = {}): Promise<RealtimeSessionStartResponse> {
@@ -116,6 +140,8 @@ export class RealtimeSessionService {
     const stored = await this.dependencies.store.transaction(async (transaction) => {
       const inserted = await this.sessions.insert(principal, { id: newId('rts'), human, data: document }, transaction);
       await this.lifecycle.announceCreated(transaction, inserted);
+      // This instance hosts the agent from the start: if it dies at any point, the lease expires and the session ends.
+      if (!simulated) await this.dependencies.leases?.leases.take(transaction, inserted.id, principal.project);
       return inserted;
     });
     const { id } = stored;
@@ -136,7 +162,7 @@ export class RealtimeSessionService {
       await this.abandon(principal, id, true);
       throw new AgentUnavailableError(`the agent of realtime session '${id}' could not start: ${messageOf(error)}`, error);
     }
-    await this.control.host(handle);
+    await this.control.host(handle, principal.project);
     const change = await this.lifecycle.moveTo({ project: principal.project }, id, 'in_progress');
     if (!change?.changed) {
       // Ended while its agent was starting (an end call, or the agent stopped at once): stop it now.
@@ -170,12 +196,21 @@ export class RealtimeSessionService {
     return this.present(principal, updated);
   }
 
-  /** Ends the session (idempotent: an ended session is answered as it is). */
+  /**
+   * Ends the session (idempotent: an ended session is answered as it is). Its agent is stopped where it runs;
+   * a session nobody hosts any more (its instance died) ends at once, without waiting for an answer.
+   */
   async end(principal: Principal, id: string): Promise<RealtimeSession> {
-    const change = found(await this.lifecycle.moveTo({ principal }, id, 'ended'), RESOURCE, id);
+    const leases = this.dependencies.leases?.leases;
+    const hosted = leases ? (await leases.holder(id)) !== undefined : true;
+    const change = found(
+      await this.lifecycle.moveTo({ principal }, id, 'ended', { stopReason: 'ended', alongside: (transaction) => this.releaseLease(id, transaction) }),
+      RESOURCE,
+      id,
+    );
     if (change.changed) {
       // A session ended while `not_started` may have an agent starting: `start` stops it when it sees `ended`.
-      if (change.previous.state === 'in_progress') {
+      if (change.previous.state === 'in_progress' && (hosted || this.control.hosts(id))) {
         await this.control.send(id, { command: 'stop', reason: 'ended' }).catch((error: unknown) => this.warn(id, 'stopping the agent failed', error));
       }
       await this.room.close(id).catch((error: unknown) => this.warn(id, 'closing the room failed', error));
@@ -203,10 +238,46 @@ export class RealtimeSessionService {
     return this.present(principal, stored);
   }
 
-  /** Releases the bus subscriptions of agents hosted here (the host stops the agents themselves). */
+  /**
+   * Server shutdown: ends every session whose agent runs here with stop reason `server_shutdown` (recorded with
+   * its `state_changed` event, the human told in the room, the agent stopped, the lease released), then stops
+   * the lease upkeep and the bus subscriptions.
+   */
   async close(): Promise<void> {
+    await this.keeper?.stop();
+    await Promise.all(
+      this.control.hostedSessions().map(async ({ sessionId: id, project }) => {
+        const change = await this.lifecycle
+          .moveTo({ project }, id, 'ended', { stopReason: 'server_shutdown', alongside: (transaction) => this.releaseLease(id, transaction) })
+          .catch((error: unknown) => this.warn(id, 'recording the end at shutdown failed', error));
+        if (change?.changed) await this.notifyRoom(id, 'The server is shutting down; this session has ended.');
+        await this.control.send(id, { command: 'stop', reason: 'server_shutdown' }).catch((error: unknown) => this.warn(id, 'stopping the agent failed', error));
+      }),
+    );
     await this.control.close();
   }
+
+  /** Ends a session whose host stopped renewing its lease (claimed by this instance). */
+  private async endLost(lost: ExpiredLease): Promise<void> {
+    const change = await this.lifecycle.moveTo({ project: lost.project }, lost.sessionId, 'ended', { stopReason: 'host_lost' });
+    if (!change?.changed) return;
+    // Where the room outlives the lost host (a LiveKit deployment, or a host that stalled and is still running
+    // here) the human is told, its agent stopped, and the room closed.
+    await this.notifyRoom(lost.sessionId, 'This session has ended: the server running its agent stopped responding.');
+    if (this.control.hosts(lost.sessionId)) {
+      await this.control.send(lost.sessionId, { command: 'stop', reason: 'host_lost' }).catch((error: unknown) => this.warn(lost.sessionId, 'stopping the agent failed', error));
+    }
+    await this.room.close(lost.sessionId).catch((error: unknown) => this.warn(lost.sessionId, 'closing the room failed', error));
+  }
+
+  private async notifyRoom(id: string, message: string): Promise<void> {
+    await this.dependencies.tellRoom?.(id, message).catch((error: unknown) => this.dependencies.logger.debug({ session: id, err: error }, 'realtime session: the room could not be told'));
+  }
+
+  private async releaseLease(id: string, transaction: Transaction<Database>): Promise<void> {
+    await this.dependencies.leases?.leases.release(id, transaction);
+  }
+
 
   private eventsFor(stored: StoredRealtimeSession, principal: Principal) {
     return agentSessionEvents(
@@ -218,6 +289,7 @@ export class RealtimeSessionService {
         webhooks: this.dependencies.webhooks,
         control: this.control,
         logger: this.dependencies.logger,
+        releaseLease: (transaction) => this.releaseLease(stored.id, transaction),
       },
       { id: stored.id, project: principal.project },
       principal,
@@ -226,7 +298,7 @@ export class RealtimeSessionService {
 
   /** Ends a session whose start failed after it was stored, and closes its room when it was opened. */
   private async abandon(principal: Principal, id: string, roomOpened: boolean): Promise<void> {
-    await this.lifecycle.moveTo({ project: principal.project }, id, 'ended');
+    await this.lifecycle.moveTo({ project: principal.project }, id, 'ended', { stopReason: 'failed', alongside: (transaction) => this.releaseLease(id, transaction) });
     if (roomOpened) await this.room.close(id).catch((error: unknown) => this.warn(id, 'closing the room failed', error));
   }
 

@@ -4,6 +4,7 @@ import type { WebhookMessage } from '../../../contract/webhooks.js';
 import { nowIso } from '../../store/ids.js';
 import type { Database } from '../../store/tables.js';
 import type { Principal } from '../../kernel/principal.js';
+import type { AgentStopReason } from '../../kernel/ports/agent-session-host.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import { toRealtimeSession, type RealtimeSessionRepository, type StoredRealtimeSession } from './realtime-session-repository.js';
 
@@ -27,7 +28,7 @@ export interface StateChange {
  * event exists if and only if its change was committed.
  *
  * @example
- * await lifecycle.moveTo({ project }, session.id, 'ended', [{ type: 'realtime_session.time_limit_exceeded', payload: { session: session.id } }]);
+ * await lifecycle.moveTo({ project }, session.id, 'ended', { stopReason: 'time_limit_exceeded', events: [{ type: 'realtime_session.time_limit_exceeded', payload: { session: session.id } }] });
  */
 export class SessionLifecycle {
   constructor(
@@ -43,17 +44,21 @@ export class SessionLifecycle {
 
   /**
    * Moves the session to `target` when that is a forward move from its current state; `events` are
-   * enqueued with the change (not when nothing changes). Undefined when the session is not visible.
+   * enqueued with the change (not when nothing changes), and an end records `stopReason`. `alongside` runs in
+   * the change's transaction (e.g. releasing the session's lease). Undefined when the session is not visible.
    */
   async moveTo(
     who: { principal: Principal } | { project: string },
     id: string,
     target: RealtimeSessionState,
-    events: readonly WebhookMessage[] = [],
+    options: { events?: readonly WebhookMessage[]; stopReason?: AgentStopReason; alongside?: (transaction: Transaction<Database>) => Promise<unknown> } = {},
   ): Promise<StateChange | undefined> {
+    const { events = [], stopReason } = options;
     const result = await this.sessions.update(who, id, async (stored, transaction) => {
       if (!NEXT_STATES[stored.data.state].includes(target)) return undefined;
-      const next = { ...stored.data, state: target, ...(target === 'ended' ? { ended_at: nowIso() } : {}) };
+      const ended = target === 'ended' ? { ended_at: nowIso(), ...(stopReason !== undefined ? { stop_reason: stopReason } : {}) } : {};
+      const next = { ...stored.data, state: target, ...ended };
+      await options.alongside?.(transaction);
       const previous = toRealtimeSession(stored);
       const current = toRealtimeSession({ ...stored, data: next });
       await this.webhooks.enqueue(transaction, previous.project, {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
+import type { WebhookDeliveryResult } from '../../kernel/telemetry/server-metrics.js';
 import type { Store } from '../../store/database.js';
 import { newId } from '../../store/ids.js';
 import type { WebhookDeliveryRow } from '../../store/tables.js';
@@ -27,6 +28,8 @@ export interface WebhookDispatcherOptions {
   fetch?: typeof fetch;
   allowPrivateAddresses?: boolean;
   logger?: Logger;
+  /** Told of each attempt whose outcome this dispatcher recorded (the server counts them in its metrics). */
+  onSettled?: (result: WebhookDeliveryResult) => void;
 }
 
 type Outcome =
@@ -60,10 +63,13 @@ export class WebhookDispatcher {
   private readonly fetch: typeof fetch;
   private readonly allowPrivateAddresses: boolean;
   private readonly logger: Logger | undefined;
+  private readonly onSettled: ((result: WebhookDeliveryResult) => void) | undefined;
   private readonly owner = newId('dispatcher');
   private stopping: AbortController | undefined;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** Set by a draining stop: the loop ends once a round finds nothing due. */
+  private draining = false;
 
   constructor(
     private readonly store: Store,
@@ -80,6 +86,7 @@ export class WebhookDispatcher {
     this.fetch = options.fetch ?? globalThis.fetch;
     this.allowPrivateAddresses = options.allowPrivateAddresses ?? true;
     this.logger = options.logger;
+    this.onSettled = options.onSettled;
   }
 
   /** Starts the background loop (idempotent). */
@@ -90,13 +97,28 @@ export class WebhookDispatcher {
     this.loop = this.run(stopping.signal);
   }
 
-  /** Stops the loop; deliveries in flight are aborted and handed back as due, without using an attempt. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the loop. With `drainMs`, deliveries in flight finish and what is due now is delivered, for at most
+   * that long (a graceful shutdown); then, or without it, deliveries in flight are aborted and handed back as
+   * due, without using an attempt.
+   */
+  async stop(options: { drainMs?: number } = {}): Promise<void> {
+    const loop = this.loop;
+    if (!loop) return;
+    if ((options.drainMs ?? 0) > 0) {
+      this.draining = true;
+      this.wake?.();
+      let timer: NodeJS.Timeout | undefined;
+      const drained = await Promise.race([loop.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), options.drainMs)))]);
+      clearTimeout(timer);
+      if (!drained) this.logger?.warn({ drainMs: options.drainMs }, 'webhook deliveries still in flight at shutdown are handed back as due');
+    }
     this.stopping?.abort();
     this.wake?.();
-    await this.loop;
+    await loop;
     this.loop = undefined;
     this.stopping = undefined;
+    this.draining = false;
   }
 
   /** Looks for due deliveries now instead of at the next poll. */
@@ -119,6 +141,8 @@ export class WebhookDispatcher {
       } catch (error) {
         this.logger?.error({ err: error }, 'webhook dispatcher round failed');
       }
+      // Draining (shutdown): nothing due is left, so the loop ends instead of waiting for more.
+      if (claimed === 0 && this.draining) break;
       if (claimed === 0 && !signal.aborted) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.pollIntervalMs);
@@ -242,7 +266,8 @@ export class WebhookDispatcher {
         scheduled === undefined ? undefined : outcome.retryAfterMs !== undefined ? Math.min(outcome.retryAfterMs, this.retry.maxRetryAfterMs) : scheduled;
       update = delay === undefined ? { status: 'failed' } : { status: 'pending', next_attempt_at: this.iso(now + delay) };
     }
-    await this.store.transaction(async (trx) => {
+    const settled: WebhookDeliveryResult = update.status === 'delivered' ? 'delivered' : update.status === 'pending' ? 'retried' : 'failed';
+    const recorded = await this.store.transaction(async (trx) => {
       // Only the holder of the claim records the outcome; a dispatcher that outlived its lease changes nothing.
       const result = await trx
         .updateTable('webhook_deliveries')
@@ -257,7 +282,7 @@ export class WebhookDispatcher {
         .where('id', '=', row.id)
         .where('lease_owner', '=', row.lease_owner)
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return;
+      if (Number(result.numUpdatedRows) === 0) return false;
       await trx
         .insertInto('webhook_attempts')
         .values({
@@ -277,7 +302,10 @@ export class WebhookDispatcher {
           .where('id', '=', row.endpoint_id)
           .execute();
       }
+      return true;
     });
+    // Counted once the outcome is durable, and only by the holder of the claim: no attempt counts twice.
+    if (recorded) this.onSettled?.(settled);
   }
 
   /** Returns a claim interrupted by {@link stop} without counting the attempt. */

@@ -265,6 +265,20 @@ export class WebhookService {
     });
   }
 
+  /**
+   * Deliveries still to make in the whole outbox, every project together: pending (due or waiting for a
+   * retry) or being delivered. What `/metrics` reports as `palaver_webhook_outbox_depth`; the index on
+   * (status, next_attempt_at) answers it without reading the rows.
+   */
+  async outboxDepth(): Promise<number> {
+    const row = await this.store.db
+      .selectFrom('webhook_deliveries')
+      .select((builder) => builder.fn.countAll<number | string>().as('count'))
+      .where('status', 'in', ['pending', 'delivering'])
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
   /** The endpoint's signing secret, unsealed (for the dispatcher only). */
   async endpointForDelivery(id: string): Promise<{ url: string; secret: string; enabled: boolean } | undefined> {
     const row = await this.store.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();

@@ -14,6 +14,8 @@ import { handlers } from './handlers/index.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerMediaRoutes } from '../media-routes.js';
 import { registerChatAudioRoute } from './chat-audio-route.js';
+import { registerMetricsRoute } from './metrics-route.js';
+import { observeRequests } from './observe-requests.js';
 
 /**
  * The error body: the spec's `{type, message}`. OpenAI-compatible routes also carry OpenAI's `error` object so
@@ -24,11 +26,12 @@ function errorBody(path: string, type: string, message: string, status: number):
   return status >= 500 && status !== 501 ? { type, message, error: message } : { type, message };
 }
 
-/** The platform's HTTP application: every contract route plus `/openapi.json`, `/docs` and `/health`. */
+/** The platform's HTTP application: every contract route plus `/openapi.json`, `/docs`, `/health` and `/metrics`. */
 export function createApp(services: Services): Hono<AppEnvironment> {
   const app = new Hono<AppEnvironment>();
 
   app.use(requestId({ headerName: 'x-request-id' }));
+  app.use(observeRequests(services.metrics));
   // Credentials travel in headers, never cookies, so any origin may call the API (browsers use usage tokens).
   app.use(
     cors({
@@ -72,6 +75,7 @@ export function createApp(services: Services): Hono<AppEnvironment> {
   );
 
   app.get('/health', (context) => context.json({ status: 'ok' }));
+  registerMetricsRoute(app, services);
   let openApiDocument: object | undefined;
   app.get('/openapi.json', (context) => {
     openApiDocument ??= buildOpenApiDocument(allRoutes, { serverUrl: services.config.publicUrl });

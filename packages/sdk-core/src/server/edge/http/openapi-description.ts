@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TtsClientMessage, TtsServiceMessage } from '../../../contract/tts-socket.js';
 import { CHAT_AUDIO_PATH, TTS_SOCKET_PATH } from '../../../contract/wire.js';
+import { METRICS_PATH } from './metrics-route.js';
 
 /** Path of the streaming TTS websocket (not an HTTP operation, so not under `paths`). */
 /** Paths of the embedded LiveKit-compatible media endpoint (signalling for WebRTC). */
@@ -34,6 +35,10 @@ export function openApiDescription(): string {
     `- \`modalities: ["text", "audio"]\` with \`audio: {voice, format}\` (a platform voice id, default \`flite-slt\`; \`mp3\` or \`wav\`) speaks the answer: the message carries \`service_ext.voice\` {\`audio_url\`, \`expires_at\` (Unix seconds, 1 hour by default)}; a stream sends it in one more chunk after the finish chunk (before the usage chunk). \`GET ${CHAT_AUDIO_ROUTE}\` serves the file (\`audio/mpeg\` or \`audio/wav\`) without credentials, the random 128-bit id acting as a signed URL, and answers 404 once expired (see \`x-chat-audio\`). The seconds spoken count as the human's \`voice_synthesis_seconds\`; a used-up limit is refused with 400 \`usage_limit_exceeded\` before the model runs.`,
     '- `metadata.moderation: true` (or `"true"`) moderates the latest user message before the model runs, and the answer: whole when not streamed; sentence by sentence when streamed, each sentence held back until it is checked and then sent in the chunks the model produced. Flagged text is refused with 400 `moderation_error`; in a stream it is never sent, and the stream ends with an `event: error` (`moderation_error`) then `data: [DONE]`. `metadata` is stored with the usage records of the request.',
     '',
+    '## Operations: health and metrics (outside the contract)',
+    '- `GET /health` answers `{"status": "ok"}` without credentials while the instance serves requests.',
+    `- \`GET ${METRICS_PATH}\` answers this instance's metrics in Prometheus text format, every name prefixed \`palaver_\`: request durations by method, route template and status; live realtime agents; embedded media rooms and participants; the webhook outbox depth and delivery results; the voice agent's per-turn latencies (response, STT final, LLM first token, TTS first audio); speech worker restarts; process and Node.js runtime metrics. It needs an API key as a K operation does (usage tokens are refused with 403) unless the server runs with \`PALAVER_METRICS_PUBLIC=true\`. See \`x-metrics\`.`,
+    '',
     '## Errors',
     'Errors answer a BadRequest body `{type, message}`; `type` is one of `invalid_input`, `usage_limit_exceeded`, `project_disabled`, `moderation_error`, `unauthorized`, `forbidden`, `not_found`, `conflict`, `payload_too_large`, `not_implemented`, `upstream_error`, `internal_error`.',
   ].join('\n');
@@ -44,9 +49,23 @@ function messageSchema(schema: z.core.$ZodType): object {
   return rest;
 }
 
-/** Specification extensions describing the two non-HTTP endpoints. */
-export function openApiExtensions(): { 'x-websockets': object; 'x-livekit': object; 'x-chat-audio': object } {
+/** Specification extensions describing the endpoints outside the contract (websockets, media, chat audio, metrics). */
+export function openApiExtensions(): { 'x-websockets': object; 'x-livekit': object; 'x-chat-audio': object; 'x-metrics': object } {
   return {
+    'x-metrics': {
+      [METRICS_PATH]: {
+        get: {
+          summary: "This instance's metrics, Prometheus text format",
+          security: [{ ApiKey: [] }],
+          'x-public-with': 'PALAVER_METRICS_PUBLIC=true',
+          responses: {
+            '200': { description: 'The metrics (`palaver_*`)', content: { 'text/plain': {} } },
+            '401': { description: 'Missing or invalid API key' },
+            '403': { description: 'A usage token: metrics need an API key' },
+          },
+        },
+      },
+    },
     'x-chat-audio': {
       [CHAT_AUDIO_ROUTE]: {
         get: {

@@ -15,6 +15,7 @@ import { ApiError, BadRequestError, UpstreamError } from '../../../errors/api-er
 import type { Principal } from '../../kernel/principal.js';
 import { newId } from '../../store/ids.js';
 import { ChatModelError, type ChatDelta, type ChatModel, type ChatModelRequest } from './chat-model.js';
+import { ChatSpan } from './chat-span.js';
 import { assembleCompletion } from './completion-assembler.js';
 import type { ResolveModel } from './model-resolver.js';
 import { moderatedDeltas } from './moderated-deltas.js';
@@ -167,8 +168,15 @@ export class ChatGateway implements ChatPort {
   /** Prepares the run and pulls the first delta; the returned iterable yields it first. */
   private async open(principal: Principal, request: ChatCompletionRequest, signal: AbortSignal, stream: boolean): Promise<OpenedRun> {
     const started = performance.now();
-    const prepared = await this.prepare(principal, request, signal);
-    const iterator = this.run(prepared, request, signal, stream, started)[Symbol.asyncIterator]();
+    const span = new ChatSpan(request.model, stream);
+    let prepared: PreparedRun;
+    try {
+      prepared = await this.prepare(principal, request, signal);
+    } catch (error) {
+      span.refused(error);
+      throw error;
+    }
+    const iterator = this.run(prepared, request, signal, stream, started, span)[Symbol.asyncIterator]();
     let first: IteratorResult<ChatDelta>;
     try {
       first = await iterator.next();
@@ -288,14 +296,16 @@ export class ChatGateway implements ChatPort {
   }
 
   /** The model's deltas, metered: usage is committed however the run ends (done, failed, aborted). */
-  private async *run(prepared: PreparedRun, request: ChatCompletionRequest, signal: AbortSignal, stream: boolean, started: number): AsyncGenerator<ChatDelta> {
+  private async *run(prepared: PreparedRun, request: ChatCompletionRequest, signal: AbortSignal, stream: boolean, started: number, span: ChatSpan): AsyncGenerator<ChatDelta> {
     const { model, modelRequest, reservation, promptEstimate } = prepared;
     let firstDeltaMs: number | undefined;
     let reported: ChatCompletionUsage | undefined;
     let producedText = 0;
     let outcome: ChatMetrics['outcome'] = 'aborted';
+    let failure: unknown;
     try {
       for await (const delta of model.stream(modelRequest, { signal })) {
+        if (firstDeltaMs === undefined) span.firstDelta();
         firstDeltaMs ??= performance.now() - started;
         if (delta.type === 'usage') reported = delta.usage;
         else if (delta.type === 'text' || delta.type === 'refusal') producedText += delta.text.length;
@@ -305,6 +315,7 @@ export class ChatGateway implements ChatPort {
       outcome = 'completed';
     } catch (error) {
       outcome = signal.aborted ? 'aborted' : 'failed';
+      failure = error;
       throw error;
     } finally {
       const completionTokens = Math.ceil(producedText / 4);
@@ -319,6 +330,7 @@ export class ChatGateway implements ChatPort {
       }
       const metrics: ChatMetrics = { model: model.id, stream, timeToFirstDeltaMs: firstDeltaMs, totalMs: performance.now() - started, usage, outcome };
       this.dependencies.logger.debug({ ...metrics }, 'chat completion');
+      span.finished(metrics, failure);
       this.dependencies.onMetrics?.(metrics);
     }
   }

@@ -8,8 +8,11 @@ import type { Principal } from '../principal.js';
  * decides *whether* a session runs; the host runs it. Neither knows the other's internals.
  */
 
-/** Why a running agent stopped. */
-export type AgentStopReason = 'ended' | 'time_limit_exceeded' | 'usage_limit_exceeded' | 'human_left' | 'failed';
+/**
+ * Why a running agent stopped: `ended` by the API, its own limits, the human leaving, a failure, the server
+ * shutting down (`server_shutdown`), or its host lost (`host_lost`: the instance stopped renewing its lease).
+ */
+export type AgentStopReason = 'ended' | 'time_limit_exceeded' | 'usage_limit_exceeded' | 'human_left' | 'failed' | 'server_shutdown' | 'host_lost';
 
 /** What the host needs to run one session's agent. */
 export interface AgentSessionSpec {

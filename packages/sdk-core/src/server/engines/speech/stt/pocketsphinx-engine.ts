@@ -9,7 +9,7 @@ import {
   type UtteranceJob,
 } from '../workers/pocketsphinx-protocol.js';
 import { siblingModule } from '../workers/spawn-worker.js';
-import { EngineUnavailableError, SupervisedWorker, type JobHandle } from '../workers/supervised-worker.js';
+import { EngineUnavailableError, SupervisedWorker, type JobHandle, type WorkerRestartListener } from '../workers/supervised-worker.js';
 import { BaseSttSession, type SttEngine, type SttSession, type SttSessionOptions } from './stt-engine.js';
 
 export interface PocketsphinxEngineOptions extends Partial<PocketsphinxOptions> {
@@ -18,6 +18,8 @@ export interface PocketsphinxEngineOptions extends Partial<PocketsphinxOptions> 
   interimIntervalMs?: number;
   /** Longest utterance before the worker is considered hung. */
   utteranceTimeoutMs?: number;
+  /** Told when the supervisor replaces a crashed or hung decoder worker. */
+  onWorkerRestart?: WorkerRestartListener | undefined;
 }
 
 export const DEFAULT_POCKETSPHINX_OPTIONS: PocketsphinxOptions = {
@@ -107,6 +109,7 @@ export class PocketsphinxEngine implements SttEngine {
       options: this.settings,
       jobTimeoutMs: this.utteranceTimeoutMs,
     });
+    if (this.options.onWorkerRestart) worker.on('restarted', this.options.onWorkerRestart);
     this.workers.push(worker);
     return worker;
   }

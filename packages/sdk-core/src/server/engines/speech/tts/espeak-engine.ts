@@ -9,9 +9,9 @@ import { siblingModule } from '../workers/spawn-worker.js';
 import { clamp } from './clamp.js';
 import { synthesizeBySegment } from './segmented-synthesis.js';
 import type { PcmChunk, SynthesisRequest } from './tts-engine.js';
-import { WorkerTtsEngine } from './worker-tts-engine.js';
+import { WorkerTtsEngine, type TtsWorkerSettings } from './worker-tts-engine.js';
 
-export interface EspeakEngineOptions {
+export interface EspeakEngineOptions extends Pick<TtsWorkerSettings, 'onWorkerRestart'> {
   jobTimeoutMs?: number;
 }
 
@@ -36,7 +36,12 @@ export class EspeakEngine extends WorkerTtsEngine {
   readonly service = 'espeak-ng';
 
   constructor(options: EspeakEngineOptions = {}) {
-    super({ name: 'espeak-ng', entry: siblingModule(import.meta.url, '../workers/espeak-worker'), jobTimeoutMs: options.jobTimeoutMs });
+    super({
+      name: 'espeak-ng',
+      entry: siblingModule(import.meta.url, '../workers/espeak-worker'),
+      jobTimeoutMs: options.jobTimeoutMs,
+      onWorkerRestart: options.onWorkerRestart,
+    });
   }
 
   /** The voices eSpeak-NG knows (identifier such as `gmw/de`, and language codes). */

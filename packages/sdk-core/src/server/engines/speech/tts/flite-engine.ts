@@ -3,9 +3,9 @@ import { siblingModule } from '../workers/spawn-worker.js';
 import { clamp } from './clamp.js';
 import { synthesizeBySegment } from './segmented-synthesis.js';
 import type { PcmChunk, SynthesisRequest } from './tts-engine.js';
-import { WorkerTtsEngine } from './worker-tts-engine.js';
+import { WorkerTtsEngine, type TtsWorkerSettings } from './worker-tts-engine.js';
 
-export interface FliteEngineOptions {
+export interface FliteEngineOptions extends Pick<TtsWorkerSettings, 'onWorkerRestart'> {
   /** A synthesis job (one segment) running longer than this is treated as a hang. */
   jobTimeoutMs?: number;
 }
@@ -25,7 +25,7 @@ export class FliteEngine extends WorkerTtsEngine {
   readonly voices: readonly string[] = FLITE_VOICES;
 
   constructor(options: FliteEngineOptions = {}) {
-    super({ name: 'flite', entry: siblingModule(import.meta.url, '../workers/flite-worker'), jobTimeoutMs: options.jobTimeoutMs });
+    super({ name: 'flite', entry: siblingModule(import.meta.url, '../workers/flite-worker'), jobTimeoutMs: options.jobTimeoutMs, onWorkerRestart: options.onWorkerRestart });
   }
 
   synthesize(request: SynthesisRequest): AsyncIterable<PcmChunk> {

@@ -1,5 +1,5 @@
 import type { EngineStatus } from '../engine-status.js';
-import { SupervisedWorker } from '../workers/supervised-worker.js';
+import { SupervisedWorker, type WorkerRestartListener } from '../workers/supervised-worker.js';
 import type { PcmChunk, SynthesisRequest, TtsEngine } from './tts-engine.js';
 
 /** The worker an embedded engine synthesizes in. */
@@ -10,6 +10,8 @@ export interface TtsWorkerSettings {
   entry: URL;
   /** A synthesis job (one segment) running longer than this is treated as a hang. */
   jobTimeoutMs?: number | undefined;
+  /** Told when the supervisor replaces a crashed or hung worker. */
+  onWorkerRestart?: WorkerRestartListener | undefined;
 }
 
 /**
@@ -33,6 +35,7 @@ export abstract class WorkerTtsEngine implements TtsEngine {
 
   protected constructor(settings: TtsWorkerSettings) {
     this.worker = new SupervisedWorker({ name: settings.name, entry: settings.entry, jobTimeoutMs: settings.jobTimeoutMs ?? 15_000 });
+    if (settings.onWorkerRestart) this.worker.on('restarted', settings.onWorkerRestart);
   }
 
   async status(): Promise<EngineStatus> {

@@ -47,6 +47,9 @@ export interface SupervisedWorkerEvents {
   unavailable: (event: { name: string; reason: string }) => void;
 }
 
+/** Told each time a worker died or hung and was replaced (the server counts them in its metrics). */
+export type WorkerRestartListener = SupervisedWorkerEvents['restarted'];
+
 interface Job {
   id: number;
   kind: string;

@@ -1,7 +1,12 @@
 /**
  * What one agent turn measured, in milliseconds: the latency budget from the human's last word to the
  * agent's first audio, piece by piece. Fields are absent when the turn had no such stage (a typed turn has
- * no VAD or STT; a text-only turn has no TTS).
+ * no VAD or STT; a text-only turn has no TTS). The voice agent reports it after every turn
+ * (`VoiceAgentHostDependencies.onTurnMetrics`); the composition root routes it to the server's metrics, so
+ * the agent never sees how it is exported.
+ *
+ * @example
+ * const host = createVoiceAgentHost({ ...dependencies, onTurnMetrics: (turn: TurnMetrics) => metrics.turnMeasured(turn) });
  */
 export interface TurnMetrics {
   session: string;

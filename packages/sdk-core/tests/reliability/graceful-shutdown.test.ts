@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RealtimeSession } from '../../src/contract/realtime.js';
+import { createServer } from '../../src/server.js';
+import { dropSchema, postgresUrl, storeKinds, uniqueSchema } from '../support/databases.js';
+import { startServerProcess } from '../support/server-process.js';
+import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
+
+/** How long a delivery takes at the receiver: long enough to be in flight when SIGTERM arrives. */
+const SLOW_RECEIVER_MS = 1500;
+
+describe.each(await storeKinds())('graceful shutdown on SIGTERM (%s)', (kind) => {
+  let receiver: WebhookReceiver;
+  let folder: string;
+  beforeAll(async () => {
+    receiver = new WebhookReceiver(() => ({ status: 200, delayMs: SLOW_RECEIVER_MS }));
+    await receiver.start();
+    folder = mkdtempSync(join(tmpdir(), 'palaver-shutdown-'));
+  });
+  afterAll(async () => {
+    await receiver.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('stops accepting, ends live sessions as server_shutdown, finishes webhook deliveries in flight and exits 0 within 10 s', async () => {
+    const schema = kind === 'postgres' ? uniqueSchema() : undefined;
+    const storage = kind === 'postgres' ? { databaseUrl: postgresUrl } : { database: join(folder, 'palaver.db') };
+    const config = { ...storage, apiKey: 'pk_shutdown_test_key_0123456789abc', webhook: { url: receiver.url, secret: 'whsec_c2h1dGRvd24tdGVzdA==' } };
+    const server = await startServerProcess(config, schema ? { databaseSchema: schema } : {});
+    try {
+      const headers = { 'x-api-key': server.apiKey, 'content-type': 'application/json' };
+      const started = await fetch(`${server.url}/v1/realtime/start`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ config: { general: {}, input: {}, output: {}, generative: { llm: 'builtin-offline' } } }),
+      });
+      const { session } = (await started.json()) as { session: RealtimeSession };
+      expect(session.state).toBe('in_progress');
+      // The start's state_changed events are being delivered (the receiver answers slowly).
+      await expect.poll(() => receiver.inFlight, { timeout: 10_000 }).toBeGreaterThan(0);
+
+      const signalledAt = performance.now();
+      const exiting = server.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // No new connections while the platform winds down.
+      await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+      expect(server.alive(), 'still finishing its deliveries').toBe(true);
+      const code = await exiting;
+      const exitMs = performance.now() - signalledAt;
+      console.log(`${kind}: SIGTERM -> exit ${code} in ${exitMs.toFixed(0)} ms`);
+      expect(code).toBe(0);
+      expect(exitMs).toBeLessThan(10_000);
+
+      // What the stopped instance left behind, read by a new one without its dispatcher.
+      const after = await createServer({ env: {}, config: { ...config, logLevel: 'silent', webhook: { dispatch: false } }, ...(schema ? { databaseSchema: schema } : {}) });
+      try {
+        const stored = await after.fetch(new Request(`http://palaver.test/v1/realtime/${session.id}`, { headers }));
+        expect(await stored.json()).toMatchObject({ state: 'ended', ended_at: expect.any(String), _extra: { stop_reason: 'server_shutdown' } });
+        const deliveries = await after.services.store.db.selectFrom('webhook_deliveries').select(['status']).execute();
+        expect(deliveries.length).toBeGreaterThanOrEqual(3); // created, in progress, ended
+        expect(deliveries.filter((delivery) => delivery.status !== 'delivered'), 'deliveries left undelivered').toEqual([]);
+      } finally {
+        await after.close();
+      }
+      // The human's side learnt the end before the process exited: the ended state_changed was delivered.
+      const ended = receiver.requests
+        .map((request) => JSON.parse(request.body) as { type: string; payload: { current_realtime_session?: RealtimeSession } })
+        .filter((event) => event.type === 'realtime_session.state_changed' && event.payload.current_realtime_session?.state === 'ended');
+      expect(ended.map((event) => event.payload.current_realtime_session!._extra)).toEqual([{ stop_reason: 'server_shutdown' }]);
+    } finally {
+      await server.kill('SIGKILL');
+      if (schema) await dropSchema(schema);
+    }
+  }, 60_000);
+});

@@ -70,7 +70,12 @@ export interface PalaverServer {
 export async function createServer(options: CreateServerOptions = {}): Promise<PalaverServer> {
   const config = loadConfig(options.env ?? process.env, options.config);
   const logger = options.logger ?? createLogger(config.logLevel);
-  const store = await openStore({ file: config.database, url: config.databaseUrl, schema: options.databaseSchema });
+  const store = await openStore({
+    file: config.database,
+    url: config.databaseUrl,
+    schema: options.databaseSchema,
+    onConnectionError: (error) => logger.warn({ err: error }, 'a database connection failed; the pool replaces it'),
+  });
   const { services, dev } = await store.exclusive(async () => {
     const secret = await ServerSecret.load(store, config.secretKey);
     const created = await createServices({ store, config, logger, secret });

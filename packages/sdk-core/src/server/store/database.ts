@@ -14,6 +14,11 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PostgreSQL schema to use (created when missing); isolates test runs. */
   schema?: string | undefined;
+  /**
+   * Told about connection errors nobody awaits (an idle pooled connection the database closed, e.g. on a restart
+   * or `pg_terminate_backend`). The pool drops such a connection and opens a new one for the next query.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** The storage handle every repository uses. */
@@ -43,8 +48,12 @@ async function loadPg(): Promise<Pg> {
   return (module as { default?: Pg }).default ?? (module as unknown as Pg);
 }
 
+/** The default for errors of idle connections: they are recoverable, so they must never end the process. */
+function noConnectionErrorListener(): void {}
+
 async function preparePostgresSchema(pg: Pg, url: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined); // the awaited query reports it
   await client.connect();
   try {
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`).catch((error: { code?: string }) => {
@@ -61,6 +70,7 @@ const STARTUP_LOCK_KEY = 7_344_221_901;
 
 async function withAdvisoryLock<T>(pg: Pg, url: string, work: () => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined); // the awaited queries report it
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
@@ -83,8 +93,12 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
     const pool = new pg.Pool({
       connectionString: options.url,
       max: 10,
+      // Names the connections in pg_stat_activity (with the schema, when instances are isolated by schema).
+      application_name: options.schema ? `palaver ${options.schema}` : 'palaver',
       ...(options.schema ? { options: `-c search_path=${quoteIdentifier(options.schema)}` } : {}),
     });
+    // Without a listener, an idle connection's error would be an unhandled 'error' event: the process would exit.
+    pool.on('error', (error) => (options.onConnectionError ?? noConnectionErrorListener)(error));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     dialect = 'postgres';
   } else {

@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { wavFile } from '@palaver/sdk-core/testing';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireComponent } from '../../packages/sdk-core/tests/support/components.js';
-import { npmProject, run, start, stop } from './support/commands.js';
+import { consumerEnvironment, npmProject, run, start, stop } from './support/commands.js';
 import { installedManifest, manifestTargets, packWorkspace, PACKAGES, tarballContents, type PackedPackages } from './support/packed-packages.js';
 import { filesMatching, folderBytes, gzippedScripts, kilobytes, megabytes, serveStatic } from './support/static-site.js';
 
@@ -116,6 +116,10 @@ describe('packages installed from tarballs, outside the workspace', () => {
       expect(serverOnly.length).toBeGreaterThan(20);
       expect(serverOnly.filter((name) => existsSync(join(web, 'node_modules', name))), 'server packages in a web app').toEqual([]);
       expect(existsSync(join(web, 'node_modules/@palaver/sdk-node'))).toBe(false);
+      // The server entry, imported by mistake in a web app's Node tooling, says what to install.
+      const misuse = spawnSync('node', ['--input-type=module', '-e', "await import('@palaver/sdk-core/server')"], { cwd: web, encoding: 'utf8', env: consumerEnvironment });
+      expect(misuse.status).not.toBe(0);
+      expect(misuse.stderr).toMatch(/@palaver\/sdk-core\/server needs the platform's server packages, which come with @palaver\/sdk-node: run `npm install @palaver\/sdk-node`/);
 
       run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-dev', 'vite@^6.4.0', 'typescript@~5.9.3', '@types/react@^19', '@types/react-dom@^19'], web, 300_000);
       run('npx', ['tsc', '-p', '.'], web, 120_000); // the app against the published declarations (strict)
@@ -153,4 +157,16 @@ describe('packages installed from tarballs, outside the workspace', () => {
     },
     900_000,
   );
+  it('without the engines only some deployments use, the platform starts with its fallbacks and names the package to install', () => {
+    for (const engine of ['onnxruntime-node', 'koffi', 'pg']) rmSync(join(backend, 'node_modules', engine), { recursive: true, force: true });
+    const result = JSON.parse(run('node', ['fallbacks.mjs'], backend, 120_000).trim().split('\n').at(-1)!) as { sessionState: string; warnings: string[]; postgres: string };
+    expect(result.sessionState).toBe('in_progress');
+    expect(result.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Silero voice activity detector needs the package 'onnxruntime-node'.*npm install onnxruntime-node.*using the energy VAD/),
+        expect.stringMatching(/speech input is off: .*needs the package 'koffi'.*npm install koffi.*typed turns still work/),
+      ]),
+    );
+    expect(result.postgres).toMatch(/DATABASE_URL \(PostgreSQL\) needs the package 'pg'.*npm install pg.*@palaver\/sdk-node brings it/);
+  }, 180_000);
 });

@@ -7,8 +7,14 @@ import { fileURLToPath } from 'node:url';
 export const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures');
 
-/** Environment of a consumer's commands: this machine's install rules (no binary downloads), no CI overrides. */
-const consumerEnvironment = { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', npm_config_update_notifier: 'false' };
+/**
+ * Environment of a consumer's commands: this machine's install rules (no binary downloads), and nothing of the
+ * workspace (pnpm's `NODE_PATH` would let CommonJS requires find the workspace's packages).
+ */
+export const consumerEnvironment: NodeJS.ProcessEnv = (() => {
+  const { NODE_PATH: _workspacePath, ...environment } = process.env;
+  return { ...environment, ONNXRUNTIME_NODE_INSTALL: 'skip', npm_config_update_notifier: 'false' };
+})();
 
 /**
  * An npm project outside the workspace, as a user would make one: a copy of a fixture folder and a package.json

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Where the server's packages come from, for messages that tell a user what to install. */
 export const SERVER_PACKAGES_SOURCE = '@palaver/sdk-node';
@@ -43,13 +43,18 @@ export async function importOptional<T>(packageName: string, purpose: string, lo
 }
 
 /**
- * The packages of `names` that cannot be found from `fromUrl` (a module's `import.meta.url`). Looks for the
- * package folders along Node's resolution paths without loading anything, so it costs a few file lookups.
+ * The packages of `names` that cannot be found from `fromUrl` (a module's `import.meta.url`): looks for each
+ * package folder in the `node_modules` of the module's folder and of every folder above it, as ESM resolution
+ * does (no `NODE_PATH`, no global folders), without loading anything, so it costs a few file lookups.
  *
  * @example
  * const missing = missingPackages(['hono', 'kysely'], import.meta.url);
  */
 export function missingPackages(names: readonly string[], fromUrl: string): string[] {
-  const require = createRequire(fromUrl);
-  return names.filter((name) => !(require.resolve.paths(name) ?? []).some((folder) => existsSync(join(folder, name, 'package.json'))));
+  const folders: string[] = [];
+  for (let folder = dirname(fileURLToPath(fromUrl)); ; folder = dirname(folder)) {
+    if (basename(folder) !== 'node_modules') folders.push(join(folder, 'node_modules'));
+    if (dirname(folder) === folder) break;
+  }
+  return names.filter((name) => !folders.some((folder) => existsSync(join(folder, name, 'package.json'))));
 }

@@ -68,9 +68,9 @@ function browserSafeFiles(): string[] {
 
 /**
  * The server's layers, lowest first; a file may import its own layer and the ones below
- * (shared/design/architecture.md). Inside `engines/`, speech is below media and llm.
+ * (shared/design/architecture.md; the graph runtime sits on the agent, decision 0071). Inside `engines/`, speech is below media and llm.
  */
-const LAYERS = ['kernel', 'store', 'engines', 'agent', 'domain', 'edge', 'app'] as const;
+const LAYERS = ['kernel', 'store', 'engines', 'agent', 'graph', 'domain', 'edge', 'app'] as const;
 const ENGINES = ['bus', 'speech', 'media', 'llm'] as const;
 
 function layerOf(file: string): { layer: number; engine: number | undefined } | undefined {
@@ -133,7 +133,7 @@ describe('dependency direction', () => {
     expect(peers.filter((name) => !(name in broughtByNode)), 'server packages @palaver/sdk-node does not bring').toEqual([]);
   });
 
-  it('the server keeps its layer order: app -> edge -> domain -> agent -> engines -> store -> kernel', () => {
+  it('the server keeps its layer order: app -> edge -> domain -> graph -> agent -> engines -> store -> kernel', () => {
     const violations: string[] = [];
     for (const file of sourceFiles(serverSource)) {
       const from = layerOf(file);

@@ -29,3 +29,5 @@ export { agentHostFor, AUDIBLE_RMS, fliteSpeech, HumanParticipant, offlineAnswer
 export { startFakeOpenAiUpstream, textChunks, toolCallChunks } from './testing/fake-openai-upstream.js';
 export type { FakeOpenAiUpstream, RecordedRequest, Scenario, ScriptedChunk } from './testing/fake-openai-upstream.js';
 export { dropSchema, postgresReachable, uniqueSchema } from './testing/postgres-schemas.js';
+export { graphOf, runGraph } from './testing/graph-kit.js';
+export type { GraphKitRun, KitLink, KitNode } from './testing/graph-kit.js';

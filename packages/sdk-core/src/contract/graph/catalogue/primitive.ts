@@ -1,0 +1,3 @@
+import type { NodeSpec } from '../node-spec.js';
+
+export const primitiveNodes: NodeSpec[] = [];

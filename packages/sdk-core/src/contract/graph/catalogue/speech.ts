@@ -1,0 +1,52 @@
+import { pad, t, type NodeSpec } from '../node-spec.js';
+
+/** Speech detection, recognition and synthesis on the platform's speech engines. */
+export const speechNodes: NodeSpec[] = [
+  {
+    type: 'SileroVAD',
+    description: "Voice activity detection on the platform's VAD (Silero, or the energy detector without onnxruntime): speech start/end triggers and the speech as a clip.",
+    category: { primary: 'ai', secondary: 'audio', tags: ['vad', 'speech'] },
+    pads: [
+      pad.sink('audio', [t.audio()]),
+      pad.source('audio_clip', [t.audioClip()]),
+      pad.source('speech_started_trigger', [t.trigger()]),
+      pad.source('speech_ended_trigger', [t.trigger()]),
+      pad.source('continued_speech_trigger', [t.trigger()], { description: 'Speech resumed before the end-of-speech decision.' }),
+      pad.propertySink('vad_threshold', [t.float({ minimum: 0, maximum: 1 })], 0.5),
+      pad.propertySink('silence_duration_ms', [t.float({ minimum: 0, maximum: 3000 })], 500),
+      pad.propertySink('speech_duration_ms', [t.float({ minimum: 0, maximum: 3000 })], 150),
+      pad.propertySink('pre_speech_duration_ms', [t.float({ minimum: 0, maximum: 1000 })], 100),
+    ],
+  },
+  {
+    type: 'STT',
+    description:
+      "Speech to text on the platform's STT engine (pocketsphinx offline, or the configured vendor): speech started/ended triggers, interim and final transcriptions, the utterance as a clip. `service` and `api_key` are kept for graphs from elsewhere; the platform's engine is used.",
+    category: { primary: 'ai', secondary: 'audio', tags: ['stt', 'transcription'] },
+    pads: [
+      pad.propertySink('service', [t.enumOf()], 'platform'),
+      pad.propertySink('api_key', [t.secret()], null),
+      pad.sink('audio', [t.audio()]),
+      pad.source('speech_clip', [t.audioClip()]),
+      pad.source('speech_started', [t.trigger()]),
+      pad.source('speech_ended', [t.trigger()]),
+      pad.source('interim_transcription', [t.string()], { description: 'The transcript so far, as the engine revises it.' }),
+      pad.source('final_transcription', [t.string()]),
+    ],
+  },
+  {
+    type: 'TTS',
+    description:
+      "Text to speech with a platform voice (`voice_id`: a voice id, empty for the default voice), metered as `voice_synthesis_seconds` of the run's human. Speaks each text stream (or string) in turn; `cancel_trigger` stops at once and drops queued audio downstream.",
+    category: { primary: 'ai', secondary: 'audio', tags: ['tts', 'speech'] },
+    pads: [
+      pad.propertySink('service', [t.enumOf()], 'platform'),
+      pad.propertySink('api_key', [t.secret()], null),
+      pad.propertySink('voice_id', [t.string()], ''),
+      pad.sink('text', [t.textStream(), t.string()]),
+      pad.source('audio', [t.audio()]),
+      pad.sink('cancel_trigger', [t.trigger()]),
+      pad.source('complete_transcription', [t.string()], { description: 'What was spoken of each text: all of it, or up to the interruption.' }),
+    ],
+  },
+];

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { PadConstraintSchema } from './pad-constraints.js';
+
+/** Identifier of a node or pad inside one graph. */
+export const GraphNodeId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 characters of letters, digits, _ - . :');
+export const GraphPadId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 characters of letters, digits, _ - . :');
+
+/** The four kinds of pad: property pads hold a value, stateless pads carry events and streams. */
+export const PAD_KINDS = ['PropertySourcePad', 'PropertySinkPad', 'StatelessSourcePad', 'StatelessSinkPad'] as const;
+export const PadKind = z.enum(PAD_KINDS);
+export type PadKind = z.infer<typeof PadKind>;
+
+export function isSourceKind(kind: PadKind): boolean {
+  return kind === 'PropertySourcePad' || kind === 'StatelessSourcePad';
+}
+export function isPropertyKind(kind: PadKind): boolean {
+  return kind === 'PropertySourcePad' || kind === 'PropertySinkPad';
+}
+
+export const PadReference = z.object({ node: GraphNodeId, pad: GraphPadId }).meta({ id: 'GraphPadReference' });
+export type PadReference = z.infer<typeof PadReference>;
+
+const EditorPair = z.tuple([z.number(), z.number()]);
+
+export const GraphPad = z
+  .looseObject({
+    id: GraphPadId,
+    group: z.string().max(128).optional(),
+    type: PadKind,
+    default_allowed_types: z.array(PadConstraintSchema).nullish(),
+    allowed_types: z.array(PadConstraintSchema).nullish(),
+    /** The pad's value in the client format (`{type: "string", value: "hi"}`), or null. */
+    value: z.unknown().optional(),
+    next_pads: z.array(PadReference).max(1000).default([]),
+    previous_pad: PadReference.nullish(),
+    pad_links: z.array(z.unknown()).optional(),
+  })
+  .meta({ id: 'GraphPad', description: 'A typed input (sink) or output (source) of a node.' });
+export type GraphPad = z.infer<typeof GraphPad>;
+
+export const GraphNoteSchema = z.looseObject({ level: z.string().optional(), message: z.string().optional(), pad: z.string().nullish() });
+
+export const GraphNode = z
+  .looseObject({
+    id: GraphNodeId,
+    type: z.string().min(1).max(200).describe('Node type from the node catalogue, e.g. `STT`, `OpenAICompatibleLLM`.'),
+    editor_name: z.string().max(200).optional(),
+    editor_position: EditorPair.optional(),
+    editor_dimensions: EditorPair.nullish(),
+    description: z.string().max(10_000).nullish(),
+    metadata: z.looseObject({}).nullish(),
+    notes: z.array(GraphNoteSchema).optional(),
+    pads: z.array(GraphPad).max(500).default([]),
+  })
+  .meta({ id: 'GraphNode', description: 'One node of an app graph with its pads and their links.' });
+export type GraphNode = z.infer<typeof GraphNode>;
+
+export const GraphPortal = z
+  .looseObject({
+    id: z.string().max(128),
+    name: z.string().max(400).optional(),
+    source_node: GraphNodeId,
+    source_pad: GraphPadId,
+    editor_position: EditorPair.optional(),
+    ends: z.array(z.looseObject({ id: z.string().max(128), editor_position: EditorPair.optional(), next_pads: z.array(PadReference).default([]) })).default([]),
+  })
+  .meta({ id: 'GraphPortal', description: 'An editor shortcut drawing links of one source pad elsewhere; its links are also in `next_pads`.' });
+export type GraphPortal = z.infer<typeof GraphPortal>;
+
+/**
+ * An app graph: nodes with typed pads linked source -> sink (`next_pads` on the source, `previous_pad` on the
+ * sink), and editor portals. The format of the open engine of the system this API comes from, so graphs
+ * exported from it load here.
+ *
+ * @example
+ * const graph: GraphDocument = { nodes: [publish, output], portals: [] };
+ */
+export const GraphDocument = z
+  .looseObject({
+    nodes: z.array(GraphNode).max(2000).default([]),
+    portals: z.array(GraphPortal).max(1000).default([]),
+  })
+  .meta({ id: 'GraphDocument', description: 'An app graph: `{nodes, portals}`.' });
+export type GraphDocument = z.infer<typeof GraphDocument>;
+export type GraphDocumentInput = z.input<typeof GraphDocument>;

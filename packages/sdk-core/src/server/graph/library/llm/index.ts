@@ -1,0 +1,3 @@
+import type { NodeImplementation } from '../../runtime/graph-node.js';
+
+export const llmImplementations: Record<string, NodeImplementation> = {};

@@ -1,0 +1,3 @@
+import type { NodeImplementation } from '../../runtime/graph-node.js';
+
+export const speechImplementations: Record<string, NodeImplementation> = {};

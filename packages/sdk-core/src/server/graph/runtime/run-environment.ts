@@ -1,0 +1,50 @@
+import type { Logger } from 'pino';
+import type { ToolDefinition } from '../../../contract/tools.js';
+import type { AgentRoomConnection } from '../../engines/media/agent-transport.js';
+import type { UpstreamAddressPolicy } from '../../engines/llm/upstream-address.js';
+import type { Speech } from '../../engines/speech/create-speech.js';
+import type { Principal } from '../../kernel/principal.js';
+import type { AgentVoices } from '../../agent/agent-voice.js';
+import type { AgentChat } from '../../agent/answer-stream.js';
+import type { AgentToolTuning } from '../../agent/agent-tool-runner.js';
+import type { ClientToolCalls } from '../../agent/client-tool-calls.js';
+import type { RunLogEntry } from './run-log.js';
+
+/** The project's tool definitions, as a graph's ToolGroup nodes find them. */
+export interface GraphToolLookup {
+  /** Definitions by id or name, in the order asked; unknown references are left out. */
+  find(principal: Principal, references: readonly string[]): Promise<ToolDefinition[]>;
+}
+
+/**
+ * The engines a graph's nodes share with the voice agent: the LLM gateway, speech, voices, tools. Built
+ * once by the composition root.
+ */
+export interface GraphEngines {
+  chat: AgentChat;
+  speech: Pick<Speech, 'tts' | 'stt' | 'vad'>;
+  voices?: AgentVoices | undefined;
+  tools?: GraphToolLookup | undefined;
+  toolAddressPolicy?: UpstreamAddressPolicy | undefined;
+  toolTuning?: Partial<AgentToolTuning> | undefined;
+  /** LLM used by OpenAICompatibleLLM nodes whose `model` is empty (default `builtin-offline`). */
+  defaultModel?: string | undefined;
+}
+
+/** What the nodes of one run see: who runs it, where, with which engines, and where to log. */
+export interface GraphRunEnvironment {
+  readonly runId: string;
+  /** The run's LLM calls, speech and usage are made as this principal (the run's human). */
+  readonly principal: Principal;
+  readonly engines: GraphEngines;
+  readonly logger: Logger;
+  /** The run's room (absent when a graph runs without media, e.g. in unit tests). */
+  readonly room: AgentRoomConnection | undefined;
+  /** Client tool calls over the room's `tool_call` topic (absent without a room). */
+  readonly clientTools: ClientToolCalls | undefined;
+  readonly publisherMetadata: Record<string, unknown> | undefined;
+  /** Records a log entry: the run's `logs` events and the server log. */
+  log(entry: RunLogEntry): void;
+  /** A node failed: the run tells the humans in the room (its `error` topic) and keeps going. */
+  nodeFailed(node: { id: string; type: string; subgraph: string | undefined }, error: Error): void;
+}

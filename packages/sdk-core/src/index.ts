@@ -32,3 +32,8 @@ export type { ConnectionErrorReason } from './errors/transport-errors.js';
 export type * from './contract/types.js';
 export { streamChatCompletion } from './client/chat-stream.js';
 export type { ChatStreamOptions } from './client/chat-stream.js';
+export { nodeCatalogue, nodeTypes } from './contract/graph/node-catalogue.js';
+export { expandPads } from './contract/graph/node-spec.js';
+export { intersectConstraints, describeConstraints, PAD_DATA_TYPES } from './contract/graph/pad-constraints.js';
+export { clientPadValue, plainPadValue, contextMessageText, textContextMessage, TRIGGER } from './contract/graph/pad-values.js';
+export { GraphDocument as GraphDocumentSchema } from './contract/graph/graph-document.js';

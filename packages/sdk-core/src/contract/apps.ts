@@ -1,73 +1,20 @@
 import { z } from 'zod';
 import { DateTime, FreeObject, Id, PageQuery } from './common.js';
 import { defineRoute } from './define-route.js';
-
-/** Identifier of a node inside one graph (letters, digits, `_`, `-`, `.`, `:`). */
-export const GraphNodeId = z
-  .string()
-  .regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 characters of letters, digits, _ - . :');
-
-const PadName = z.string().min(1).max(128);
-
-export const AppGraphNode = z
-  .looseObject({
-    id: GraphNodeId,
-    type: z.string().min(1).max(200).describe('Node kind, e.g. `stt`, `llm`, `tts`.'),
-    params: FreeObject.optional().describe('Settings of this node.'),
-  })
-  .meta({ id: 'AppGraphNode', description: 'One processing step of an app graph.' });
-export type AppGraphNode = z.infer<typeof AppGraphNode>;
-
-export const AppGraphEdge = z
-  .looseObject({
-    source: GraphNodeId,
-    source_pad: PadName.optional(),
-    target: GraphNodeId,
-    target_pad: PadName.optional(),
-  })
-  .meta({ id: 'AppGraphEdge', description: 'Connects an output pad of `source` to an input pad of `target`.' });
-export type AppGraphEdge = z.infer<typeof AppGraphEdge>;
-
-const GraphNodes = z.array(AppGraphNode).max(2000);
-const GraphEdges = z.array(AppGraphEdge).max(10_000);
-
-/** Node ids are unique and every edge names existing nodes; issues name the offending field. */
-function checkReferences(graph: { nodes?: AppGraphNode[] | undefined; edges?: AppGraphEdge[] | undefined }, context: z.core.$RefinementCtx): void {
-  const ids = new Set<string>();
-  (graph.nodes ?? []).forEach((node, index) => {
-    if (ids.has(node.id)) context.addIssue({ code: 'custom', message: `duplicate node id '${node.id}'`, path: ['nodes', index, 'id'] });
-    ids.add(node.id);
-  });
-  (graph.edges ?? []).forEach((edge, index) => {
-    for (const end of ['source', 'target'] as const) {
-      if (!ids.has(edge[end])) {
-        context.addIssue({ code: 'custom', message: `no node with id '${edge[end]}'`, path: ['edges', index, end] });
-      }
-    }
-  });
-}
+import { GraphNode, GraphPortal } from './graph/graph-document.js';
 
 /**
- * The graph shape of examples, templates and sub graphs: `{nodes: [{id, type, params?}], edges: [{source,
- * source_pad?, target, target_pad?}]}`.
- *
- * @example
- * const graph: AppGraph = { nodes: [{ id: 'stt', type: 'stt' }, { id: 'llm', type: 'llm' }], edges: [{ source: 'stt', target: 'llm' }] };
- */
-export const AppGraph = z
-  .looseObject({ nodes: GraphNodes, edges: GraphEdges })
-  .superRefine(checkReferences)
-  .meta({ id: 'AppGraph' });
-export type AppGraph = z.infer<typeof AppGraph>;
-
-/**
- * A graph as accepted on input: any object (the spec says free-form), but when it carries `nodes` or
- * `edges` they must be well formed and edges must reference existing nodes.
+ * A graph as accepted on input: the graph format (`{nodes, portals}`, see `GraphDocument`), checked for
+ * shape here; node types, pads, links and their types are checked by the server against the node
+ * catalogue (400 `invalid_input` naming the node and pad).
  */
 export const GraphInput = z
-  .looseObject({ nodes: GraphNodes.optional(), edges: GraphEdges.optional() })
-  .superRefine(checkReferences)
-  .meta({ id: 'GraphInput', description: 'Free-form graph object; `nodes`/`edges`, when present, follow AppGraph.' });
+  .looseObject({
+    nodes: z.array(GraphNode).max(2000).optional(),
+    portals: z.array(GraphPortal).max(1000).optional(),
+  })
+  .meta({ id: 'GraphInput', description: 'An app graph: `{nodes, portals}`; each node has `id`, `type` and `pads` with their links.' });
+export type GraphInput = z.infer<typeof GraphInput>;
 
 export const App = z
   .object({

@@ -38,10 +38,8 @@ export type {
 } from './tts-socket.js';
 export type {
   App,
-  AppGraph,
-  AppGraphNode,
-  AppGraphEdge,
   AppVersions,
+  GraphInput,
   CreateAppRequest,
   UpdateAppRequest,
   PublishAppRequest,
@@ -99,3 +97,7 @@ export type {
   ChatToolChoice,
   FinishReason,
 } from './chat.js';
+export type { GraphDocument, GraphNode, GraphPad, GraphPortal, PadKind, PadReference } from './graph/graph-document.js';
+export type { PadConstraint, PadConstraints, PadDataType } from './graph/pad-constraints.js';
+export type { ClientPadValue, GraphContextMessage, GraphToolCall, ContextMessageRoleName } from './graph/pad-values.js';
+export type { NodeSpec, PadSpec, RepeatedPadsSpec, NodeCategory } from './graph/node-spec.js';

@@ -1,6 +1,10 @@
 import type { Logger } from 'pino';
 import { createVoiceAgentHost } from '../agent/voice-agent-host.js';
 import { AnalyticsService } from '../domain/analytics/analytics-service.js';
+import { GraphChecker } from '../domain/apps/graph-checker.js';
+import { AppRunService } from '../domain/apps/app-run-service.js';
+import { SessionRoom } from '../domain/realtime/session-room.js';
+import { AppRunHost } from '../graph/app-run-host.js';
 import { AppService } from '../domain/apps/app-service.js';
 import { AppTemplateService } from '../domain/apps/app-template-service.js';
 import { SubGraphService } from '../domain/apps/subgraph-service.js';
@@ -92,9 +96,9 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   await llms.seedBuiltIns();
   const voices = new VoiceService(store);
   await voices.seedCatalog();
-  const apps = new AppService(store);
-  const appTemplates = new AppTemplateService(store, apps);
   const subgraphs = new SubGraphService(store);
+  const apps = new AppService(store, new GraphChecker(subgraphs));
+  const appTemplates = new AppTemplateService(store, apps);
   await apps.seedExamples();
   await appTemplates.seed();
   await subgraphs.seed();
@@ -149,6 +153,26 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     },
     tellRoom: (sessionId, message) => sendRoomData(media, sessionId, 'error', JSON.stringify({ message })),
   });
+  // App runs: graphs run as the agent of their rooms, on the engines the voice agent uses.
+  const appRuns = new AppRunService({
+    store,
+    apps,
+    checker: new GraphChecker(subgraphs),
+    host: new AppRunHost({
+      transport: media.transport,
+      engines: {
+        chat,
+        speech,
+        voices: voiceSynthesis,
+        tools: { find: (principal, references) => tools.findByReferences(principal, references) },
+        toolAddressPolicy: addressPolicy,
+      },
+      logger: logger.child({ component: 'app-run' }),
+    }),
+    room: new SessionRoom(media),
+    usage,
+    logger,
+  });
   const partnerAvatars = new PartnerAvatarService({ store, config, voices, media, realtime });
   const endpoint = media.endpoint;
   metrics.readFrom({
@@ -196,6 +220,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     voiceCloning: new VoiceCloningService(voices, { maxBytes: config.speech.cloneMaxBytes }),
     agents,
     realtime,
+    appRuns,
     partnerAvatars,
     metrics,
   };
@@ -209,6 +234,7 @@ export async function closeServices(services: Services): Promise<void> {
   // Sessions hosted here end first (recorded with their events, humans told), while the store and the outbox
   // are still open; then the agents that are left stop.
   await services.realtime.close();
+  await services.appRuns.close();
   await services.agents.close();
   await services.bus.close();
   // Deliveries in flight finish, and the events just written (sessions ended) go out, within the drain time.

@@ -21,6 +21,7 @@ import type { CreditService } from './credits/credit-service.js';
 import type { LlmService } from './llms/llm-service.js';
 import type { PersonaService } from './personas/persona-service.js';
 import type { PartnerAvatarService } from './realtime/partner-avatar-service.js';
+import type { AppRunService } from './apps/app-run-service.js';
 import type { RealtimeSessionService } from './realtime/realtime-session-service.js';
 import type { ScenarioService } from './scenarios/scenario-service.js';
 import type { SecretService } from './secrets/secret-service.js';
@@ -85,6 +86,8 @@ export interface Services {
   voiceCloning: VoiceCloningService;
   /** Realtime agent sessions (`/v1/realtime/*`): state, events, rooms, and control of their agents. */
   realtime: RealtimeSessionService;
+  /** App runs (`/v1/app/run*`, `/v1/app/debug`): graphs running in their rooms. */
+  appRuns: AppRunService;
   /** The voice agents this instance runs (listen, think, speak in a session's room). */
   agents: AgentSessionHost;
   /** Partner avatar sessions (`/v1/partner_a/session/avatar_a*`) over the realtime sessions. */

@@ -24,7 +24,7 @@ export interface AppVersionData {
 
 /** A graph with no nodes: the content of a new app or sub graph. */
 export function emptyGraph(): Record<string, unknown> {
-  return { nodes: [], edges: [] };
+  return { nodes: [], portals: [] };
 }
 
 /**

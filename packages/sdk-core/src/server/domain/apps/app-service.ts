@@ -17,6 +17,7 @@ import {
   type AppVersionData,
 } from './app-documents.js';
 import { exampleApps } from './built-in-graphs.js';
+import type { GraphChecker } from './graph-checker.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 /** What a new app starts from: an empty graph, a clone of another app, or a template. */
@@ -38,7 +39,10 @@ export class AppService {
   private readonly apps: DocumentStore<AppRecordData>;
   private readonly versions: DocumentStore<AppVersionData>;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    private readonly checker?: GraphChecker,
+  ) {
     this.apps = new DocumentStore(store, APP_KIND);
     this.versions = new DocumentStore(store, APP_VERSION_KIND);
   }
@@ -106,9 +110,19 @@ export class AppService {
     return toApp(id, await this.findVersion(this.readScope(principal), id, version ?? app.data.newest));
   }
 
+  /** The app at `version`, else its published version, else its newest (what `POST /v1/app/run` runs). */
+  async runnable(principal: Principal, id: string, version?: number): Promise<App> {
+    const app = await this.findApp(principal, id);
+    return toApp(id, await this.findVersion(this.readScope(principal), id, version ?? app.data.published ?? app.data.newest));
+  }
+
   /** Saves version newest+1; `input.version` must name the newest version (else 400 stale version). */
   async update(principal: Principal, id: string, input: UpdateAppRequest): Promise<App> {
     const scope = this.readScope(principal);
+    if (input.graph !== undefined && this.checker) {
+      assertWritable(await this.findApp(principal, id), principal, 'app');
+      await this.checker.check(principal, 'graph', input.graph);
+    }
     let created: StoredDocument<AppVersionData> | undefined;
     try {
       const updated = await this.apps.update(
@@ -155,6 +169,7 @@ export class AppService {
         throw new BadRequestError(`version: app '${id}' has no version ${version} (newest is ${app.data.newest})`);
       }
       published = await this.findVersion(scope, id, version, transaction);
+      await this.checker?.check(principal, 'graph', published.data.graph);
       return { ...app.data, published: version };
     });
     found(updated, 'app', id);

@@ -7,6 +7,7 @@ import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
 import type { Principal } from '../../kernel/principal.js';
 import { SUBGRAPH_KIND, emptyGraph } from './app-documents.js';
 import { defaultSubGraphs } from './built-in-graphs.js';
+import { GraphChecker } from './graph-checker.js';
 
 interface SubGraphData {
   name: string;
@@ -18,8 +19,16 @@ interface SubGraphData {
 export class SubGraphService {
   private readonly documents: DocumentStore<SubGraphData>;
 
+  private readonly checker: GraphChecker;
+
   constructor(store: Store) {
     this.documents = new DocumentStore(store, SUBGRAPH_KIND);
+    this.checker = new GraphChecker(this);
+  }
+
+  /** The stored graph of a sub graph the principal may read (its own or a built-in); undefined when absent. */
+  async graphOf(principal: Principal, id: string): Promise<unknown> {
+    return (await this.documents.find(id, scopeOf(principal, { includeGlobal: true })))?.data.graph;
   }
 
   /** Writes the built-in sub graphs (idempotent; runs at every start). */
@@ -41,6 +50,7 @@ export class SubGraphService {
   }
 
   async create(principal: Principal, input: CreateSubGraphRequest): Promise<SubGraph> {
+    if (input.graph) await this.checker.check(principal, 'graph', input.graph);
     const document = await this.documents.insert({
       id: newId('subgraph'),
       project: principal.project,
@@ -75,6 +85,9 @@ export class SubGraphService {
   }
 
   async update(principal: Principal, id: string, input: UpdateSubGraphRequest): Promise<SubGraph> {
+    const current = found(await this.documents.find(id, scopeOf(principal, { includeGlobal: true })), 'sub graph', id);
+    assertWritable(current, principal, 'sub graph');
+    await this.checker.check(principal, 'graph', input.graph, id);
     const updated = await this.documents.update(
       id,
       scopeOf(principal, { includeGlobal: true }),

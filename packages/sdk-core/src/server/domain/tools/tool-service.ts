@@ -97,6 +97,24 @@ export class ToolService {
     await this.documents.delete(id, scope);
   }
 
+  /** Definitions by id or name (a ToolGroup's `tools`), in the order asked; unknown references are left out. */
+  async findByReferences(principal: Principal, references: readonly string[]): Promise<ToolDefinition[]> {
+    const scope = scopeOf(principal);
+    let byName: Map<string, ToolDefinition> | undefined;
+    const result: ToolDefinition[] = [];
+    for (const reference of references) {
+      const byId = await this.documents.find(reference, scope);
+      if (byId) {
+        result.push(this.toTool(byId));
+        continue;
+      }
+      byName ??= new Map((await this.documents.all(scope)).map((document) => { const tool = this.toTool(document); return [tool.name, tool] as const; }));
+      const named = byName.get(reference);
+      if (named) result.push(named);
+    }
+    return result;
+  }
+
   async list(principal: Principal, page: PageRequest): Promise<Page<ToolDefinition>> {
     const result = await this.documents.list(scopeOf(principal), page);
     return { ...result, values: result.values.map((document) => this.toTool(document)) };

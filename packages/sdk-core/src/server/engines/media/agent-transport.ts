@@ -74,6 +74,8 @@ export interface PerformRpcOptions {
 /** One remote participant's audio track, decoded to PCM. */
 export interface RemoteAudioTrack {
   trackSid: string;
+  /** The name the publisher gave the track (an app run's Publish node reads `<node id>:audio`). */
+  name: string;
   participant: RoomParticipant;
   /**
    * Decoded frames (48 kHz mono, 10 or 20 ms each) until the track ends or the agent leaves.

@@ -1,5 +1,6 @@
 import type { RouteGroupName, Routes } from '../../../../contract/routes.js';
-import { notImplemented, type GroupHandlers } from '../handler.js';
+import type { GroupHandlers } from '../handler.js';
+import { appRunHandlers } from './app-runs.js';
 import { personaHandlers } from './personas.js';
 import { chatHandlers } from './chat.js';
 import { scenarioHandlers } from './scenarios.js';
@@ -16,7 +17,6 @@ import { appTemplateHandlers } from './app-templates.js';
 import { subgraphHandlers } from './subgraphs.js';
 import { realtimeHandlers } from './realtime.js';
 import { partnerHandlers } from './partner.js';
-import { routes } from '../../../../contract/routes.js';
 
 /** The server's handler for every route of the contract. */
 export const handlers: { [G in RouteGroupName]: GroupHandlers<Routes[G]> } = {
@@ -34,7 +34,7 @@ export const handlers: { [G in RouteGroupName]: GroupHandlers<Routes[G]> } = {
   apps: appHandlers,
   appTemplates: appTemplateHandlers,
   subgraphs: subgraphHandlers,
-  appRuns: notImplemented(routes.appRuns, 'the app-graph runtime'),
+  appRuns: appRunHandlers,
   secrets: secretHandlers,
   analytics: analyticsHandlers,
 };

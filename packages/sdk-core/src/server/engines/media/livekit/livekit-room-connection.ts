@@ -89,6 +89,7 @@ class LivekitAudioOutput implements AudioOutput {
 class LivekitRemoteAudio implements RemoteAudioTrack {
   constructor(
     readonly trackSid: string,
+    readonly name: string,
     readonly participant: RoomParticipant,
     private readonly track: RemoteTrack,
   ) {}
@@ -140,7 +141,7 @@ export class LivekitRoomConnection implements AgentRoomConnection {
       .on(RoomEvent.TrackSubscribed, (track: RemoteTrack, publication: RemoteTrackPublication, participant: RemoteParticipant) => {
         if (track.kind !== TrackKind.KIND_AUDIO) return;
         const sid = publication.sid ?? track.sid ?? '';
-        const remote = new LivekitRemoteAudio(sid, toParticipant(participant), track);
+        const remote = new LivekitRemoteAudio(sid, publication.name ?? '', toParticipant(participant), track);
         this.tracks.set(sid, remote);
         this.events.emit('audioTrack', remote);
       })

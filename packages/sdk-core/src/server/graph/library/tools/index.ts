@@ -1,3 +1,6 @@
 import type { NodeImplementation } from '../../runtime/graph-node.js';
+import { toolGroupNode } from './tool-group-node.js';
 
-export const toolImplementations: Record<string, NodeImplementation> = {};
+export const toolImplementations: Record<string, NodeImplementation> = {
+  ToolGroup: toolGroupNode,
+};

@@ -17,6 +17,7 @@ const BUFFERED_FRAMES = 100;
  */
 export class RemotePcmTrack implements RemoteAudioTrack {
   readonly trackSid: string;
+  readonly name: string;
   private readonly queue = new AsyncQueue<AudioFrame>(BUFFERED_FRAMES);
   private readonly decoder = new OpusFrameDecoder();
   private readonly unsubscribe: () => void;
@@ -27,6 +28,7 @@ export class RemotePcmTrack implements RemoteAudioTrack {
     readonly participant: RoomParticipant,
   ) {
     this.trackSid = track.sid;
+    this.name = track.info.name;
     this.unsubscribe = track.subscribe((packet) => {
       const sequence = packet.header.sequenceNumber;
       // Drop duplicates and late packets (retransmissions); loopback rarely reorders.

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ClientPadValueSchema } from './pad-values.js';
+
+/** The data topic of the runtime API (app runs). */
+export const RUNTIME_API_TOPIC = 'runtime_api';
+
+const PadAddress = { node_id: z.string().min(1).max(128), pad_id: z.string().min(1).max(128) };
+
+/** What a client asks of a run over the `runtime_api` topic. */
+export const RuntimeRequestPayload = z.discriminatedUnion('type', [
+  /** Sets a property pad, or fires a stateless pad (a trigger, a text into ChatInput). */
+  z.object({ type: z.literal('push_value'), ...PadAddress, value: ClientPadValueSchema.optional() }),
+  /** The value a property pad holds now. */
+  z.object({ type: z.literal('get_value'), ...PadAddress }),
+  /** The items of a list property pad (an LLM context's messages). */
+  z.object({ type: z.literal('get_list_items'), ...PadAddress }),
+  /** From now on, `value` events of this pad reach the client (its current value first, for property pads). */
+  z.object({ type: z.literal('subscribe'), ...PadAddress }),
+  z.object({ type: z.literal('unsubscribe'), ...PadAddress }),
+]);
+export type RuntimeRequestPayload = z.infer<typeof RuntimeRequestPayload>;
+
+export const RuntimeRequest = z.object({ type: z.literal('request'), req_id: z.string().min(1).max(200), payload: RuntimeRequestPayload });
+export type RuntimeRequest = z.infer<typeof RuntimeRequest>;
+
+/** A run's log entry. */
+export const RuntimeLogItem = z.object({
+  message: z.string(),
+  level: z.enum(['debug', 'info', 'warning', 'error']),
+  timestamp: z.string(),
+  node: z.string().nullish(),
+  subgraph: z.string().nullish(),
+  pad: z.string().nullish(),
+});
+export type RuntimeLogItem = z.infer<typeof RuntimeLogItem>;
+
+/** Run -> client: a subscribed pad's value, or log entries. */
+export const RuntimeEventPayload = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('value'), node_id: z.string(), pad_id: z.string(), value: ClientPadValueSchema }),
+  z.object({ type: z.literal('logs'), items: z.array(RuntimeLogItem) }),
+]);
+export type RuntimeEventPayload = z.infer<typeof RuntimeEventPayload>;
+
+/**
+ * Every message of the `runtime_api` topic: client `request` -> run `ack` at once -> run `complete` with
+ * `error` or `payload` (`get_value`: `{type, value}`; `get_list_items`: `{type, items}`); run `event`s.
+ */
+export const RuntimeApiEnvelope = z.discriminatedUnion('type', [
+  RuntimeRequest,
+  z.object({ type: z.literal('ack'), req_id: z.string() }),
+  z.object({ type: z.literal('complete'), req_id: z.string(), error: z.string().nullish(), payload: z.looseObject({ type: z.string() }).nullish() }),
+  z.object({ type: z.literal('event'), payload: RuntimeEventPayload }),
+]);
+export type RuntimeApiEnvelope = z.infer<typeof RuntimeApiEnvelope>;

@@ -1,0 +1,203 @@
+import type { Logger } from 'pino';
+import type { AppDebugResponse, AppRunNodePadValueParam, CreateAppRunFromGraphRequest, CreateAppRunRequest, CreateAppRunResponse } from '../../../contract/app-runs.js';
+import { clientPadValue } from '../../../contract/graph/pad-values.js';
+import { NotFoundError } from '../../../errors/api-error.js';
+import { AgentUnavailableError } from '../realtime/agent-control.js';
+import type { Principal } from '../../kernel/principal.js';
+import type { Store } from '../../store/database.js';
+import { DocumentStore } from '../../store/document-store.js';
+import { newId } from '../../store/ids.js';
+import type { AppRunHost, AppRunStopReason } from '../../graph/app-run-host.js';
+import { platformNodeLibrary } from '../../graph/library/node-library.js';
+import type { ResolvedGraph } from '../../graph/runtime/graph-runtime.js';
+import { PropertySinkPad, PropertySourcePad } from '../../graph/runtime/pads.js';
+import { pushPadValue } from '../../graph/runtime-api/pad-push.js';
+import { applyOverrides } from '../../graph/validation/apply-overrides.js';
+import { ownerOf, scopeOf } from '../access.js';
+import { humanIdentityFor, type SessionRoom } from '../realtime/session-room.js';
+import type { UsageService } from '../usage/usage-service.js';
+import type { AppService } from './app-service.js';
+import type { GraphChecker } from './graph-checker.js';
+
+export const APP_RUN_KIND = 'app_run';
+
+/** A run as stored. */
+interface AppRunData {
+  app: string | null;
+  version: number | null;
+  status: 'running' | 'ended';
+  publisher_metadata: Record<string, unknown> | null;
+  started_at: string;
+  ended_at: string | null;
+  stop_reason: AppRunStopReason | null;
+}
+
+export interface AppRunServiceDependencies {
+  store: Store;
+  apps: AppService;
+  checker: GraphChecker;
+  host: AppRunHost;
+  room: SessionRoom;
+  usage: Pick<UsageService, 'record' | 'assertWithinLimit'>;
+  logger: Logger;
+  /** How often a live run checks its human's `conversational_seconds` limit (default 10 s). */
+  limitCheckMs?: number;
+}
+
+/**
+ * App runs: `POST /v1/app/run` and `/v1/app/run_from_graph` check the graph, apply `overrides`, open a room
+ * named after the run, start the graph in it as the agent (this instance hosts it) and answer the human's
+ * connection details. `push_pad_value` and `debug` reach the live run. A run ends when everyone left, on a
+ * failure, at shutdown, or when its human's `conversational_seconds` run out; its seconds are recorded then.
+ */
+export class AppRunService {
+  private readonly runs: DocumentStore<AppRunData>;
+  private readonly limitTimers = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly dependencies: AppRunServiceDependencies) {
+    this.runs = new DocumentStore(dependencies.store, APP_RUN_KIND);
+  }
+
+  async create(principal: Principal, input: CreateAppRunRequest, options: { fallbackMediaUrl?: string } = {}): Promise<CreateAppRunResponse> {
+    const reused = input.run_id ? await this.reuse(principal, input.run_id, options) : undefined;
+    if (reused) return reused;
+    const app = await this.dependencies.apps.runnable(principal, input.app, input.version);
+    const resolved = await this.dependencies.checker.check(principal, 'graph', app.graph);
+    return this.launch(principal, resolved, { app: app.id, version: app.version, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata }, options);
+  }
+
+  async createFromGraph(principal: Principal, input: CreateAppRunFromGraphRequest, options: { fallbackMediaUrl?: string } = {}): Promise<CreateAppRunResponse> {
+    const reused = input.run_id ? await this.reuse(principal, input.run_id, options) : undefined;
+    if (reused) return reused;
+    const resolved = await this.dependencies.checker.check(principal, 'graph', input.graph);
+    return this.launch(principal, resolved, { app: null, version: null, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata }, options);
+  }
+
+  /** A live run of the caller's project with this id: its details for one more human. */
+  private async reuse(principal: Principal, runId: string, options: { fallbackMediaUrl?: string }): Promise<CreateAppRunResponse | undefined> {
+    const run = await this.runs.find(runId, scopeOf(principal));
+    if (!run || run.data.status !== 'running' || !this.dependencies.host.get(runId)) return undefined;
+    const connection_details = await this.dependencies.room.open(runId, humanIdentityFor(principal.human), { fallbackUrl: options.fallbackMediaUrl });
+    return { app_run: this.toAppRun(run.id, run.data), connection_details };
+  }
+
+  private async launch(
+    principal: Principal,
+    resolved: ResolvedGraph,
+    run: { app: string | null; version: number | null; runId: string | undefined; overrides: CreateAppRunRequest['overrides']; metadata: Record<string, unknown> | undefined },
+    options: { fallbackMediaUrl?: string },
+  ): Promise<CreateAppRunResponse> {
+    const document = applyOverrides(
+      resolved.document,
+      resolved.subgraphs,
+      (run.overrides ?? []).map((override) => ({ node: override.node, pad: override.pad, value: override.value.value })),
+      platformNodeLibrary,
+    );
+    await this.dependencies.usage.assertWithinLimit(principal.project, principal.human, 'conversational_seconds');
+    const runId = run.runId ?? newId('run');
+    const data: AppRunData = {
+      app: run.app,
+      version: run.version,
+      status: 'running',
+      publisher_metadata: run.metadata ?? null,
+      started_at: new Date().toISOString(),
+      ended_at: null,
+      stop_reason: null,
+    };
+    await this.runs.insert({ id: runId, project: principal.project, human: ownerOf(principal), name: run.app ?? 'graph', data });
+    const connection_details = await this.dependencies.room.open(runId, humanIdentityFor(principal.human), { fallbackUrl: options.fallbackMediaUrl });
+    try {
+      await this.dependencies.host.start(
+        { runId, principal, graph: { document, subgraphs: resolved.subgraphs }, publisherMetadata: run.metadata },
+        { stopped: (reason, detail) => void this.finish(principal, runId, reason, detail) },
+      );
+    } catch (error) {
+      await this.finish(principal, runId, 'failed', error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+    this.watchLimit(principal, runId);
+    return { app_run: this.toAppRun(runId, data), connection_details };
+  }
+
+  private toAppRun(id: string, data: AppRunData): CreateAppRunResponse['app_run'] {
+    return { id, ...(data.app ? { app: data.app } : {}), ...(data.version !== null ? { version: data.version } : {}) };
+  }
+
+  /** Ends the run when its human's conversational seconds, counting this run's so far, are used up. */
+  private watchLimit(principal: Principal, runId: string): void {
+    const timer = setInterval(() => {
+      const handle = this.dependencies.host.get(runId);
+      if (!handle) return;
+      const seconds = (Date.now() - handle.startedAt) / 1000;
+      this.dependencies.usage.assertWithinLimit(principal.project, principal.human, 'conversational_seconds', seconds).catch(async () => {
+        await handle.stop('usage_limit_exceeded');
+        await this.finish(principal, runId, 'usage_limit_exceeded');
+      });
+    }, this.dependencies.limitCheckMs ?? 10_000);
+    timer.unref();
+    this.limitTimers.set(runId, timer);
+  }
+
+  /** Marks the run ended and records its conversational seconds (once). */
+  private async finish(principal: Principal, runId: string, reason: AppRunStopReason, detail?: string): Promise<void> {
+    clearInterval(this.limitTimers.get(runId));
+    this.limitTimers.delete(runId);
+    const endedAt = new Date();
+    let seconds = 0;
+    const updated = await this.runs
+      .update(runId, scopeOf(principal), (current) => {
+        if (current.data.status === 'ended') return current.data;
+        seconds = Math.max(0, (endedAt.getTime() - Date.parse(current.data.started_at)) / 1000);
+        return { ...current.data, status: 'ended', ended_at: endedAt.toISOString(), stop_reason: reason };
+      })
+      .catch((error: unknown) => this.dependencies.logger.error({ err: error, run: runId }, 'the run was not marked ended'));
+    if (updated && seconds > 0) {
+      await this.dependencies.usage
+        .record(principal, 'conversational_seconds', Math.round(seconds * 1000) / 1000, { app_run: runId, stop_reason: reason, ...(detail ? { detail } : {}) })
+        .catch((error: unknown) => this.dependencies.logger.error({ err: error, run: runId }, 'the run\'s conversational seconds were not recorded'));
+    }
+    await this.dependencies.room.close(runId).catch(() => undefined);
+  }
+
+  private async live(principal: Principal, runId: string) {
+    const run = await this.runs.find(runId, scopeOf(principal));
+    if (!run) throw new NotFoundError(`app run '${runId}' not found`);
+    if (run.data.status !== 'running') throw new NotFoundError(`app run '${runId}' has ended`);
+    const handle = this.dependencies.host.get(runId);
+    if (!handle) throw new AgentUnavailableError(`app run '${runId}' is not hosted by this instance`);
+    return { run, handle };
+  }
+
+  /** `POST /v1/app/run/{run}/push_pad_value`. */
+  async pushPadValue(principal: Principal, runId: string, param: AppRunNodePadValueParam): Promise<void> {
+    const { handle } = await this.live(principal, runId);
+    pushPadValue(handle.runtime, param.node, param.pad, param.value.value);
+  }
+
+  /** `POST /v1/app/debug`: the run's graph with every property pad's live value, and a way into its room. */
+  async debug(principal: Principal, runId: string, options: { fallbackMediaUrl?: string } = {}): Promise<AppDebugResponse> {
+    const { handle } = await this.live(principal, runId);
+    const nodes = [...handle.runtime.nodes.values()].map((node) => ({
+      id: node.id,
+      type: node.type,
+      pads: [...node.pads.values()].map((pad) => ({
+        id: pad.id,
+        group: pad.group,
+        type: pad.kind,
+        allowed_types: pad.types,
+        value: pad instanceof PropertySinkPad || pad instanceof PropertySourcePad ? (clientPadValue(pad.value, pad.types) ?? null) : null,
+        next_pads: 'next' in pad ? (pad.next as { owner: { id: string }; id: string }[]).map((sink) => ({ node: sink.owner.id, pad: sink.id })) : [],
+        previous_pad: 'previous' in pad && pad.previous ? { node: (pad.previous as { owner: { id: string } }).owner.id, pad: (pad.previous as { id: string }).id } : null,
+      })),
+    }));
+    const connection_details = await this.dependencies.room.open(runId, `debug-${newId('observer').slice(-12)}`, { fallbackUrl: options.fallbackMediaUrl });
+    return { graph: { nodes, portals: [] }, connection_details };
+  }
+
+  /** Ends every run hosted here (shutdown). */
+  async close(): Promise<void> {
+    for (const timer of this.limitTimers.values()) clearInterval(timer);
+    this.limitTimers.clear();
+    await this.dependencies.host.close();
+  }
+}

@@ -1,0 +1,184 @@
+import type { Logger } from 'pino';
+import { AGENT_IDENTITY } from '../../contract/wire.js';
+import { parseDataPacket } from '../../contract/sdk.js';
+import { ClientToolCalls, TOOL_CALL_TOPIC } from '../agent/client-tool-calls.js';
+import { DEFAULT_AGENT_TOOL_TUNING } from '../agent/agent-tool-runner.js';
+import type { AgentRoomConnection, AgentTransport } from '../engines/media/agent-transport.js';
+import type { Principal } from '../kernel/principal.js';
+import { platformNodeLibrary } from './library/node-library.js';
+import { GraphRuntime, type ResolvedGraph } from './runtime/graph-runtime.js';
+import type { NodeLibrary } from './runtime/node-library.js';
+import type { GraphEngines, GraphRunEnvironment } from './runtime/run-environment.js';
+import type { RunLogEntry } from './runtime/run-log.js';
+import { RuntimeApi } from './runtime-api/runtime-api.js';
+
+/** The `error` data topic humans are told of failures on (wire protocol). */
+const ERROR_TOPIC = 'error';
+
+/** Why a run stopped. */
+export type AppRunStopReason = 'ended' | 'human_left' | 'usage_limit_exceeded' | 'time_limit_exceeded' | 'failed' | 'server_shutdown';
+
+export interface AppRunSpec {
+  runId: string;
+  principal: Principal;
+  graph: ResolvedGraph;
+  publisherMetadata: Record<string, unknown> | undefined;
+}
+
+export interface AppRunEvents {
+  /** The run stopped by itself (everyone left, a failure). */
+  stopped(reason: AppRunStopReason, detail?: string): void;
+}
+
+/** A run this instance hosts. */
+export interface AppRunHandle {
+  readonly runId: string;
+  readonly runtime: GraphRuntime;
+  readonly startedAt: number;
+  stop(reason: AppRunStopReason): Promise<void>;
+}
+
+export interface AppRunTuning {
+  /** Everyone (but the agent) gone this long ends the run. */
+  emptyGraceMs: number;
+  /** Nobody joining within this long ends the run. */
+  joinTimeoutMs: number;
+}
+
+export const DEFAULT_APP_RUN_TUNING: AppRunTuning = { emptyGraceMs: 20_000, joinTimeoutMs: 120_000 };
+
+export interface AppRunHostDependencies {
+  transport: AgentTransport;
+  engines: GraphEngines;
+  logger: Logger;
+  library?: NodeLibrary;
+  tuning?: Partial<AppRunTuning>;
+}
+
+/**
+ * Runs app graphs in their rooms, in process: joins the run's room as the agent, builds the graph with the
+ * shared engines, serves the `runtime_api` topic and client tool calls, and stops the run once everyone
+ * left for `emptyGraceMs`. A node that throws is logged, its message sent on the `error` topic, and the run
+ * goes on.
+ *
+ * @example
+ * const host = new AppRunHost({ transport, engines, logger });
+ * const handle = await host.start({ runId, principal, graph, publisherMetadata: undefined }, { stopped: (reason) => markEnded(runId, reason) });
+ */
+export class AppRunHost {
+  private readonly runs = new Map<string, AppRunHandle>();
+  private readonly tuning: AppRunTuning;
+
+  constructor(private readonly dependencies: AppRunHostDependencies) {
+    this.tuning = { ...DEFAULT_APP_RUN_TUNING, ...dependencies.tuning };
+  }
+
+  get(runId: string): AppRunHandle | undefined {
+    return this.runs.get(runId);
+  }
+
+  liveRuns(): number {
+    return this.runs.size;
+  }
+
+  async start(spec: AppRunSpec, events: AppRunEvents): Promise<AppRunHandle> {
+    const existing = this.runs.get(spec.runId);
+    if (existing) return existing;
+    const logger = this.dependencies.logger.child({ component: 'app-run', run: spec.runId });
+    const connection = await this.dependencies.transport.join({ room: spec.runId, identity: AGENT_IDENTITY, name: 'agent' });
+    let api: RuntimeApi | undefined;
+    const sendError = (message: string): void => {
+      connection.sendData(JSON.stringify({ message }), { topic: ERROR_TOPIC, reliable: true }).catch(() => undefined);
+    };
+    const clientTools = new ClientToolCalls(
+      async (message) => connection.sendData(JSON.stringify(message), { topic: TOOL_CALL_TOPIC, reliable: true }),
+      { ackMs: DEFAULT_AGENT_TOOL_TUNING.clientAckTimeoutMs, resultMs: DEFAULT_AGENT_TOOL_TUNING.clientResultTimeoutMs },
+      logger,
+    );
+    const environment: GraphRunEnvironment = {
+      runId: spec.runId,
+      principal: spec.principal,
+      engines: this.dependencies.engines,
+      logger,
+      room: connection,
+      clientTools,
+      publisherMetadata: spec.publisherMetadata,
+      log: (entry: RunLogEntry) => {
+        const level = entry.level === 'warning' ? 'warn' : entry.level;
+        logger[level]({ node: entry.node, pad: entry.pad, subgraph: entry.subgraph }, entry.message);
+        api?.log(entry);
+      },
+      nodeFailed: (node, error) => sendError(`${node.type} node '${node.id}' failed: ${error.message}`),
+    };
+    let runtime: GraphRuntime;
+    try {
+      runtime = GraphRuntime.build(spec.graph, this.dependencies.library ?? platformNodeLibrary, environment);
+    } catch (error) {
+      await connection.leave().catch(() => undefined);
+      throw error;
+    }
+    api = new RuntimeApi(connection, runtime, logger);
+    api.start();
+    const unsubscribeTools = connection.on('data', (data) => {
+      if (data.topic !== TOOL_CALL_TOPIC || !data.from) return;
+      const packet = parseDataPacket(data.topic, new TextDecoder().decode(data.payload));
+      if (packet?.topic === 'tool_call') clientTools.receive(packet.payload);
+    });
+    let stopped = false;
+    const watch = this.watchPresence(connection, () => void stopBy('human_left', 'everyone left the room'));
+    const stopBy = async (reason: AppRunStopReason, detail?: string): Promise<void> => {
+      if (stopped) return;
+      await handle.stop(reason);
+      events.stopped(reason, detail);
+    };
+    const handle: AppRunHandle = {
+      runId: spec.runId,
+      runtime,
+      startedAt: Date.now(),
+      stop: async (reason) => {
+        if (stopped) return;
+        stopped = true;
+        this.runs.delete(spec.runId);
+        watch();
+        unsubscribeTools();
+        logger.info({ reason }, 'app run stopped');
+        await runtime.stop();
+        api?.stop();
+        await connection.leave().catch(() => undefined);
+      },
+    };
+    connection.on('disconnected', (reason) => void stopBy('failed', `the run was disconnected from the room (${reason})`));
+    this.runs.set(spec.runId, handle);
+    runtime.start();
+    logger.info({ nodes: runtime.nodes.size }, 'app run started');
+    return handle;
+  }
+
+  /** Calls `empty` when nobody but the agent has been in the room for the grace period (or never came). */
+  private watchPresence(connection: AgentRoomConnection, empty: () => void): () => void {
+    let timer: NodeJS.Timeout | undefined;
+    const others = () => connection.participants().filter((participant) => participant.identity !== AGENT_IDENTITY).length;
+    const arm = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (others() === 0) empty();
+      }, ms);
+      timer.unref();
+    };
+    if (others() === 0) arm(this.tuning.joinTimeoutMs);
+    const offJoined = connection.on('participantJoined', () => clearTimeout(timer));
+    const offLeft = connection.on('participantLeft', () => {
+      if (others() === 0) arm(this.tuning.emptyGraceMs);
+    });
+    return () => {
+      clearTimeout(timer);
+      offJoined();
+      offLeft();
+    };
+  }
+
+  /** Stops every run (server shutdown). */
+  async close(): Promise<void> {
+    await Promise.all([...this.runs.values()].map((handle) => handle.stop('server_shutdown')));
+  }
+}

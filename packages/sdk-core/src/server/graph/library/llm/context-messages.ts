@@ -1,0 +1,67 @@
+import type { ChatMessage, ChatMessageToolCall } from '../../../../contract/chat.js';
+import { GraphContextMessage, contextMessageText, type GraphToolCall } from '../../../../contract/graph/pad-values.js';
+
+/** Characters per token, roughly, to keep a context within `max_context_len` tokens. */
+const CHARS_PER_TOKEN = 4;
+
+function toChatToolCall(call: GraphToolCall): ChatMessageToolCall {
+  return { id: call.call_id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments ?? {}) } };
+}
+
+/** A graph context message from a chat tool call (arguments parsed; unparsable ones kept as `_raw`). */
+export function toGraphToolCall(call: ChatMessageToolCall, index: number): GraphToolCall {
+  let args: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(call.function.arguments || '{}');
+    args = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { _raw: call.function.arguments };
+  } catch {
+    args = { _raw: call.function.arguments };
+  }
+  return { call_id: call.id, index, name: call.function.name, arguments: args };
+}
+
+/**
+ * The chat messages of a graph context (a list of context messages): system and user texts, assistant
+ * texts with their tool calls, tool results; the oldest non-system messages are dropped past
+ * `maxTokens` (roughly). Values that are not context messages are skipped.
+ */
+export function chatMessagesOf(context: unknown, maxTokens: number): ChatMessage[] {
+  const items = Array.isArray(context) ? context : [];
+  const messages: ChatMessage[] = [];
+  for (const item of items) {
+    const parsed = GraphContextMessage.safeParse(item);
+    if (!parsed.success) continue;
+    const message = parsed.data;
+    const text = contextMessageText(message);
+    switch (message.role.value) {
+      case 'system':
+        messages.push({ role: 'system', content: text });
+        break;
+      case 'user':
+        if (text !== '') messages.push({ role: 'user', content: text });
+        break;
+      case 'assistant':
+        if (message.tool_calls.length > 0) messages.push({ role: 'assistant', content: text === '' ? null : text, tool_calls: message.tool_calls.map(toChatToolCall) });
+        else if (text !== '') messages.push({ role: 'assistant', content: text });
+        break;
+      case 'tool':
+        if (message.tool_call_id) messages.push({ role: 'tool', content: text, tool_call_id: message.tool_call_id });
+        break;
+    }
+  }
+  const budget = maxTokens * CHARS_PER_TOKEN;
+  const size = (message: ChatMessage) => JSON.stringify(message).length;
+  let total = messages.reduce((sum, message) => sum + size(message), 0);
+  while (total > budget) {
+    const index = messages.findIndex((message) => message.role !== 'system');
+    if (index < 0 || index === messages.length - 1) break;
+    total -= size(messages[index]!);
+    messages.splice(index, 1);
+    // A tool result without its call is refused by models: drop orphans with it.
+    while (messages[index]?.role === 'tool') {
+      total -= size(messages[index]!);
+      messages.splice(index, 1);
+    }
+  }
+  return messages;
+}

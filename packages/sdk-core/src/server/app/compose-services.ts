@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { createVoiceAgentHost } from '../agent/voice-agent-host.js';
 import { AnalyticsService } from '../domain/analytics/analytics-service.js';
 import { GraphChecker } from '../domain/apps/graph-checker.js';
+import { migrateStoredGraphs } from '../domain/apps/graph-format-migration.js';
 import { AppRunService } from '../domain/apps/app-run-service.js';
 import { SessionRoom } from '../domain/realtime/session-room.js';
 import { AppRunHost } from '../graph/app-run-host.js';
@@ -102,6 +103,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   await apps.seedExamples();
   await appTemplates.seed();
   await subgraphs.seed();
+  await migrateStoredGraphs(store, logger);
 
   // Speech and the LLM gateway.
   const voiceSynthesis = new VoiceSynthesisService({ voices, speech, usage, moderator: moderatorFrom(config.speech) });

@@ -170,6 +170,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
         toolAddressPolicy: addressPolicy,
       },
       logger: logger.child({ component: 'app-run' }),
+      tuning: { emptyGraceMs: config.realtime.appRunEmptySeconds * 1000 },
     }),
     room: new SessionRoom(media),
     usage,

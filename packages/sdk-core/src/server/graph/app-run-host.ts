@@ -35,6 +35,8 @@ export interface AppRunHandle {
   readonly runId: string;
   readonly runtime: GraphRuntime;
   readonly startedAt: number;
+  /** Tells the humans in the room (the `error` topic). */
+  tell(message: string): void;
   stop(reason: AppRunStopReason): Promise<void>;
 }
 
@@ -135,6 +137,7 @@ export class AppRunHost {
       runId: spec.runId,
       runtime,
       startedAt: Date.now(),
+      tell: sendError,
       stop: async (reason) => {
         if (stopped) return;
         stopped = true;

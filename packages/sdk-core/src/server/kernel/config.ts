@@ -55,8 +55,10 @@ export const ServerConfig = z.object({
        * stops renewing, another instance ends the session within this plus `leaseSeconds / 3`.
        */
       leaseSeconds: z.coerce.number().min(0.3).max(600).default(15),
+      /** Seconds an app run's room may stay without anyone (but the agent) before the run ends. */
+      appRunEmptySeconds: z.coerce.number().min(0.1).max(3600).default(20),
     })
-    .default({ leaseSeconds: 15 }),
+    .default({ leaseSeconds: 15, appRunEmptySeconds: 20 }),
   /** `GET /metrics` (Prometheus text format). */
   metrics: z
     .object({
@@ -150,6 +152,7 @@ const environmentMap: Record<string, string> = {
   PALAVER_WEBHOOK_DISPATCH: 'webhook.dispatch',
   PALAVER_METRICS_PUBLIC: 'metrics.public',
   PALAVER_SESSION_LEASE_SECONDS: 'realtime.leaseSeconds',
+  PALAVER_APP_RUN_EMPTY_SECONDS: 'realtime.appRunEmptySeconds',
   OPENAI_API_KEY: 'llm.openaiApiKey',
   OPENAI_BASE_URL: 'llm.openaiBaseUrl',
   PALAVER_OPENAI_MODELS: 'llm.openaiModels',

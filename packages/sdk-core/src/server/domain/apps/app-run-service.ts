@@ -40,7 +40,7 @@ export interface AppRunServiceDependencies {
   room: SessionRoom;
   usage: Pick<UsageService, 'record' | 'assertWithinLimit'>;
   logger: Logger;
-  /** How often a live run checks its human's `conversational_seconds` limit (default 10 s). */
+  /** How often a live run checks its human's `conversational_seconds` limit (default 2 s). */
   limitCheckMs?: number;
 }
 
@@ -130,10 +130,11 @@ export class AppRunService {
       if (!handle) return;
       const seconds = (Date.now() - handle.startedAt) / 1000;
       this.dependencies.usage.assertWithinLimit(principal.project, principal.human, 'conversational_seconds', seconds).catch(async () => {
+        handle.tell('The usage limit (conversational_seconds) is reached: the run ends.');
         await handle.stop('usage_limit_exceeded');
         await this.finish(principal, runId, 'usage_limit_exceeded');
       });
-    }, this.dependencies.limitCheckMs ?? 10_000);
+    }, this.dependencies.limitCheckMs ?? 2000);
     timer.unref();
     this.limitTimers.set(runId, timer);
   }
@@ -166,6 +167,11 @@ export class AppRunService {
     const handle = this.dependencies.host.get(runId);
     if (!handle) throw new AgentUnavailableError(`app run '${runId}' is not hosted by this instance`);
     return { run, handle };
+  }
+
+  /** Whether this instance hosts the run now. */
+  hosts(runId: string): boolean {
+    return this.dependencies.host.get(runId) !== undefined;
   }
 
   /** `POST /v1/app/run/{run}/push_pad_value`. */

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { HumanParticipant } from '../../src/testing/agent-harness.js';
+import { eventually } from '../../src/testing/media-test-support.js';
+
+describe('app runs: how they end and what they cost', () => {
+  let test: TestServer;
+
+  beforeAll(async () => {
+    test = await startTestServer('sqlite', { config: { realtime: { leaseSeconds: 15, appRunEmptySeconds: 0.5 } } });
+    await test.server.listen(0, '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  async function consumed(human: string): Promise<number> {
+    const { used } = await test.server.services.usage.consumption(test.server.services.store.db, test.server.project, human, 'conversational_seconds');
+    return used;
+  }
+
+  it('ends once everyone left, and records its conversational seconds for the human', async () => {
+    const { token } = await test.client.usage.createToken({ human: 'leaver' });
+    const client = test.clientWith({ usageToken: token });
+    const app = await client.appTemplates.apply('app_template_echo', { name: 'Echo for leaver' });
+    const run = await client.appRuns.create({ app: app.id });
+    const human = await HumanParticipant.join(test.server.services.media.transport, run.app_run.id, 'leaver');
+    await eventually(() => expect(human.connection.participants().map((participant) => participant.identity)).toContain('agent'), 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await human.leave();
+    await eventually(() => expect(test.server.services.appRuns.hosts(run.app_run.id)).toBe(false), 5000);
+    await eventually(async () => expect(await consumed('leaver')).toBeGreaterThan(0.9), 5000);
+    expect(await consumed('leaver')).toBeLessThan(10);
+    await expect(client.appRuns.pushPadValue(run.app_run.id, { node: 'publish', pad: 'audio_enabled', value: { type: 'boolean', value: true } })).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringMatching(/has ended/),
+    });
+  });
+
+  it("refuses to start past the human's conversational_seconds limit, and ends a run that reaches it", async () => {
+    const { token } = await test.client.usage.createToken({ human: 'limited', limits: [{ type: 'conversational_seconds', value: 2 }] });
+    const client = test.clientWith({ usageToken: token });
+    const app = await client.appTemplates.apply('app_template_echo', { name: 'Echo for limited' });
+    const run = await client.appRuns.create({ app: app.id });
+    const human = await HumanParticipant.join(test.server.services.media.transport, run.app_run.id, 'limited');
+    await eventually(() => expect(human.errors.join('\n')).toMatch(/usage limit \(conversational_seconds\) is reached/), 10_000);
+    await eventually(() => expect(human.agentLeft).toBe(true), 5000);
+    expect(await consumed('limited')).toBeGreaterThanOrEqual(2);
+    await expect(client.appRuns.create({ app: app.id })).rejects.toMatchObject({ status: 400, type: 'usage_limit_exceeded' });
+    await human.leave();
+  });
+
+  it('a run_id of a live run joins it (the graph is ignored); unknown runs answer 404', async () => {
+    const app = await test.client.appTemplates.apply('app_template_echo', { name: 'Shared echo' });
+    const first = await test.client.appRuns.create({ app: app.id, run_id: 'run_shared_1' });
+    const human = await HumanParticipant.join(test.server.services.media.transport, first.app_run.id, 'first-human');
+    const second = await test.client.appRuns.createFromGraph({ graph: { nodes: [], portals: [] }, run_id: 'run_shared_1' });
+    expect(second.app_run).toEqual(first.app_run);
+    expect(second.connection_details.token).not.toBe(first.connection_details.token);
+    await expect(test.client.appRuns.debug({ run_id: 'run_missing' })).rejects.toMatchObject({ status: 404 });
+    await expect(test.client.appRuns.pushPadValue('run_missing', { node: 'a', pad: 'b', value: { type: 'string', value: 'x' } })).rejects.toMatchObject({ status: 404 });
+    await human.leave();
+  });
+});

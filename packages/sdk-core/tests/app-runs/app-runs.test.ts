@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pocketsphinxAvailable } from '../speech/speech-test-support.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -104,6 +106,59 @@ describe('app runs: templates run in their rooms, with the runtime API', () => {
       const speech = await fliteSpeech(test.server.services.speech, 'What is the weather like today?');
       const { speechEndedAt } = await human.say(speech, 1500);
       await eventually(() => expect(probe.values('stt', 'final_transcription').length).toBeGreaterThan(0), 20_000);
+      await eventually(() => expect(human.firstAudibleAfter(speechEndedAt)).toBeDefined(), 20_000);
+      await human.leave();
+    },
+    60_000,
+  );
+
+  it.skipIf(!pocketsphinxAvailable())(
+    "Voice AI with tools: the LLM calls the project's web_request tool and the human hears the answer",
+    async () => {
+      const calls: unknown[] = [];
+      const toolServer = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          calls.push(JSON.parse(body));
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ forecast: 'sunny', temperature_c: 21 }));
+        });
+      });
+      await new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve));
+      const port = (toolServer.address() as AddressInfo).port;
+      await test.client.tools.create({
+        name: 'get_weather',
+        description: 'The weather forecast for today.',
+        parameters: [],
+        call_settings: { destination: { type: 'web_request', url: `http://127.0.0.1:${port}/weather` } },
+      });
+      const { human, probe } = await runTemplate('app_template_voice_ai_tools');
+      await eventually(() => expect(human.connection.participants().map((participant) => participant.identity)).toContain('agent'), 10_000);
+      await probe.request({ type: 'subscribe', node_id: 'llm', pad_id: 'tool_calls_finished' });
+      const speech = await fliteSpeech(test.server.services.speech, 'What is the weather like today?');
+      const { speechEndedAt } = await human.say(speech, 1500);
+      await eventually(() => expect(calls).toHaveLength(1), 20_000);
+      expect(calls[0]).toMatchObject({ tool: 'get_weather' });
+      await eventually(() => expect(probe.values('llm', 'tool_calls_finished')).toHaveLength(1), 20_000);
+      await eventually(() => expect(human.firstAudibleAfter(speechEndedAt)).toBeDefined(), 20_000);
+      await human.leave();
+      toolServer.close();
+    },
+    60_000,
+  );
+
+  it.skipIf(!pocketsphinxAvailable())(
+    'Voice AI in a sub graph: the SubGraph node runs the voice pipeline; its pads carry audio and transcriptions',
+    async () => {
+      const { human, probe } = await runTemplate('app_template_voice_ai_subgraph', [
+        { node: 'voice', pad: 'system_prompt', value: { type: 'string', value: 'You answer in one short sentence.' } },
+      ]);
+      await eventually(() => expect(human.connection.participants().map((participant) => participant.identity)).toContain('agent'), 10_000);
+      await probe.request({ type: 'subscribe', node_id: 'voice', pad_id: 'transcription' });
+      expect(await probe.request({ type: 'get_value', node_id: 'voice', pad_id: 'system_prompt' })).toEqual({ type: 'get_value', value: { type: 'string', value: 'You answer in one short sentence.' } });
+      const speech = await fliteSpeech(test.server.services.speech, 'What is the weather like today?');
+      const { speechEndedAt } = await human.say(speech, 1500);
+      await eventually(() => expect(probe.values('voice', 'transcription')).toEqual([{ type: 'string', value: expect.stringMatching(/weather/i) }]), 20_000);
       await eventually(() => expect(human.firstAudibleAfter(speechEndedAt)).toBeDefined(), 20_000);
       await human.leave();
     },

@@ -37,3 +37,5 @@ export { expandPads } from './contract/graph/node-spec.js';
 export { intersectConstraints, describeConstraints, PAD_DATA_TYPES } from './contract/graph/pad-constraints.js';
 export { clientPadValue, plainPadValue, contextMessageText, textContextMessage, TRIGGER } from './contract/graph/pad-values.js';
 export { GraphDocument as GraphDocumentSchema } from './contract/graph/graph-document.js';
+export { RUNTIME_API_TOPIC, RuntimeApiEnvelope, RuntimeRequestPayload } from './contract/graph/runtime-api.js';
+export type { RuntimeEventPayload, RuntimeLogItem } from './contract/graph/runtime-api.js';

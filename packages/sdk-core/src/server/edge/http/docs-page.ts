@@ -1,4 +1,5 @@
 import { allRoutes } from '../../../contract/routes.js';
+import { renderNodeCatalogue } from './docs-node-catalogue.js';
 import { escapeHtml, inlineText, renderMarkdown, renderSchema, schemaAnchor, typeLabel } from './docs-schema.js';
 import type { JsonSchema } from './openapi-components.js';
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiOperation } from './openapi.js';
@@ -171,9 +172,10 @@ function renderPage(specUrl: string, document: OpenApiDocument): string {
 <body><header><h1>${escapeHtml(document.info.title)} <span class="muted">v${escapeHtml(document.info.version)}</span></h1>
 <input id="search" type="search" placeholder="Search operations and schemas (e.g. persona, POST, token)" aria-label="Search" autocomplete="off">
 <a href="${escapeHtml(specUrl)}">OpenAPI 3.1 JSON</a></header>
-<div class="layout"><nav><a href="#overview"><strong>Overview</strong></a>${navigation}<a href="#schemas"><strong>Schemas</strong></a></nav>
+<div class="layout"><nav><a href="#overview"><strong>Overview</strong></a>${navigation}<a href="#node-catalogue"><strong>App graph nodes</strong></a><a href="#schemas"><strong>Schemas</strong></a></nav>
 <main><section id="overview"><h2>Overview</h2><p class="muted">${operationCount} operations.</p>${renderMarkdown(document.info.description)}</section>
 ${sections}
+${renderNodeCatalogue()}
 <section id="schemas"><h2>Schemas</h2>${schemas}</section></main></div>
 <script>${SCRIPT}</script></body></html>`;
 }

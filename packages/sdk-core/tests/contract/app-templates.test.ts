@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppGraph } from '../../src/contract/apps.js';
+import { GraphDocument } from '../../src/contract/graph/graph-document.js';
 import { AuthenticationError, BadRequestError, NotFoundError } from '../../src/index.js';
 import { storeKinds } from '../support/databases.js';
 import { apiFailureOf } from '../support/failure-of.js';
@@ -9,13 +9,13 @@ import { useTestServer } from '../support/suite-server.js';
 describe.each(await storeKinds())('app templates (%s)', (kind) => {
   const test = useTestServer(kind);
 
-  it('lists three built-in templates with well-formed graphs, each readable by id', async () => {
+  it('lists the built-in templates (Echo, Simple Voice AI, with tools, with a sub graph) with graphs in the graph format, each readable by id', async () => {
     const templates = await test.client.appTemplates.list();
-    expect(templates).toHaveLength(3);
+    expect(templates.map((template) => template.name).sort()).toEqual(['Echo', 'Simple Voice AI', 'Voice AI in a sub graph', 'Voice AI with tools']);
     for (const template of templates) {
       expect(template.version).toBe(1);
       expect(template.description.length).toBeGreaterThan(0);
-      expect(AppGraph.safeParse(template.graph).success, template.name).toBe(true);
+      expect(GraphDocument.safeParse(template.graph).success, template.name).toBe(true);
       expect(await test.client.appTemplates.retrieve(template.id)).toEqual(template);
     }
   });
@@ -26,7 +26,7 @@ describe.each(await storeKinds())('app templates (%s)', (kind) => {
     expect(app).toMatchObject({ name: 'From template', version: 1, description: template!.description, graph: template!.graph });
     expect(app.id).not.toBe(template!.id);
     expect((await test.client.apps.list()).map((item) => item.id)).toContain(app.id);
-    await test.client.apps.update(app.id, { version: 1, graph: { nodes: [], edges: [] } });
+    await test.client.apps.update(app.id, { version: 1, graph: { nodes: [], portals: [] } });
     expect((await test.client.appTemplates.retrieve(template!.id)).graph).toEqual(template!.graph);
   });
 
@@ -34,7 +34,7 @@ describe.each(await storeKinds())('app templates (%s)', (kind) => {
     const [template] = await test.client.appTemplates.list();
     const asCarol = await humanClient(test, 'carol');
     const asDan = await humanClient(test, 'dan');
-    expect(await asDan.appTemplates.list()).toHaveLength(3);
+    expect(await asDan.appTemplates.list()).toHaveLength(4);
     const app = await asCarol.appTemplates.apply(template!.id, { name: 'Carol bot' });
     expect((await asCarol.apps.list()).map((item) => item.id)).toContain(app.id);
     expect(NotFoundError.isInstance(await apiFailureOf(asDan.apps.retrieve(app.id)))).toBe(true);

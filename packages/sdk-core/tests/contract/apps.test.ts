@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AppGraph } from '../../src/contract/apps.js';
+import { GraphDocument } from '../../src/contract/graph/graph-document.js';
+import { graphOf } from '../../src/testing/graph-kit.js';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError, createClient, type PalaverClient } from '../../src/index.js';
 import { versionDocumentId } from '../../src/server/domain/apps/app-documents.js';
 import { HUMAN_DOCUMENT_QUOTA, MAX_ARRAY_ANSWER } from '../../src/server/store/document-store.js';
@@ -9,13 +10,13 @@ import { useHumanClient } from '../support/human-clients.js';
 import { useTestServer } from '../support/suite-server.js';
 import { seedDocuments } from './seed-documents.js';
 
-const pipeline = {
-  nodes: [
-    { id: 'stt', type: 'stt' },
-    { id: 'llm', type: 'llm', params: { model: 'default' } },
+const pipeline = graphOf(
+  [
+    { id: 'publish', type: 'Publish' },
+    { id: 'stt', type: 'STT' },
   ],
-  edges: [{ source: 'stt', source_pad: 'text', target: 'llm', target_pad: 'prompt' }],
-};
+  [{ from: 'publish.audio', to: 'stt.audio' }],
+);
 
 describe.each(await storeKinds())('apps (%s)', (kind) => {
   const test = useTestServer(kind);
@@ -24,7 +25,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
 
   it('creates an app at version 1 with an empty graph and reads it back', async () => {
     const app = await test.client.apps.create({ name: 'Support line' });
-    expect(app).toMatchObject({ name: 'Support line', description: '', version: 1, graph: { nodes: [], edges: [] } });
+    expect(app).toMatchObject({ name: 'Support line', description: '', version: 1, graph: { nodes: [], portals: [] } });
     expect(app.id).toMatch(/^app_/);
     expect(Number.isNaN(Date.parse(app.created_at))).toBe(false);
     expect(await test.client.apps.retrieve(app.id)).toEqual(app);
@@ -39,7 +40,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
     const third = await test.client.apps.update(app.id, { version: 2, name: 'Final' });
     expect(third).toMatchObject({ name: 'Final', version: 3, graph: pipeline });
     expect(await test.client.apps.retrieve(app.id)).toEqual(third);
-    expect(await test.client.apps.retrieve(app.id, { version: 1 })).toMatchObject({ name: 'Draft', graph: { nodes: [], edges: [] } });
+    expect(await test.client.apps.retrieve(app.id, { version: 1 })).toMatchObject({ name: 'Draft', graph: { nodes: [], portals: [] } });
     expect(await test.client.apps.retrieve(app.id, { version: 2 })).toEqual(second);
 
     for (const version of [1, 2, 4]) {
@@ -54,7 +55,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
 
   it('of ten concurrent updates based on the same version exactly one wins', async () => {
     const app = await test.client.apps.create({ name: 'Contended' });
-    const graphs = Array.from({ length: 10 }, (_unused, index) => ({ nodes: [{ id: `writer-${index}`, type: 'llm' }], edges: [] }));
+    const graphs = Array.from({ length: 10 }, (_unused, index) => graphOf([{ id: `writer-${index}`, type: 'ChatInput' }]));
     const outcomes = await Promise.allSettled(graphs.map((graph) => test.client.apps.update(app.id, { version: 1, graph })));
     const winners = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     const losers = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
@@ -74,7 +75,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
   it('publishes one version at a time and lists versions newest first with pagination', async () => {
     const app = await test.client.apps.create({ name: 'Versioned' });
     for (let version = 1; version < 5; version += 1) {
-      await test.client.apps.update(app.id, { version, graph: { nodes: [{ id: `n${version}`, type: 'llm' }], edges: [] } });
+      await test.client.apps.update(app.id, { version, graph: graphOf([{ id: `n${version}`, type: 'ChatInput' }]) });
     }
     const unpublished = await test.client.apps.versions(app.id);
     expect(unpublished.published).toBeUndefined();
@@ -112,7 +113,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
     const clone = await test.client.apps.create({ name: 'Clone', existing_app_id: source.id });
     expect(clone).toMatchObject({ name: 'Clone', version: 1, graph: pipeline });
     expect(clone.id).not.toBe(source.id);
-    await test.client.apps.update(clone.id, { version: 1, graph: { nodes: [], edges: [] } });
+    await test.client.apps.update(clone.id, { version: 1, graph: { nodes: [], portals: [] } });
     expect((await test.client.apps.retrieve(source.id)).graph).toEqual(pipeline);
 
     const [example] = await test.client.apps.examples();
@@ -164,17 +165,18 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
       [() => test.client.apps.create({ name: '' }), 'name'],
       [() => test.client.apps.update(app.id, { name: 'No version' } as never), 'version'],
       [() => test.client.apps.update(app.id, { version: 1, graph: [] as never }), 'graph'],
-      [() => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a b', type: 'llm' }], edges: [] } }), 'graph.nodes[0].id'],
+      [() => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a b', type: 'ChatInput' }] } }), 'graph.nodes[0].id'],
       [() => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a' }] } as never }), 'graph.nodes[0].type'],
+      [() => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a', type: 'ChatInput' }, { id: 'a', type: 'ButtonTrigger' }] } }), "node 'a'"],
+      [() => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a', type: 'Teleporter' }] } }), "node 'a' (Teleporter): unknown node type 'Teleporter'"],
       [
-        () => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a', type: 'x' }, { id: 'a', type: 'y' }], edges: [] } }),
-        'graph.nodes[1].id',
+        () =>
+          test.client.apps.update(app.id, {
+            version: 1,
+            graph: { nodes: [{ id: 'a', type: 'ChatInput', pads: [{ id: 'output', type: 'StatelessSourcePad', next_pads: [{ node: 'ghost', pad: 'x' }] }] }] },
+          }),
+        "node 'a' (ChatInput) pad 'output': links to a missing node 'ghost'",
       ],
-      [
-        () => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a', type: 'x' }], edges: [{ source: 'a', target: 'ghost' }] } }),
-        'graph.edges[0].target',
-      ],
-      [() => test.client.apps.update(app.id, { version: 1, graph: { edges: [{ source: 'a', target: 'b' }] } }), 'graph.edges[0].source'],
       [() => test.client.apps.publish(app.id, {} as never), 'version'],
       [() => test.client.apps.versions(app.id, { page: 'not-a-token' }), 'page'],
     ];
@@ -187,7 +189,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
     expect((await test.client.apps.retrieve(app.id)).version).toBe(1);
   });
 
-  it('accepts a free-form graph object without nodes/edges', async () => {
+  it('accepts a graph object without nodes (free-form fields are kept)', async () => {
     const app = await test.client.apps.create({ name: 'Free form' });
     const graph = { layout: { zoom: 2 }, notes: 'anything goes' };
     expect((await test.client.apps.update(app.id, { version: 1, graph })).graph).toEqual(graph);
@@ -225,13 +227,13 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
 
   it('serves built-in examples that are real graphs, readable and read-only', async () => {
     const examples = await asAlice.apps.examples();
-    expect(examples.map((example) => example.name)).toEqual(expect.arrayContaining(['Voice assistant', 'Echo', 'Translator']));
+    expect(examples.map((example) => example.name)).toEqual(expect.arrayContaining(['Voice assistant', 'Echo', 'Typed chat, spoken answers']));
     for (const example of examples) {
-      expect(AppGraph.safeParse(example.graph).success, example.name).toBe(true);
+      expect(GraphDocument.safeParse(example.graph).success, example.name).toBe(true);
       expect(example.version).toBe(1);
     }
     const voice = examples.find((example) => example.name === 'Voice assistant')!;
-    expect((voice.graph as AppGraph).nodes.map((node) => node.type)).toEqual(expect.arrayContaining(['stt', 'llm', 'tts']));
+    expect(GraphDocument.parse(voice.graph).nodes.map((node) => node.type)).toEqual(expect.arrayContaining(['Publish', 'STT', 'OpenAICompatibleLLM', 'TTS', 'Output']));
     expect(await asAlice.apps.retrieve(voice.id)).toEqual(voice);
     expect((await test.client.apps.list()).map((app) => app.id)).not.toContain(voice.id);
     expect(PermissionDeniedError.isInstance(await apiFailureOf(test.client.apps.update(voice.id, { version: 1, name: 'Mine' })))).toBe(true);
@@ -246,7 +248,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
     const { key } = await test.server.services.apiKeys.create(project, 'test');
     const client = createClient({ baseUrl: 'http://palaver.test', fetch: test.server.fetch, apiKey: key, maxRetries: 0 });
     const appId = (index: number) => `app_seed_${project}_${String(index).padStart(6, '0')}`;
-    const graph = JSON.stringify({ nodes: [], edges: [] });
+    const graph = JSON.stringify({ nodes: [], portals: [] });
     await seedDocuments(test.server.services.store, count, (index) => ({
       kind: 'app',
       id: appId(index),

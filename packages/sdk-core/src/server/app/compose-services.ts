@@ -135,6 +135,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   const scenarios = new ScenarioService(store);
   const tools = new ToolService(store, config.llm);
   const leaseMs = config.realtime.leaseSeconds * 1000;
+  const instance = newId('instance');
   const realtime = new RealtimeSessionService({
     store,
     logger,
@@ -150,7 +151,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     media,
     agents,
     leases: {
-      leases: new SessionLeases(store, { instance: newId('instance'), ttlMs: leaseMs }),
+      leases: new SessionLeases(store, { instance, ttlMs: leaseMs }),
       timing: { renewIntervalMs: leaseMs / 3, reapIntervalMs: leaseMs / 3 },
     },
     tellRoom: (sessionId, message) => sendRoomData(media, sessionId, 'error', JSON.stringify({ message })),
@@ -175,6 +176,12 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     room: new SessionRoom(media),
     usage,
     logger,
+    bus,
+    leases: {
+      leases: new SessionLeases(store, { instance, ttlMs: leaseMs, kind: 'app_run' }),
+      timing: { renewIntervalMs: leaseMs / 3, reapIntervalMs: leaseMs / 3 },
+    },
+    tellRoom: (runId, message) => sendRoomData(media, runId, 'error', JSON.stringify({ message })),
   });
   const partnerAvatars = new PartnerAvatarService({ store, config, voices, media, realtime });
   const endpoint = media.endpoint;

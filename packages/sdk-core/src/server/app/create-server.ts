@@ -84,6 +84,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
   await startWebhookDelivery(services, dev);
   // Renews the leases of the sessions hosted here; ends those of instances that stopped (or of this one's last run).
   services.realtime.keepLeases();
+  services.appRuns.keepLeases();
   const app = createApp(services);
   const upgrades = new UpgradeRouter(logger);
   registerMediaUpgrades((path, handler) => upgrades.set(path, handler), services.media);

@@ -16,7 +16,7 @@ import { RuntimeApi } from './runtime-api/runtime-api.js';
 const ERROR_TOPIC = 'error';
 
 /** Why a run stopped. */
-export type AppRunStopReason = 'ended' | 'human_left' | 'usage_limit_exceeded' | 'time_limit_exceeded' | 'failed' | 'server_shutdown';
+export type AppRunStopReason = 'ended' | 'human_left' | 'usage_limit_exceeded' | 'time_limit_exceeded' | 'failed' | 'server_shutdown' | 'host_lost';
 
 export interface AppRunSpec {
   runId: string;

@@ -238,9 +238,11 @@ export interface MemoryEdgeRow {
   invalidated_at: string | null;
 }
 
-/** The lease of the instance hosting a realtime session's agent. */
+/** The lease of the instance hosting a realtime session's agent (or, by `kind`, an app run). */
 export interface SessionLeaseRow {
   session_id: string;
+  /** `realtime_session` or `app_run`. */
+  kind: string;
   project: string;
   instance: string;
   expires_at: string;

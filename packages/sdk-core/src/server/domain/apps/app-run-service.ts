@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { AppDebugResponse, AppRunNodePadValueParam, CreateAppRunFromGraphRequest, CreateAppRunRequest, CreateAppRunResponse } from '../../../contract/app-runs.js';
 import { clientPadValue } from '../../../contract/graph/pad-values.js';
 import { NotFoundError } from '../../../errors/api-error.js';
-import { AgentUnavailableError } from '../realtime/agent-control.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { Store } from '../../store/database.js';
 import { DocumentStore } from '../../store/document-store.js';
@@ -10,16 +9,24 @@ import { newId } from '../../store/ids.js';
 import type { AppRunHost, AppRunStopReason } from '../../graph/app-run-host.js';
 import { platformNodeLibrary } from '../../graph/library/node-library.js';
 import type { ResolvedGraph } from '../../graph/runtime/graph-runtime.js';
-import { PropertySinkPad, PropertySourcePad } from '../../graph/runtime/pads.js';
+import { PropertySinkPad, PropertySourcePad, RuntimeSinkPad, RuntimeSourcePad } from '../../graph/runtime/pads.js';
 import { pushPadValue } from '../../graph/runtime-api/pad-push.js';
 import { applyOverrides } from '../../graph/validation/apply-overrides.js';
 import { ownerOf, scopeOf } from '../access.js';
 import { humanIdentityFor, type SessionRoom } from '../realtime/session-room.js';
 import type { UsageService } from '../usage/usage-service.js';
+import type { EventBus } from '../../kernel/event-bus.js';
+import { HostedControl } from '../hosted-control.js';
+import { SessionKeeper, type SessionKeeperTiming } from '../realtime/session-keeper.js';
+import type { ExpiredLease, SessionLeases } from '../realtime/session-leases.js';
+import type { AppRunHandle } from '../../graph/app-run-host.js';
 import type { AppService } from './app-service.js';
 import type { GraphChecker } from './graph-checker.js';
 
 export const APP_RUN_KIND = 'app_run';
+
+/** What another instance may ask of a run this one hosts. */
+type RunCommand = { command: 'push'; node: string; pad: string; value: unknown } | { command: 'snapshot' } | { command: 'stop'; reason: AppRunStopReason };
 
 /** A run as stored. */
 interface AppRunData {
@@ -40,6 +47,12 @@ export interface AppRunServiceDependencies {
   room: SessionRoom;
   usage: Pick<UsageService, 'record' | 'assertWithinLimit'>;
   logger: Logger;
+  /** Reaches runs hosted by other instances (push, debug). */
+  bus: EventBus;
+  /** Leases of the runs this instance hosts (`kind: app_run`); when a host stops renewing, another ends its runs. */
+  leases?: { leases: SessionLeases; timing: SessionKeeperTiming };
+  /** Tells the humans in a run's room something (its `error` topic), from any instance. */
+  tellRoom?: (runId: string, message: string) => Promise<void>;
   /** How often a live run checks its human's `conversational_seconds` limit (default 2 s). */
   limitCheckMs?: number;
 }
@@ -53,9 +66,41 @@ export interface AppRunServiceDependencies {
 export class AppRunService {
   private readonly runs: DocumentStore<AppRunData>;
   private readonly limitTimers = new Map<string, NodeJS.Timeout>();
+  private readonly control: HostedControl<AppRunHandle, RunCommand, unknown>;
+  private readonly keeper: SessionKeeper | undefined;
 
   constructor(private readonly dependencies: AppRunServiceDependencies) {
     this.runs = new DocumentStore(dependencies.store, APP_RUN_KIND);
+    this.control = new HostedControl(dependencies.bus, dependencies.logger, {
+      channel: 'app.run',
+      describe: (id) => `app run '${id}'`,
+      execute: async (handle, command) => {
+        switch (command.command) {
+          case 'push':
+            pushPadValue(handle.runtime, command.node, command.pad, command.value);
+            return null;
+          case 'snapshot':
+            return snapshotOf(handle);
+          case 'stop':
+            await handle.stop(command.reason);
+            return null;
+        }
+      },
+    });
+    const leases = dependencies.leases;
+    this.keeper = leases && new SessionKeeper(leases.leases, leases.timing, (lost) => this.endLost(lost), dependencies.logger);
+  }
+
+  /** Starts renewing this instance's run leases and ending runs whose host was lost (server start). */
+  keepLeases(): void {
+    this.keeper?.start();
+  }
+
+  /** A run whose host stopped renewing its lease: marked ended (`host_lost`), the humans told, the room closed. */
+  private async endLost(lease: ExpiredLease): Promise<void> {
+    const principal = { project: lease.project, kind: 'key' as const, human: null, credentialId: 'lease-keeper' };
+    await this.dependencies.tellRoom?.(lease.sessionId, 'The server running this app stopped: the run has ended.').catch(() => undefined);
+    await this.finish(principal, lease.sessionId, 'host_lost', `instance ${lease.instance} stopped renewing its lease`);
   }
 
   async create(principal: Principal, input: CreateAppRunRequest, options: { fallbackMediaUrl?: string } = {}): Promise<CreateAppRunResponse> {
@@ -76,7 +121,7 @@ export class AppRunService {
   /** A live run of the caller's project with this id: its details for one more human. */
   private async reuse(principal: Principal, runId: string, options: { fallbackMediaUrl?: string }): Promise<CreateAppRunResponse | undefined> {
     const run = await this.runs.find(runId, scopeOf(principal));
-    if (!run || run.data.status !== 'running' || !this.dependencies.host.get(runId)) return undefined;
+    if (!run || run.data.status !== 'running' || !(await this.isHosted(runId))) return undefined;
     const connection_details = await this.dependencies.room.open(runId, humanIdentityFor(principal.human), { fallbackUrl: options.fallbackMediaUrl });
     return { app_run: this.toAppRun(run.id, run.data), connection_details };
   }
@@ -104,13 +149,17 @@ export class AppRunService {
       ended_at: null,
       stop_reason: null,
     };
-    await this.runs.insert({ id: runId, project: principal.project, human: ownerOf(principal), name: run.app ?? 'graph', data });
+    await this.dependencies.store.transaction(async (transaction) => {
+      await this.runs.insert({ id: runId, project: principal.project, human: ownerOf(principal), name: run.app ?? 'graph', data }, transaction);
+      await this.dependencies.leases?.leases.take(transaction, runId, principal.project);
+    });
     const connection_details = await this.dependencies.room.open(runId, humanIdentityFor(principal.human), { fallbackUrl: options.fallbackMediaUrl });
     try {
-      await this.dependencies.host.start(
+      const handle = await this.dependencies.host.start(
         { runId, principal, graph: { document, subgraphs: resolved.subgraphs }, publisherMetadata: run.metadata },
         { stopped: (reason, detail) => void this.finish(principal, runId, reason, detail) },
       );
+      await this.control.host(runId, handle, principal.project);
     } catch (error) {
       await this.finish(principal, runId, 'failed', error instanceof Error ? error.message : String(error));
       throw error;
@@ -143,6 +192,8 @@ export class AppRunService {
   private async finish(principal: Principal, runId: string, reason: AppRunStopReason, detail?: string): Promise<void> {
     clearInterval(this.limitTimers.get(runId));
     this.limitTimers.delete(runId);
+    await this.control.release(runId);
+    await this.dependencies.leases?.leases.release(runId).catch((error: unknown) => this.dependencies.logger.error({ err: error, run: runId }, 'the run lease was not released'));
     const endedAt = new Date();
     let seconds = 0;
     const updated = await this.runs
@@ -160,50 +211,68 @@ export class AppRunService {
     await this.dependencies.room.close(runId).catch(() => undefined);
   }
 
-  private async live(principal: Principal, runId: string) {
+  /** Whether an instance hosts the run: this one, or the holder of an unexpired lease. */
+  private async isHosted(runId: string): Promise<boolean> {
+    if (this.control.hosts(runId)) return true;
+    const leases = this.dependencies.leases?.leases;
+    return leases ? (await leases.holder(runId)) !== undefined : false;
+  }
+
+  /** A running run of the caller's project, hosted somewhere; 404 when absent or ended. */
+  private async live(principal: Principal, runId: string): Promise<void> {
     const run = await this.runs.find(runId, scopeOf(principal));
     if (!run) throw new NotFoundError(`app run '${runId}' not found`);
     if (run.data.status !== 'running') throw new NotFoundError(`app run '${runId}' has ended`);
-    const handle = this.dependencies.host.get(runId);
-    if (!handle) throw new AgentUnavailableError(`app run '${runId}' is not hosted by this instance`);
-    return { run, handle };
+    if (!(await this.isHosted(runId))) {
+      // Its host is gone and nobody reaped it yet: end it now.
+      await this.finish(principal, runId, 'host_lost', 'no instance hosts it');
+      throw new NotFoundError(`app run '${runId}' has ended (its server instance stopped)`);
+    }
   }
 
   /** Whether this instance hosts the run now. */
   hosts(runId: string): boolean {
-    return this.dependencies.host.get(runId) !== undefined;
+    return this.control.hosts(runId);
   }
 
   /** `POST /v1/app/run/{run}/push_pad_value`. */
   async pushPadValue(principal: Principal, runId: string, param: AppRunNodePadValueParam): Promise<void> {
-    const { handle } = await this.live(principal, runId);
-    pushPadValue(handle.runtime, param.node, param.pad, param.value.value);
+    await this.live(principal, runId);
+    await this.control.send(runId, { command: 'push', node: param.node, pad: param.pad, value: param.value.value });
   }
 
   /** `POST /v1/app/debug`: the run's graph with every property pad's live value, and a way into its room. */
   async debug(principal: Principal, runId: string, options: { fallbackMediaUrl?: string } = {}): Promise<AppDebugResponse> {
-    const { handle } = await this.live(principal, runId);
-    const nodes = [...handle.runtime.nodes.values()].map((node) => ({
-      id: node.id,
-      type: node.type,
-      pads: [...node.pads.values()].map((pad) => ({
-        id: pad.id,
-        group: pad.group,
-        type: pad.kind,
-        allowed_types: pad.types,
-        value: pad instanceof PropertySinkPad || pad instanceof PropertySourcePad ? (clientPadValue(pad.value, pad.types) ?? null) : null,
-        next_pads: 'next' in pad ? (pad.next as { owner: { id: string }; id: string }[]).map((sink) => ({ node: sink.owner.id, pad: sink.id })) : [],
-        previous_pad: 'previous' in pad && pad.previous ? { node: (pad.previous as { owner: { id: string } }).owner.id, pad: (pad.previous as { id: string }).id } : null,
-      })),
-    }));
+    await this.live(principal, runId);
+    const graph = (await this.control.send(runId, { command: 'snapshot' })) as AppDebugResponse['graph'];
     const connection_details = await this.dependencies.room.open(runId, `debug-${newId('observer').slice(-12)}`, { fallbackUrl: options.fallbackMediaUrl });
-    return { graph: { nodes, portals: [] }, connection_details };
+    return { graph, connection_details };
   }
 
   /** Ends every run hosted here (shutdown). */
   async close(): Promise<void> {
+    await this.keeper?.stop();
     for (const timer of this.limitTimers.values()) clearInterval(timer);
     this.limitTimers.clear();
     await this.dependencies.host.close();
+    await this.control.close();
   }
+}
+
+/** A run's graph with every property pad's live value (JSON, as `POST /v1/app/debug` answers it). */
+function snapshotOf(handle: AppRunHandle): AppDebugResponse['graph'] {
+  const nodes = [...handle.runtime.nodes.values()].map((node) => ({
+    id: node.id,
+    type: node.type,
+    pads: [...node.pads.values()].map((pad) => ({
+      id: pad.id,
+      group: pad.group,
+      type: pad.kind,
+      allowed_types: pad.types,
+      value: pad instanceof PropertySinkPad || pad instanceof PropertySourcePad ? (clientPadValue(pad.value, pad.types) ?? null) : null,
+      next_pads: pad instanceof RuntimeSourcePad ? pad.next.map((sink) => ({ node: sink.owner.id, pad: sink.id })) : [],
+      previous_pad: pad instanceof RuntimeSinkPad && pad.previous ? { node: pad.previous.owner.id, pad: pad.previous.id } : null,
+    })),
+  }));
+  return JSON.parse(JSON.stringify({ nodes, portals: [] })) as AppDebugResponse['graph'];
 }

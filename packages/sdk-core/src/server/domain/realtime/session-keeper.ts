@@ -51,8 +51,8 @@ export class SessionKeeper {
   async reap(): Promise<number> {
     const lost = await this.leases.claimExpired();
     for (const lease of lost) {
-      this.logger.warn({ session: lease.sessionId, instance: lease.instance }, 'realtime session: its host stopped renewing the lease; ending it');
-      await this.endLost(lease).catch((error: unknown) => this.logger.error({ err: error, session: lease.sessionId }, 'ending a session of a lost host failed'));
+      this.logger.warn({ [this.leases.kind]: lease.sessionId, instance: lease.instance }, `${this.leases.kind.replace('_', ' ')}: its host stopped renewing the lease; ending it`);
+      await this.endLost(lease).catch((error: unknown) => this.logger.error({ err: error, session: lease.sessionId }, 'ending what a lost host held failed'));
     }
     return lost.length;
   }

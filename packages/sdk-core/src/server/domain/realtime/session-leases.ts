@@ -17,6 +17,8 @@ export interface SessionLeaseOptions {
   ttlMs: number;
   /** The clock (tests). */
   now?: () => number;
+  /** What the leases are of (default `realtime_session`; app runs use `app_run`). Each kind is kept apart. */
+  kind?: string;
 }
 
 /**
@@ -32,6 +34,7 @@ export interface SessionLeaseOptions {
  */
 export class SessionLeases {
   readonly instance: string;
+  readonly kind: string;
   private readonly ttlMs: number;
   private readonly now: () => number;
 
@@ -40,18 +43,19 @@ export class SessionLeases {
     options: SessionLeaseOptions,
   ) {
     this.instance = options.instance;
+    this.kind = options.kind ?? 'realtime_session';
     this.ttlMs = options.ttlMs;
     this.now = options.now ?? Date.now;
   }
 
   /** Takes the lease of a new session for this instance (inside the session's insert transaction). */
   async take(executor: Kysely<Database>, sessionId: string, project: string): Promise<void> {
-    await executor.insertInto('session_leases').values({ session_id: sessionId, project, instance: this.instance, expires_at: this.expiry() }).execute();
+    await executor.insertInto('session_leases').values({ session_id: sessionId, kind: this.kind, project, instance: this.instance, expires_at: this.expiry() }).execute();
   }
 
   /** Extends every lease this instance holds; answers how many. */
   async renew(): Promise<number> {
-    const result = await this.store.db.updateTable('session_leases').set({ expires_at: this.expiry() }).where('instance', '=', this.instance).executeTakeFirst();
+    const result = await this.store.db.updateTable('session_leases').set({ expires_at: this.expiry() }).where('instance', '=', this.instance).where('kind', '=', this.kind).executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 
@@ -76,6 +80,7 @@ export class SessionLeases {
       .selectFrom('session_leases')
       .select(['session_id', 'project', 'instance', 'expires_at'])
       .where('expires_at', '<=', now)
+      .where('kind', '=', this.kind)
       .orderBy('expires_at')
       .limit(limit)
       .execute();

@@ -4,8 +4,8 @@ import { AsyncQueue } from '../../../kernel/async-queue.js';
 import type { RuntimeNode } from '../../runtime/graph-node.js';
 import { isAudioPacket } from '../../runtime/stream-values.js';
 
-/** About 2 s of 20 ms frames, as a room track buffers. */
-const BUFFERED_FRAMES = 100;
+/** 10 s of 20 ms frames: what arrives while the engines load (the first run loads the models) is kept. */
+const BUFFERED_FRAMES = 500;
 
 /**
  * The audio arriving on a node's `audio` sink as a {@link RemoteAudioTrack}, so the agent's listening

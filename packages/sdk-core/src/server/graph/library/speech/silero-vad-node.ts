@@ -17,6 +17,7 @@ function numberOr(value: unknown, fallback: number): number {
  * silence; `continued_speech_trigger` when speech starts again within `silence_duration_ms` of an end.
  */
 export const sileroVadNode: NodeImplementation = async (node, signal) => {
+  const track = padAudioTrack(node, 'audio', signal);
   const vad = await node.environment.engines.speech.vad();
   if (signal.aborted) return;
   const silenceMs = numberOr(node.value('silence_duration_ms'), 500);
@@ -29,7 +30,7 @@ export const sileroVadNode: NodeImplementation = async (node, signal) => {
   const clip = new ClipRecorder();
   let lastEndAt = Number.NEGATIVE_INFINITY;
   let resampler: LinearResampler | undefined;
-  for await (const frame of padAudioTrack(node, 'audio', signal).frames()) {
+  for await (const frame of track.frames()) {
     if (signal.aborted) break;
     clip.push(frame);
     if (resampler?.inputRate !== frame.sampleRate) resampler = new LinearResampler(frame.sampleRate, VAD_SAMPLE_RATE);

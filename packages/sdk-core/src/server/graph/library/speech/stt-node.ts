@@ -14,6 +14,8 @@ const CLIP_RATE = 48_000;
  */
 export const sttNode: NodeImplementation = async (node, signal) => {
   const { speech, logger } = { speech: node.environment.engines.speech, logger: node.environment.logger };
+  // Audio is captured from the start: what the human says while the engines load is heard, not lost.
+  const track = padAudioTrack(node, 'audio', signal);
   const { vad, stt, sttUnavailableReason } = await loadListeningEngines(speech, logger);
   if (signal.aborted) return;
   if (!vad) throw new Error('the voice activity detector cannot load: no speech input');
@@ -27,7 +29,7 @@ export const sttNode: NodeImplementation = async (node, signal) => {
     if (isAudioPacket(value) && value.kind === 'runtime:audio') clip.push(value.frame);
   });
   const listener = new HumanListener({
-    track: padAudioTrack(node, 'audio', signal),
+    track,
     vad,
     stt,
     turnDetection: DEFAULT_TURN_DETECTION,

@@ -1,12 +1,50 @@
 import { pad, t, type NodeSpec } from '../node-spec.js';
+import type { PadConstraint } from '../pad-constraints.js';
 
+/** What a Jinja2 property can hold. */
+const templateValue = (): PadConstraint[] => [t.string(), t.integer(), t.float(), t.boolean(), t.enumOf()];
+
+/** The template Jinja2 starts with. */
+export const DEFAULT_JINJA_TEMPLATE = 'Hello, {{ property_0 }}!';
+
+/** Plumbing between nodes: conversions, merges, templates, notes. */
 export const utilityNodes: NodeSpec[] = [
   {
     type: 'AutoConvert',
     description:
-      'Converts each value to what the linked sink takes: anything to a trigger, a context message or number to its text, text to a number or boolean, a text stream to its text once complete.',
+      'Converts each value to the type of the sink it is linked to: anything to a trigger, messages, numbers and objects to text, text to a number, boolean or text stream.',
     category: { primary: 'core', secondary: 'utility', tags: ['convert', 'types'] },
     pads: [pad.sink('sink', null), pad.source('source', null)],
+  },
+  {
+    type: 'Merge',
+    description: 'Sends what reaches any of its `num_sinks` sinks on its one `source`, as it arrives.',
+    category: { primary: 'core', secondary: 'utility', tags: ['merge', 'flow'] },
+    pads: [pad.propertySink('num_sinks', [t.integer({ minimum: 1 })], 1), pad.source('source', null)],
+    repeated: [{ count: 'num_sinks', min: 1, max: 32, pads: [pad.sink('sink_{i}', null, { group: 'sink', follows: 'source' })] }],
+  },
+  {
+    type: 'Jinja2',
+    description:
+      'Renders the Jinja template `jinja_template` with each `property_name_{i}` set to `property_value_{i}` (an empty name is `property_{i}`) on `rendered_output`, again on every change.',
+    category: { primary: 'core', secondary: 'utility', tags: ['template', 'text'] },
+    pads: [
+      pad.propertySink('num_properties', [t.integer({ minimum: 0 })], 1),
+      pad.propertySink('jinja_template', [t.string()], DEFAULT_JINJA_TEMPLATE),
+      pad.propertySource('rendered_output', [t.string()], ''),
+    ],
+    repeated: [
+      {
+        count: 'num_properties',
+        min: 0,
+        max: 32,
+        pads: [
+          pad.propertySink('property_name_{i}', [t.string()], '', { group: 'property_name' }),
+          pad.propertySink('property_value_{i}', templateValue(), '', { group: 'property_value' }),
+          pad.propertySource('property_value_{i}_source', templateValue(), '', { group: 'property_value_source', follows: 'property_value_{i}' }),
+        ],
+      },
+    ],
   },
   {
     type: 'Comment',

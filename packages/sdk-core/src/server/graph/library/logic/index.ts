@@ -1,3 +1,14 @@
 import type { NodeImplementation } from '../../runtime/graph-node.js';
+import { andNode } from './and-node.js';
+import { compareNode } from './compare-node.js';
+import { filterNode } from './filter-node.js';
+import { gateNode } from './gate-node.js';
+import { orNode } from './or-node.js';
 
-export const logicImplementations: Record<string, NodeImplementation> = {};
+export const logicImplementations: Record<string, NodeImplementation> = {
+  Gate: gateNode,
+  Compare: compareNode,
+  And: andNode,
+  Or: orNode,
+  Filter: filterNode,
+};

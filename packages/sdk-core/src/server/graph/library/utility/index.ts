@@ -1,6 +1,11 @@
 import type { NodeImplementation } from '../../runtime/graph-node.js';
 import { autoConvertNode } from './auto-convert-node.js';
+import { jinja2Node } from './jinja2-node.js';
+import { mergeNode } from './merge-node.js';
 
+/** Comment has no implementation: it does nothing. */
 export const utilityImplementations: Record<string, NodeImplementation> = {
   AutoConvert: autoConvertNode,
+  Merge: mergeNode,
+  Jinja2: jinja2Node,
 };

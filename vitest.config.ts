@@ -9,7 +9,7 @@ export default defineConfig({
     // package.json files point only at dist (what the consumer tests install from tarballs).
     alias: [
       { find: /^@palaver\/sdk-core$/, replacement: source('sdk-core/src/index.ts') },
-      { find: /^@palaver\/sdk-core\/(realtime|tts|openai|server|testing)$/, replacement: source('sdk-core/src/$1.ts') },
+      { find: /^@palaver\/sdk-core\/(realtime|tts|graph|openai|server|testing)$/, replacement: source('sdk-core/src/$1.ts') },
       { find: /^@palaver\/sdk-react$/, replacement: source('sdk-react/src/index.ts') },
       { find: /^@palaver\/sdk-node$/, replacement: source('sdk-node/src/index.ts') },
     ],

@@ -10,8 +10,8 @@
  * Run: `pnpm bench app-runtime`. The voice part needs pocketsphinx (skipped with a reason without it).
  */
 import { randomUUID } from 'node:crypto';
-import { RUNTIME_API_TOPIC, RuntimeApiEnvelope, type RuntimeRequestPayload } from '@palaver/sdk-core';
-import { HumanParticipant, RecordedEvents, agentHostFor, createTestPlatform, fliteSpeech, sessionSpec, sineTone } from '@palaver/sdk-core/testing';
+import type { RuntimeRequestPayload } from '@palaver/sdk-core/graph';
+import { HumanParticipant, RUNTIME_API_TOPIC, RecordedEvents, RuntimeApiEnvelope, agentHostFor, createTestPlatform, fliteSpeech, sessionSpec, sineTone } from '@palaver/sdk-core/testing';
 import { fixed, percentile } from './statistics.js';
 
 const test = await createTestPlatform({ config: { realtime: { leaseSeconds: 15, appRunEmptySeconds: 1 } } });

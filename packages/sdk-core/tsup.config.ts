@@ -4,6 +4,7 @@ const entries = {
   index: 'src/index.ts',
   realtime: 'src/realtime.ts',
   tts: 'src/tts.ts',
+  graph: 'src/graph.ts',
   openai: 'src/openai.ts',
   server: 'src/server.ts',
 };

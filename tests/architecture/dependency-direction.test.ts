@@ -60,7 +60,7 @@ function packageOf(specifier: string): string | undefined {
 }
 
 const browserSafeFolders = ['contract', 'client', 'errors', 'realtime', 'tts'].map((name) => join(coreSource, name));
-const browserSafeEntries = ['index.ts', 'realtime.ts', 'tts.ts', 'openai.ts'].map((name) => join(coreSource, name));
+const browserSafeEntries = ['index.ts', 'realtime.ts', 'tts.ts', 'graph.ts', 'openai.ts'].map((name) => join(coreSource, name));
 
 function browserSafeFiles(): string[] {
   return [...browserSafeFolders.flatMap((folder) => sourceFiles(folder)), ...browserSafeEntries];

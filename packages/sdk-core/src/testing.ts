@@ -31,3 +31,4 @@ export type { FakeOpenAiUpstream, RecordedRequest, Scenario, ScriptedChunk } fro
 export { dropSchema, postgresReachable, uniqueSchema } from './testing/postgres-schemas.js';
 export { graphOf, runGraph } from './testing/graph-kit.js';
 export type { GraphKitRun, KitLink, KitNode } from './testing/graph-kit.js';
+export { RUNTIME_API_TOPIC, RuntimeApiEnvelope } from './contract/graph/runtime-api.js';

@@ -1,9 +1,30 @@
 import { z } from 'zod';
-import { PadConstraintSchema } from './pad-constraints.js';
+import { PAD_DATA_TYPES, type PadConstraint } from './pad-constraints.js';
+
+/** A pad constraint as stored in graphs (see `PadConstraint`). */
+export const PadConstraintSchema: z.ZodType<PadConstraint> = z.lazy(() =>
+  z.looseObject({
+    type: z.enum(PAD_DATA_TYPES),
+    max_length: z.number().nullish(),
+    min_length: z.number().nullish(),
+    maximum: z.number().nullish(),
+    minimum: z.number().nullish(),
+    options: z.array(z.unknown()).nullish(),
+    // Exported graphs sometimes hold empty items (`[{}]`): those are dropped.
+    item_type_constraints: z
+      .array(z.unknown())
+      .nullish()
+      .transform((items) => (items == null ? items : items.filter((item): item is PadConstraint => PadConstraintSchema.safeParse(item).success))),
+    object_schema: z.record(z.string(), z.unknown()).nullish(),
+    node_types: z.array(z.string()).optional(),
+  }),
+) as z.ZodType<PadConstraint>;
+
 
 /** Identifier of a node or pad inside one graph. */
 export const GraphNodeId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 characters of letters, digits, _ - . :');
-export const GraphPadId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 characters of letters, digits, _ - . :');
+/** Pad ids are names chosen in an editor (sub graph pads may hold spaces): 1-128 printable characters. */
+export const GraphPadId = z.string().regex(/^[^\u0000-\u001f]{1,128}$/, 'expected 1-128 printable characters');
 
 /** The four kinds of pad: property pads hold a value, stateless pads carry events and streams. */
 export const PAD_KINDS = ['PropertySourcePad', 'PropertySinkPad', 'StatelessSourcePad', 'StatelessSinkPad'] as const;

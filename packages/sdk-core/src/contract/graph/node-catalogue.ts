@@ -15,7 +15,7 @@ import type { NodeSpec } from './node-spec.js';
  * what the runtime builds. Read it to build an editor or to type a client's pad values.
  *
  * @example
- * import { nodeCatalogue } from '@palaver/sdk-core';
+ * import { nodeCatalogue } from '@palaver/sdk-core/graph';
  * nodeCatalogue.STT.pads.map((pad) => pad.id); // ['service', 'api_key', 'audio', ...]
  */
 export const nodeCatalogue: Readonly<Record<string, NodeSpec>> = Object.freeze(

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** The data types a pad can carry (the graph format's `allowed_types[].type`). */
 export const PAD_DATA_TYPES = [
   'string',
@@ -44,20 +42,6 @@ export interface PadConstraint {
   node_types?: string[];
   [extra: string]: unknown;
 }
-
-export const PadConstraintSchema: z.ZodType<PadConstraint> = z.lazy(() =>
-  z.looseObject({
-    type: z.enum(PAD_DATA_TYPES),
-    max_length: z.number().nullish(),
-    min_length: z.number().nullish(),
-    maximum: z.number().nullish(),
-    minimum: z.number().nullish(),
-    options: z.array(z.unknown()).nullish(),
-    item_type_constraints: z.array(PadConstraintSchema).nullish(),
-    object_schema: z.record(z.string(), z.unknown()).nullish(),
-    node_types: z.array(z.string()).optional(),
-  }),
-) as z.ZodType<PadConstraint>;
 
 /** `null` means "any type" (a pad whose type follows what it is linked to). */
 export type PadConstraints = PadConstraint[] | null;

@@ -1,5 +1,5 @@
 import { pad, t, type NodeSpec } from '../node-spec.js';
-import { textContextMessage } from '../pad-values.js';
+import { textContextMessage } from '../pad-value-functions.js';
 
 /** LLM contexts and the LLM itself, through the platform's chat gateway. */
 export const llmNodes: NodeSpec[] = [

@@ -1,6 +1,7 @@
 import type { GraphDocument, GraphNode as GraphNodeDocument } from '../../../contract/graph/graph-document.js';
 import { plainPadValue } from '../../../contract/graph/pad-values.js';
 import { RuntimeNode } from './graph-node.js';
+import { storedPadValue } from './stored-value.js';
 import { SUBGRAPH_ID_PAD, SUBGRAPH_NODE_TYPE, type NodeLibrary } from './node-library.js';
 import { PropertySinkPad, PropertySourcePad, RuntimeSinkPad, RuntimeSourcePad, createPad, type RuntimePad } from './pads.js';
 import type { GraphRunEnvironment } from './run-environment.js';
@@ -71,7 +72,7 @@ export class GraphRuntime {
     const node = new RuntimeNode(document.id, document.type, spec, this.environment, this.subgraphId);
     for (const declared of declaredPads(document, this.library) ?? []) {
       const stored = document.pads.find((pad) => pad.id === declared.id);
-      const storedValue = stored?.value === undefined || stored.value === null ? undefined : plainPadValue(stored.value);
+      const storedValue = storedPadValue(stored?.value, declared.types);
       const value = storedValue ?? declared.default ?? null;
       node.addPad(createPad(node, declared.kind, declared.id, declared.group ?? declared.id, declared.types, value));
     }
@@ -89,7 +90,7 @@ export class GraphRuntime {
     this.children.push(child);
     for (const port of subgraphPorts(inner, this.library)) {
       const stored = document.pads.find((pad) => pad.id === port.id);
-      const storedValue = stored?.value === undefined || stored.value === null ? undefined : plainPadValue(stored.value);
+      const storedValue = storedPadValue(stored?.value, port.types);
       const proxy = child.nodes.get(port.proxyNode)?.pad('proxy');
       const outer = createPad(node, port.kind, port.id, port.id, port.types, storedValue ?? null);
       node.addPad(outer);

@@ -46,7 +46,7 @@ export function applyOverrides(
       throw new BadRequestError(`${field}.pad: node '${override.node}' pad '${override.pad}' holds no value (a ${declared.kind}); push to it once the run started`);
     }
     if (!padValueFits(override.value, declared.types)) {
-      throw new BadRequestError(`${field}.value: node '${override.node}' pad '${override.pad}' takes a ${describeConstraints(declared.types)}, not ${JSON.stringify(override.value)?.slice(0, 80)}`);
+      throw new BadRequestError(`${field}.value: node '${override.node}' pad '${override.pad}' takes type ${describeConstraints(declared.types)}, not ${JSON.stringify(override.value)?.slice(0, 80)}`);
     }
     const value = clientPadValue(override.value, declared.types) ?? null;
     const stored = node.pads.find((pad) => pad.id === override.pad);

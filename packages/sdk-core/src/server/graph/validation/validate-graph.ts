@@ -4,6 +4,7 @@ import { describeConstraints, intersectConstraints, type PadConstraints } from '
 import { plainPadValue } from '../../../contract/graph/pad-values.js';
 import { SUBGRAPH_ID_PAD, SUBGRAPH_NODE_TYPE, type NodeLibrary } from '../runtime/node-library.js';
 import { declaredPads, subgraphPorts } from '../runtime/subgraph-interface.js';
+import { storedPadValue } from '../runtime/stored-value.js';
 import type { GraphIssue } from './graph-issues.js';
 import { padValueFits } from './pad-value-check.js';
 
@@ -75,9 +76,9 @@ export function validateGraph(document: GraphDocument, subgraphs: ReadonlyMap<st
         continue;
       }
       if (declared.kind !== pad.type) issues.push({ node: node.id, pad: pad.id, message: `is a ${declared.kind}, not a ${pad.type}` });
-      const value = pad.value === undefined || pad.value === null ? null : plainPadValue(pad.value);
+      const value = storedPadValue(pad.value, declared.types) ?? null;
       if (declared.kind.startsWith('Property') && !padValueFits(value, declared.types)) {
-        issues.push({ node: node.id, pad: pad.id, message: `value ${JSON.stringify(pad.value).slice(0, 80)} is not a ${describeConstraints(declared.types)}` });
+        issues.push({ node: node.id, pad: pad.id, message: `value ${JSON.stringify(pad.value).slice(0, 80)} is not of type ${describeConstraints(declared.types)}` });
       }
     }
   }

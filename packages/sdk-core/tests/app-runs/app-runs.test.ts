@@ -113,6 +113,37 @@ describe('app runs: templates run in their rooms, with the runtime API', () => {
   );
 
   it.skipIf(!pocketsphinxAvailable())(
+    'Simple Voice AI barge-in: the human speaking cancels the answer being spoken and the queued audio stops',
+    async () => {
+      const { run, human, probe } = await runTemplate('app_template_simple_voice_ai');
+      await eventually(() => expect(human.connection.participants().map((participant) => participant.identity)).toContain('agent'), 10_000);
+      await probe.request({ type: 'subscribe', node_id: 'stt', pad_id: 'speech_started' });
+      await probe.request({ type: 'subscribe', node_id: 'tts', pad_id: 'complete_transcription' });
+      const long = Array.from({ length: 12 }, (_, index) => `This is sentence number ${index + 1} of a long answer that takes a while to say.`).join(' ');
+      const speakingFrom = performance.now();
+      await test.client.appRuns.pushPadValue(run.app_run.id, { node: 'tts', pad: 'text', value: { type: 'string', value: long } });
+      await eventually(() => expect(human.firstAudibleAfter(speakingFrom)).toBeDefined(), 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const speech = await fliteSpeech(test.server.services.speech, 'Stop please.');
+      const interruptAt = performance.now();
+      void human.say(speech, 1500);
+      await eventually(() => expect(probe.values('stt', 'speech_started').length).toBeGreaterThan(0), 10_000);
+      // The agent goes quiet: no audible frame more than a short while after the human started speaking.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const lastAudible = human.heard.filter((frame) => frame.at > interruptAt && frame.at < interruptAt + 1500 && frame.rms > 200).at(-1);
+      const quietAfterMs = lastAudible ? lastAudible.at - interruptAt : 0;
+      console.log(`Simple Voice AI barge-in: agent audio stopped ${quietAfterMs.toFixed(0)} ms after the human started speaking`);
+      expect(quietAfterMs).toBeLessThan(1000);
+      // What was said of the long text is less than all of it.
+      await eventually(() => expect(probe.values('tts', 'complete_transcription').length).toBeGreaterThan(0), 10_000);
+      const spoken = (probe.values('tts', 'complete_transcription')[0] as { value: string }).value;
+      expect(spoken.length).toBeLessThan(long.length);
+      await human.leave();
+    },
+    60_000,
+  );
+
+  it.skipIf(!pocketsphinxAvailable())(
     "Voice AI with tools: the LLM calls the project's web_request tool and the human hears the answer",
     async () => {
       const calls: unknown[] = [];

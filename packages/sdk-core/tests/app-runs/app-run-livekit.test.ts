@@ -7,7 +7,8 @@ import { createLogger } from '../../src/server/kernel/logger.js';
 import { LivekitAgentTransport } from '../../src/server/engines/media/livekit/livekit-agent-transport.js';
 import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { AUDIBLE_RMS, rms } from '../../src/testing/agent-harness.js';
+import { AUDIBLE_RMS, fliteSpeech, rms } from '../../src/testing/agent-harness.js';
+import { pocketsphinxAvailable } from '../speech/speech-test-support.js';
 import { eventually } from '../../src/testing/media-test-support.js';
 import { sineTone } from '../../src/testing/tone-analysis.js';
 
@@ -76,6 +77,50 @@ describe('app runs over LiveKit clients (runtime and human on @livekit/rtc-node)
       const sentAt = performance.now();
       for (let offset = 0; offset < tone.length; offset += 160) await source.captureFrame(new AudioFrame(tone.slice(offset, offset + 160), 16_000, 1, 160));
       await eventually(() => expect(heard.some((frame) => frame.at > sentAt && frame.rms > AUDIBLE_RMS)).toBe(true), 10_000);
+      await source.close();
+    } finally {
+      await host.get(runId)?.stop('ended');
+      await human.disconnect();
+    }
+  }, 60_000);
+
+  it.skipIf(!pocketsphinxAvailable())('Simple Voice AI: a LiveKit client speaking into publish:audio hears the answer', async () => {
+    const { services } = test.server;
+    const template = await test.client.appTemplates.retrieve('app_template_simple_voice_ai');
+    const principal = { project: test.server.project, kind: 'key' as const, human: null, credentialId: 'key_test' };
+    const graph = await new GraphChecker(services.subgraphs).check(principal, 'graph', template.graph);
+    const runId = 'run_livekit_voice';
+    await transport.ensureRoom({ room: runId });
+    await host.start({ runId, principal, graph, publisherMetadata: undefined }, { stopped: () => undefined });
+    const human = new Room();
+    const heard: Array<{ at: number; rms: number }> = [];
+    human.on(RoomEvent.TrackSubscribed, (track: RemoteTrack) => {
+      if (track.kind !== TrackKind.KIND_AUDIO) return;
+      void (async () => {
+        const reader = new AudioStream(track, { sampleRate: 48_000, numChannels: 1 }).getReader();
+        while (true) {
+          const { value, done } = await reader.read();
+          if (done || !value) return;
+          heard.push({ at: performance.now(), rms: rms(value.data) });
+        }
+      })();
+    });
+    const token = await services.media.createJoinToken({ room: runId, identity: 'human-livekit-voice' });
+    await human.connect(services.media.clientUrl(), token, { autoSubscribe: true, dynacast: false });
+    try {
+      await eventually(() => expect(human.remoteParticipants.has('agent')).toBe(true), 10_000);
+      const source = new AudioSource(16_000, 1);
+      await human.localParticipant!.publishTrack(LocalAudioTrack.createAudioTrack('publish:audio', source), new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }));
+      const speech = await fliteSpeech(services.speech, 'What is the weather like today?');
+      const samples = new Int16Array(16_000 + speech.pcm.length + 16_000 * 1.5);
+      samples.set(speech.pcm, 16_000);
+      let speechEndedAt = 0;
+      const speechEndSample = 16_000 + Math.round((speech.speechEndMs / 1000) * 16_000);
+      for (let offset = 0; offset < samples.length; offset += 160) {
+        await source.captureFrame(new AudioFrame(samples.slice(offset, offset + 160), 16_000, 1, 160));
+        if (speechEndedAt === 0 && offset >= speechEndSample) speechEndedAt = performance.now();
+      }
+      await eventually(() => expect(heard.some((frame) => frame.at > speechEndedAt && frame.rms > AUDIBLE_RMS)).toBe(true), 20_000);
       await source.close();
     } finally {
       await host.get(runId)?.stop('ended');

@@ -7,6 +7,7 @@ import { HumanParticipant, fliteSpeech } from '../../src/testing/agent-harness.j
 import { eventually } from '../../src/testing/media-test-support.js';
 import { sineTone } from '../../src/testing/tone-analysis.js';
 import { RuntimeApiProbe } from './runtime-api-probe.js';
+import { graphOf } from '../../src/testing/graph-kit.js';
 
 describe('app runs: templates run in their rooms, with the runtime API', () => {
   let test: TestServer;
@@ -78,6 +79,39 @@ describe('app runs: templates run in their rooms, with the runtime API', () => {
       message: expect.stringMatching(/node 'context' pad 'max_non_system_messages'/),
     });
     await expect(test.client.appRuns.pushPadValue(run.app_run.id, { node: 'ghost', pad: 'x', value: { type: 'string', value: 'a' } })).rejects.toMatchObject({ status: 404 });
+    await human.leave();
+  });
+
+  it('SileroVAD on a Publish node: speech started and ended triggers and the clip; ButtonTrigger fires what it is linked to', async () => {
+    const graph = graphOf(
+      [
+        { id: 'publish', type: 'Publish' },
+        { id: 'vad', type: 'SileroVAD', values: { silence_duration_ms: 400 } },
+        { id: 'button', type: 'ButtonTrigger' },
+        { id: 'count', type: 'Integer' },
+      ],
+      [
+        { from: 'publish.audio', to: 'vad.audio' },
+        { from: 'button.trigger', to: 'count.increment' },
+      ],
+    );
+    const run = await test.client.appRuns.createFromGraph({ graph });
+    const human = await HumanParticipant.join(test.server.services.media.transport, run.app_run.id, `human-run-${humans++}`);
+    const probe = new RuntimeApiProbe(human.connection);
+    await eventually(() => expect(human.connection.participants().map((participant) => participant.identity)).toContain('agent'), 10_000);
+    for (const pad of ['speech_started_trigger', 'speech_ended_trigger', 'audio_clip']) await probe.request({ type: 'subscribe', node_id: 'vad', pad_id: pad });
+    await probe.request({ type: 'subscribe', node_id: 'publish', pad_id: 'audio_enabled' });
+    const speech = await fliteSpeech(test.server.services.speech, 'Please call me tomorrow morning.');
+    await human.say(speech, 1200);
+    await eventually(() => expect(probe.values('vad', 'speech_ended_trigger').length).toBeGreaterThan(0), 10_000);
+    expect(probe.values('vad', 'speech_started_trigger')[0]).toEqual({ type: 'trigger' });
+    const clip = probe.values('vad', 'audio_clip')[0] as { type: string; duration: number };
+    expect(clip.type).toBe('audio_clip');
+    expect(clip.duration).toBeGreaterThan(0.8);
+    expect(probe.values('publish', 'audio_enabled')).toContainEqual({ type: 'boolean', value: true });
+    await test.client.appRuns.pushPadValue(run.app_run.id, { node: 'button', pad: 'trigger', value: { type: 'boolean', value: true } });
+    await probe.request({ type: 'push_value', node_id: 'button', pad_id: 'trigger', value: { type: 'trigger' } });
+    expect(await probe.request({ type: 'get_value', node_id: 'count', pad_id: 'value' })).toEqual({ type: 'get_value', value: { type: 'integer', value: 2 } });
     await human.leave();
   });
 

@@ -73,9 +73,9 @@ describe('packages installed from tarballs, outside the workspace', () => {
     expect(result.token.split('.')).toHaveLength(3);
   }, 700_000);
 
-  it('a CommonJS script: require("@palaver/sdk-node") mints a usage token and verifies a webhook; require("@palaver/sdk-core") gives createClient', () => {
+  it('a CommonJS script: require("@palaver/sdk-node") mints a usage token and verifies a webhook; require("@palaver/sdk-core") gives createClient; require("@palaver/sdk-core/graph") the node catalogue', () => {
     const result = JSON.parse(run('node', ['check.cjs'], backend, 120_000).trim().split('\n').at(-1)!) as Record<string, unknown>;
-    expect(result).toEqual({ token: true, voices: expect.any(Number), verifiedType: 'realtime_session.state_changed', forgedRefused: true, createClient: 'function' });
+    expect(result).toEqual({ token: true, voices: expect.any(Number), verifiedType: 'realtime_session.state_changed', forgedRefused: true, createClient: 'function', sttPads: 8 });
     expect(result.voices as number).toBeGreaterThan(0);
   }, 180_000);
 

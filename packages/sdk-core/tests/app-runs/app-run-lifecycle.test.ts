@@ -51,6 +51,27 @@ describe('app runs: how they end and what they cost', () => {
     await human.leave();
   });
 
+  it('ends as server_shutdown when the server closes: the human is told, the run recorded as ended', async () => {
+    const own = await startTestServer('sqlite');
+    await own.server.listen(0, '127.0.0.1');
+    const app = await own.client.appTemplates.apply('app_template_echo', { name: 'Echo at shutdown' });
+    const run = await own.client.appRuns.create({ app: app.id });
+    const human = await HumanParticipant.join(own.server.services.media.transport, run.app_run.id, 'shutdown-human');
+    await eventually(() => expect(human.connection.participants().map((participant) => participant.identity)).toContain('agent'), 10_000);
+    const { store } = own.server.services;
+    let stored: unknown;
+    const original = own.server.services.appRuns.close.bind(own.server.services.appRuns);
+    own.server.services.appRuns.close = async () => {
+      await original();
+      const row = await store.db.selectFrom('documents').select('data').where('id', '=', run.app_run.id).executeTakeFirst();
+      stored = row && JSON.parse(row.data);
+    };
+    await own.close();
+    expect(human.errors).toContain('The server is shutting down: the run has ended.');
+    expect(stored).toMatchObject({ status: 'ended', stop_reason: 'server_shutdown', ended_at: expect.any(String) });
+    await human.leave().catch(() => undefined);
+  });
+
   it('a run_id of a live run joins it (the graph is ignored); unknown runs answer 404', async () => {
     const app = await test.client.appTemplates.apply('app_template_echo', { name: 'Shared echo' });
     const first = await test.client.appRuns.create({ app: app.id, run_id: 'run_shared_1' });

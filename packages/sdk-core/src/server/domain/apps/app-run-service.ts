@@ -67,6 +67,8 @@ export class AppRunService {
   private readonly runs: DocumentStore<AppRunData>;
   private readonly limitTimers = new Map<string, NodeJS.Timeout>();
   private readonly control: HostedControl<AppRunHandle, RunCommand, unknown>;
+  /** Whose each run hosted here is (its usage is recorded for them when it ends). */
+  private readonly principals = new Map<string, Principal>();
   private readonly keeper: SessionKeeper | undefined;
 
   constructor(private readonly dependencies: AppRunServiceDependencies) {
@@ -160,6 +162,7 @@ export class AppRunService {
         { stopped: (reason, detail) => void this.finish(principal, runId, reason, detail) },
       );
       await this.control.host(runId, handle, principal.project);
+      this.principals.set(runId, principal);
     } catch (error) {
       await this.finish(principal, runId, 'failed', error instanceof Error ? error.message : String(error));
       throw error;
@@ -193,6 +196,7 @@ export class AppRunService {
     clearInterval(this.limitTimers.get(runId));
     this.limitTimers.delete(runId);
     await this.control.release(runId);
+    this.principals.delete(runId);
     await this.dependencies.leases?.leases.release(runId).catch((error: unknown) => this.dependencies.logger.error({ err: error, run: runId }, 'the run lease was not released'));
     const endedAt = new Date();
     let seconds = 0;
@@ -254,6 +258,16 @@ export class AppRunService {
     await this.keeper?.stop();
     for (const timer of this.limitTimers.values()) clearInterval(timer);
     this.limitTimers.clear();
+    // Runs hosted here end as server_shutdown (recorded, leases released, humans told) while the store is open.
+    await Promise.all(
+      this.control.hostedIds().map(async ({ id }) => {
+        const handle = this.control.handle(id);
+        const principal = this.principals.get(id);
+        handle?.tell('The server is shutting down: the run has ended.');
+        await handle?.stop('server_shutdown');
+        if (principal) await this.finish(principal, id, 'server_shutdown');
+      }),
+    );
     await this.dependencies.host.close();
     await this.control.close();
   }

@@ -7,6 +7,12 @@
  * const session = createRealtimeSession({ baseUrl: 'https://api.example.com' });
  * session.subscribe(() => console.log(session.getSnapshot().connectionState));
  * await session.connect({ token: usageToken, config });
+ *
+ * // An app run: its graph's pads over the run's runtime_api topic.
+ * const run = createAppRun({ baseUrl: 'https://api.example.com' });
+ * run.subscribePad('llm', 'text');
+ * await run.connect({ token: usageToken, app: 'app_123' });
+ * await run.pushValue('chat', 'output', 'Hello!');
  */
 export { createRealtimeSession, RealtimeSession } from './realtime/realtime-session.js';
 export type { AudioSource, RealtimeSessionOptions } from './realtime/realtime-session.js';
@@ -31,3 +37,14 @@ export type {
   SDKSendChatMessageParams,
   SDKSessionTranscription,
 } from './contract/sdk.js';
+export { AppRun, createAppRun } from './realtime/app-run/app-run.js';
+export type { AppRunConnectOptions, AppRunEvents, AppRunOptions } from './realtime/app-run/app-run.js';
+export { padKey } from './realtime/app-run/app-run-state.js';
+export type { AppRunState } from './realtime/app-run/app-run-state.js';
+export { RuntimeApiClient, RuntimeApiError } from './realtime/app-run/runtime-api-client.js';
+export type { RuntimeApiClientOptions, RuntimeReply } from './realtime/app-run/runtime-api-client.js';
+export { RUNTIME_API_TOPIC } from './contract/graph/runtime-api.js';
+export type { RuntimeApiEnvelope, RuntimeEventPayload, RuntimeLogItem, RuntimeRequestPayload } from './contract/graph/runtime-api.js';
+export { TRIGGER, plainPadValue, textContextMessage, contextMessageText } from './contract/graph/pad-value-functions.js';
+export type { ClientPadValue, GraphContextMessage } from './contract/graph/pad-values.js';
+export { TimeoutError } from './errors/transport-errors.js';

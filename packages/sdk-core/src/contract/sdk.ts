@@ -6,6 +6,7 @@
  * types that come from the REST contract are imported as types only.
  */
 import * as z from 'zod/mini';
+import { RuntimeApiEnvelope } from './graph/runtime-api.js';
 import type { RealtimeSessionConfigCreate } from './realtime.js';
 import type { ToolDefinition } from './tools.js';
 
@@ -108,14 +109,9 @@ export const ToolCallMessage = z.discriminatedUnion('type', [
 ]);
 export type ToolCallMessage = z.infer<typeof ToolCallMessage>;
 
-/** Messages of the `runtime_api` topic (app runs), tagged by `type`. */
-export const RuntimeApiMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('request'), req_id: z.string(), payload: z.unknown() }),
-  z.object({ type: z.literal('ack'), req_id: z.string() }),
-  z.object({ type: z.literal('complete'), req_id: z.string(), error: z.optional(z.string()), payload: z.optional(z.unknown()) }),
-  z.object({ type: z.literal('event'), payload: z.unknown() }),
-]);
-export type RuntimeApiMessage = z.infer<typeof RuntimeApiMessage>;
+/** Messages of the `runtime_api` topic (app runs), tagged by `type`: see `graph/runtime-api.ts`. */
+export const RuntimeApiMessage = RuntimeApiEnvelope;
+export type RuntimeApiMessage = RuntimeApiEnvelope;
 
 /** Schema of each data-packet topic. */
 export const DataTopicSchemas = {

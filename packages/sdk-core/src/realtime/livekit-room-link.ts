@@ -26,6 +26,8 @@ export interface RoomLinkOptions {
   roomOptions?: RoomOptions;
   /** Where the agent's audio plays; a hidden element appended to the document otherwise. */
   audioElement?: HTMLAudioElement;
+  /** Name of the published microphone track (an app run's Publish node takes `<node id>:audio`). */
+  microphoneTrackName?: string;
 }
 
 export function participantView(participant: Participant): ParticipantView {
@@ -158,7 +160,8 @@ export class LiveKitRoomLink {
 
   /** Publishes (or unmutes) / mutes the microphone; resolves with whether it is now enabled. */
   async setMicrophone(enabled: boolean): Promise<boolean> {
-    await this.room.localParticipant.setMicrophoneEnabled(enabled);
+    const name = this.options.microphoneTrackName;
+    await this.room.localParticipant.setMicrophoneEnabled(enabled, undefined, name ? { name } : undefined);
     return this.room.localParticipant.isMicrophoneEnabled;
   }
 

@@ -27,6 +27,8 @@ export interface RealtimeSessionOptions {
   roomOptions?: RoomOptions;
   /** Handlers of the session's `client_app` tools, by tool name (more with `onToolCall`). */
   tools?: Record<string, ClientToolHandler>;
+  /** Name of the published microphone track (default: LiveKit's); an app run's Publish node takes `<node id>:audio`. */
+  microphoneTrackName?: string;
 }
 
 /** Which side's audio a level reading is about. */
@@ -138,6 +140,21 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
       throw new ConnectionError(state.status === 'not_connected' ? 'closed' : 'agent_unavailable', `cannot send a chat message while ${state.status}`);
     }
     await this.link.publish('chat_input', JSON.stringify(parsed.data), [state.agentIdentity]);
+  }
+
+  /**
+   * Sends a reliable data packet on `topic` to the agent (an app run's `runtime_api` requests). The agent
+   * must be in the room.
+   *
+   * @example
+   * await session.sendData('runtime_api', JSON.stringify({ type: 'request', req_id: '1', payload }));
+   */
+  async sendData(topic: string, text: string): Promise<void> {
+    const state = this.state;
+    if (state.status !== 'connected' || !this.link) {
+      throw new ConnectionError(state.status === 'not_connected' ? 'closed' : 'agent_unavailable', `cannot send data while ${state.status}`);
+    }
+    await this.link.publish(topic, text, [state.agentIdentity]);
   }
 
   /**
@@ -298,6 +315,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
       dispatch: (input) => this.dispatch(input),
       ...(this.options.roomOptions ? { roomOptions: this.options.roomOptions } : {}),
       ...(this.options.audioElement ? { audioElement: this.options.audioElement } : {}),
+      ...(this.options.microphoneTrackName ? { microphoneTrackName: this.options.microphoneTrackName } : {}),
     });
     this.link = link;
     link.join(url, token).catch((error: unknown) => this.dispatch({ type: 'connect_failed', attempt, error: joinError(error) }));

@@ -1,5 +1,9 @@
-import { z } from 'zod';
-import type { PadConstraints, PadDataType } from './pad-constraints.js';
+/**
+ * Pad values as clients send and receive them, written with `zod/mini`: the browser's app run connector
+ * parses what a run sends without the full zod build, and the server checks what clients push with the
+ * same schemas.
+ */
+import * as z from 'zod/mini';
 
 /** Roles of a context message. */
 export const ContextMessageRoleName = z.enum(['system', 'user', 'assistant', 'tool']);
@@ -7,13 +11,13 @@ export type ContextMessageRoleName = z.infer<typeof ContextMessageRoleName>;
 
 export const ContextMessageContentItem = z.looseObject({
   content_type: z.enum(['text', 'image', 'audio', 'video']),
-  text: z.string().nullish(),
+  text: z.nullish(z.string()),
 });
 export type ContextMessageContentItem = z.infer<typeof ContextMessageContentItem>;
 
 export const GraphToolCall = z.object({
   call_id: z.string(),
-  index: z.number().int(),
+  index: z.int(),
   name: z.string(),
   arguments: z.record(z.string(), z.unknown()),
 });
@@ -28,10 +32,10 @@ export type GraphToolCall = z.infer<typeof GraphToolCall>;
 export const GraphContextMessage = z.looseObject({
   type: z.literal('context_message'),
   role: z.object({ type: z.literal('context_message_role'), value: ContextMessageRoleName }),
-  content: z.array(ContextMessageContentItem).default([]),
-  tool_calls: z.array(GraphToolCall).default([]),
-  tool_call_id: z.string().nullish(),
-  refusal: z.string().nullish(),
+  content: z._default(z.array(ContextMessageContentItem), []),
+  tool_calls: z._default(z.array(GraphToolCall), []),
+  tool_call_id: z.nullish(z.string()),
+  refusal: z.nullish(z.string()),
 });
 export type GraphContextMessage = z.infer<typeof GraphContextMessage>;
 
@@ -57,11 +61,11 @@ export type ClientPadValue =
   | { type: 'viseme'; value: string }
   | null;
 
-export const ClientPadValueSchema: z.ZodType<ClientPadValue> = z.lazy(() =>
+export const ClientPadValueSchema: z.ZodMiniType<ClientPadValue> = z.lazy(() =>
   z.union([
     z.null(),
     z.object({ type: z.literal('string'), value: z.string() }),
-    z.object({ type: z.literal('integer'), value: z.number().int() }),
+    z.object({ type: z.literal('integer'), value: z.int() }),
     z.object({ type: z.literal('float'), value: z.number() }),
     z.object({ type: z.literal('boolean'), value: z.boolean() }),
     z.object({ type: z.literal('enum'), value: z.string() }),
@@ -70,12 +74,12 @@ export const ClientPadValueSchema: z.ZodType<ClientPadValue> = z.lazy(() =>
     z.object({ type: z.literal('node_reference'), node_id: z.string() }),
     z.object({ type: z.literal('context_message_role'), value: ContextMessageRoleName }),
     GraphContextMessage,
-    z.object({ type: z.literal('list'), count: z.number().int(), items: z.array(ClientPadValueSchema) }),
+    z.object({ type: z.literal('list'), count: z.int(), items: z.array(ClientPadValueSchema) }),
     z.object({ type: z.literal('object'), value: z.record(z.string(), z.unknown()) }),
-    z.object({ type: z.literal('audio_clip'), transcription: z.string().nullable(), duration: z.number() }),
+    z.object({ type: z.literal('audio_clip'), transcription: z.nullable(z.string()), duration: z.number() }),
     z.looseObject({ type: z.literal('tool_definition'), name: z.string(), description: z.string(), destination: z.unknown() }),
     z.object({ type: z.literal('viseme'), value: z.string() }),
   ]),
-) as z.ZodType<ClientPadValue>;
+) as unknown as z.ZodMiniType<ClientPadValue>;
 
 export * from './pad-value-functions.js';

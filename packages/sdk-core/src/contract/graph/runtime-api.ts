@@ -1,15 +1,20 @@
-import { z } from 'zod';
+/**
+ * The `runtime_api` data topic of app runs, written with `zod/mini`: the server checks requests and the
+ * browser's app run connector checks replies and events with the same schemas.
+ */
+import * as z from 'zod/mini';
 import { ClientPadValueSchema } from './pad-values.js';
 
 /** The data topic of the runtime API (app runs). */
 export const RUNTIME_API_TOPIC = 'runtime_api';
 
-const PadAddress = { node_id: z.string().min(1).max(128), pad_id: z.string().min(1).max(128) };
+const Id = z.string().check(z.minLength(1), z.maxLength(128));
+const PadAddress = { node_id: Id, pad_id: Id };
 
 /** What a client asks of a run over the `runtime_api` topic. */
 export const RuntimeRequestPayload = z.discriminatedUnion('type', [
   /** Sets a property pad, or fires a stateless pad (a trigger, a text into ChatInput). */
-  z.object({ type: z.literal('push_value'), ...PadAddress, value: ClientPadValueSchema.optional() }),
+  z.object({ type: z.literal('push_value'), ...PadAddress, value: z.optional(ClientPadValueSchema) }),
   /** The value a property pad holds now. */
   z.object({ type: z.literal('get_value'), ...PadAddress }),
   /** The items of a list property pad (an LLM context's messages). */
@@ -20,7 +25,11 @@ export const RuntimeRequestPayload = z.discriminatedUnion('type', [
 ]);
 export type RuntimeRequestPayload = z.infer<typeof RuntimeRequestPayload>;
 
-export const RuntimeRequest = z.object({ type: z.literal('request'), req_id: z.string().min(1).max(200), payload: RuntimeRequestPayload });
+export const RuntimeRequest = z.object({
+  type: z.literal('request'),
+  req_id: z.string().check(z.minLength(1), z.maxLength(200)),
+  payload: RuntimeRequestPayload,
+});
 export type RuntimeRequest = z.infer<typeof RuntimeRequest>;
 
 /** A run's log entry. */
@@ -28,9 +37,9 @@ export const RuntimeLogItem = z.object({
   message: z.string(),
   level: z.enum(['debug', 'info', 'warning', 'error']),
   timestamp: z.string(),
-  node: z.string().nullish(),
-  subgraph: z.string().nullish(),
-  pad: z.string().nullish(),
+  node: z.nullish(z.string()),
+  subgraph: z.nullish(z.string()),
+  pad: z.nullish(z.string()),
 });
 export type RuntimeLogItem = z.infer<typeof RuntimeLogItem>;
 
@@ -48,7 +57,7 @@ export type RuntimeEventPayload = z.infer<typeof RuntimeEventPayload>;
 export const RuntimeApiEnvelope = z.discriminatedUnion('type', [
   RuntimeRequest,
   z.object({ type: z.literal('ack'), req_id: z.string() }),
-  z.object({ type: z.literal('complete'), req_id: z.string(), error: z.string().nullish(), payload: z.looseObject({ type: z.string() }).nullish() }),
+  z.object({ type: z.literal('complete'), req_id: z.string(), error: z.nullish(z.string()), payload: z.nullish(z.looseObject({ type: z.string() })) }),
   z.object({ type: z.literal('event'), payload: RuntimeEventPayload }),
 ]);
 export type RuntimeApiEnvelope = z.infer<typeof RuntimeApiEnvelope>;

@@ -9,3 +9,5 @@ export type { PalaverProviderProps } from './palaver-provider.js';
 export { useVoiceAgent } from './use-voice-agent.js';
 export { useClientTool, useClientTools } from './use-client-tool.js';
 export type { UseVoiceAgentOptions, VoiceAgent } from './use-voice-agent.js';
+export { AppRunProvider, useAppRun, usePad } from './use-app-run.js';
+export type { AppRunControls, PadState, UseAppRunOptions } from './use-app-run.js';

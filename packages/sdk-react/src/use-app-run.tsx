@@ -1,0 +1,161 @@
+import { createContext, useCallback, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createAppRun,
+  type AppRun,
+  type AppRunConnectOptions,
+  type AppRunOptions,
+  type AppRunState,
+  type AudioSource,
+  type ClientPadValue,
+  type RealtimeEnd,
+  type RealtimeStatus,
+  type RuntimeLogItem,
+  type SDKConnectionState,
+} from '@palaver/sdk-core/realtime';
+import { useOptionalPalaverClient } from './palaver-provider.js';
+import { useClientTools } from './use-client-tool.js';
+
+export interface UseAppRunOptions extends AppRunOptions {
+  /**
+   * A run connector you created yourself (the other options but `tools` are then ignored). Without it the
+   * hook creates one on first render (later option changes are ignored) and leaves the room on unmount.
+   */
+  run?: AppRun;
+  /** Connect on mount with these options, and leave on unmount. */
+  connectOnMount?: AppRunConnectOptions;
+}
+
+export interface AppRunControls {
+  /** The framework-free connector behind the hook (events, advanced use); give it to `<AppRunProvider>`. */
+  run: AppRun;
+  state: AppRunState;
+  status: RealtimeStatus;
+  connectionState: SDKConnectionState;
+  runId: string | undefined;
+  /** The run's log entries, oldest first. */
+  logs: readonly RuntimeLogItem[];
+  error: Error | undefined;
+  /** Why the last run ended (undefined while connected or before the first). */
+  ended: RealtimeEnd | undefined;
+  microphoneEnabled: boolean;
+  /** False: show a button that calls `startAudio` (browsers that need a user gesture). */
+  canPlayAudio: boolean;
+  /** Connects; never rejects (a failure is in `error` and `ended`). */
+  connect(options: AppRunConnectOptions): Promise<void>;
+  disconnect(): Promise<void>;
+  /** Sets a property pad or fires a stateless one; rejects when the run refuses it. */
+  pushValue(node: string, pad: string, value?: unknown): Promise<void>;
+  getValue(node: string, pad: string): Promise<ClientPadValue>;
+  /** Never rejects (a refused microphone is in `error`). */
+  setMicrophoneEnabled(enabled: boolean): Promise<void>;
+  startAudio(): Promise<void>;
+  getAudioLevels(): Record<AudioSource, number>;
+}
+
+const ignore = () => {};
+
+/**
+ * An app run: creates it with a usage token (or joins one your backend created), with its state, logs and
+ * controls, re-rendering on every change. Inside a `PalaverProvider`, runs are created on the provider
+ * client's base URL. Wrap the components that read pads in `<AppRunProvider run={appRun.run}>`.
+ *
+ * @example
+ * function Assistant({ usageToken }) {
+ *   const appRun = useAppRun({ publishNode: 'publish' });
+ *   if (appRun.connectionState === 'not_connected')
+ *     return <button onClick={() => appRun.connect({ token: usageToken, app: 'app_123' })}>Start</button>;
+ *   return <AppRunProvider run={appRun.run}><Conversation /></AppRunProvider>;
+ * }
+ */
+export function useAppRun(options: UseAppRunOptions = {}): AppRunControls {
+  const client = useOptionalPalaverClient();
+  const [owned] = useState(() => {
+    if (options.run) return undefined;
+    const { run: _run, connectOnMount: _connect, tools: _tools, ...runOptions } = options;
+    const baseUrl = runOptions.baseUrl ?? client?.http.options.baseUrl;
+    const fetch = runOptions.fetch ?? client?.http.options.fetch;
+    return createAppRun({ ...runOptions, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(fetch ? { fetch } : {}) });
+  });
+  const run = options.run ?? owned;
+  if (!run) throw new Error('useAppRun: the `run` option cannot be removed once given');
+  const state = useSyncExternalStore(run.subscribe, run.getSnapshot, run.getSnapshot);
+  useClientTools(run.session, options.tools);
+
+  const connectOnMount = options.connectOnMount;
+  useEffect(() => {
+    if (!connectOnMount) return undefined;
+    run.connect(connectOnMount).catch(ignore);
+    return () => void run.disconnect();
+    // Connect once per run: a new options object each render must not reconnect.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [run]);
+  useEffect(() => (owned ? () => void owned.disconnect() : undefined), [owned]);
+
+  const connect = useCallback((connectOptions: AppRunConnectOptions) => run.connect(connectOptions).catch(ignore), [run]);
+  const disconnect = useCallback(() => run.disconnect(), [run]);
+  const pushValue = useCallback((node: string, pad: string, value?: unknown) => run.pushValue(node, pad, value), [run]);
+  const getValue = useCallback((node: string, pad: string) => run.getValue(node, pad), [run]);
+  const setMicrophoneEnabled = useCallback((enabled: boolean) => run.setMicrophoneEnabled(enabled).catch(ignore), [run]);
+  const startAudio = useCallback(() => run.startAudio(), [run]);
+  const getAudioLevels = useCallback(() => run.getAudioLevels(), [run]);
+
+  return {
+    run,
+    state,
+    status: state.status,
+    connectionState: state.connectionState,
+    runId: state.runId,
+    logs: state.logs,
+    error: state.error,
+    ended: state.ended,
+    microphoneEnabled: state.session.microphone.enabled,
+    canPlayAudio: state.session.canPlayAudio,
+    connect,
+    disconnect,
+    pushValue,
+    getValue,
+    setMicrophoneEnabled,
+    startAudio,
+    getAudioLevels,
+  };
+}
+
+const RunContext = createContext<AppRun | null>(null);
+
+/**
+ * Makes a run available to `usePad` below it.
+ *
+ * @example
+ * <AppRunProvider run={appRun.run}><Conversation /></AppRunProvider>
+ */
+export function AppRunProvider({ run, children }: { run: AppRun; children?: ReactNode }) {
+  return <RunContext.Provider value={run}>{children}</RunContext.Provider>;
+}
+
+export interface PadState {
+  /** The pad's last value, typed (`{type: 'string', value: 'hi'}`); undefined before the first. */
+  value: ClientPadValue | undefined;
+  /** Sets the pad (a property pad) or fires it (a stateless one); rejects when the run refuses it. */
+  push(value?: unknown): Promise<void>;
+}
+
+/**
+ * One pad of the run: subscribed while mounted (and across reconnections), re-rendering on each value.
+ * The run comes from the nearest `<AppRunProvider>`, or as the third argument.
+ *
+ * @example
+ * const context = usePad('context', 'source');          // the conversation, as a list of context messages
+ * const prompt = usePad('system_prompt', 'content');
+ * <button onClick={() => prompt.push('Answer like a pirate.')}>Pirate</button>
+ */
+export function usePad(node: string, pad: string, run?: AppRun): PadState {
+  const fromContext = useContext(RunContext);
+  const target = run ?? fromContext;
+  if (!target) throw new Error('usePad needs an <AppRunProvider> above it, or the run as its third argument');
+  useEffect(() => target.subscribePad(node, pad), [target, node, pad]);
+  const key = `${node}.${pad}`;
+  const read = useCallback(() => target.getSnapshot().values[key], [target, key]);
+  const value = useSyncExternalStore(target.subscribe, read, read);
+  const push = useCallback((next?: unknown) => target.pushValue(node, pad, next), [target, node, pad]);
+  return { value, push };
+}

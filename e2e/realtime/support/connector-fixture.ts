@@ -33,18 +33,19 @@ export const test = base.extend<{}, ConnectorFixtures>({
   ],
   newPage: [
     async ({ chromiumBrowser: browser }, use) => {
-      const pages = { connector: await serveConnectorPage('connector'), react: await serveConnectorPage('react') };
+      const pages = { connector: await serveConnectorPage('connector'), react: await serveConnectorPage('react'), 'app-run': await serveConnectorPage('app-run') };
       const contexts: Array<Awaited<ReturnType<Browser['newContext']>>> = [];
       await use(async (kind = 'connector') => {
         const context = await browser.newContext();
         contexts.push(context);
         const page = await context.newPage();
         await page.goto(pages[kind].url);
-        await page.waitForFunction(kind === 'connector' ? () => 'connector' in window : () => 'setConnectionDetails' in window);
+        const ready = { connector: () => 'connector' in window, react: () => 'setConnectionDetails' in window, 'app-run': () => 'appRun' in window }[kind];
+        await page.waitForFunction(ready);
         return page;
       });
       for (const context of contexts) await context.close();
-      await Promise.all([pages.connector.close(), pages.react.close()]);
+      await Promise.all(Object.values(pages).map((served) => served.close()));
     },
     { scope: 'worker' },
   ],

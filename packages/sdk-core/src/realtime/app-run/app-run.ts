@@ -144,7 +144,7 @@ export class AppRun extends EventEmitter<AppRunEvents> {
       details = created.connection_details;
       if (controller.signal.aborted) throw new AbortError('disconnect() was called while the run was being created');
       this.creating = undefined;
-      this.update({ starting: false, runId: created.app_run.id });
+      this.update({ runId: created.app_run.id });
     } catch (error) {
       const aborted = controller.signal.aborted;
       if (this.creating === controller) this.creating = undefined;
@@ -155,7 +155,10 @@ export class AppRun extends EventEmitter<AppRunEvents> {
       this.emit('ended', this.startEnd);
       throw failure;
     }
-    return this.session.connect({ connection_details: details });
+    // The session takes over (`connecting`) in the same tick: the status never flickers to `not_connected`.
+    const joined = this.session.connect({ connection_details: details });
+    this.update({ starting: false });
+    return joined;
   }
 
   /** Leaves the run's room (the run ends once everyone has left for its grace period). */

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { createClient } from '@palaver/sdk-core';
+import { createUsageToken } from '@palaver/sdk-node';
+import { preferredLlm, serveBrowserApp, type BrowserAppServer } from '../support/browser-app-server.js';
+
+export interface AppRunDemoOptions {
+  /** The platform the browser talks to, e.g. `http://127.0.0.1:8080`. */
+  platformUrl: string;
+  /** The app backend's secret: never sent to the browser, only used to apply the template and mint usage tokens. */
+  apiKey: string;
+  port?: number;
+  host?: string;
+}
+
+export interface AppRunDemo extends BrowserAppServer {
+  /** The app the visitors run (the Simple Voice AI template, applied once). */
+  app: string;
+}
+
+/** The template the demo is built on, and the name of the app it becomes. */
+export const DEMO_TEMPLATE = 'app_template_simple_voice_ai';
+export const DEMO_APP_NAME = 'App run demo (Simple Voice AI)';
+
+/** The demo's app: found by name, or applied from the template the first time. */
+async function demoApp(platformUrl: string, apiKey: string): Promise<string> {
+  const client = createClient({ baseUrl: platformUrl, apiKey });
+  for (const app of await client.apps.list()) if (app.name === DEMO_APP_NAME) return app.id;
+  return (await client.appTemplates.apply(DEMO_TEMPLATE, { name: DEMO_APP_NAME })).id;
+}
+
+/**
+ * The app run demo's backend, as a customer would write it: applies the Simple Voice AI template once, serves
+ * the page, and hands each visitor a usage token plus what to run (`POST /api/run`); the browser creates the
+ * run itself with the token, so the API key never reaches it.
+ *
+ * @example
+ * const demo = await startAppRunDemo({ platformUrl: server.url, apiKey: server.apiKey, port: 3001 });
+ */
+export async function startAppRunDemo(options: AppRunDemoOptions): Promise<AppRunDemo> {
+  const [app, llm] = await Promise.all([demoApp(options.platformUrl, options.apiKey), preferredLlm(options.platformUrl, options.apiKey)]);
+  const server = await serveBrowserApp({
+    title: 'Palaver app run demo',
+    entry: fileURLToPath(new URL('./app/main.tsx', import.meta.url)),
+    meta: { 'palaver-platform': options.platformUrl },
+    routes: {
+      '/api/run': async () => {
+        const human = `visitor-${randomBytes(6).toString('hex')}`;
+        const token = await createUsageToken({ baseUrl: options.platformUrl, apiKey: options.apiKey, human, ttlSeconds: 3600 }).catch((error: unknown) => {
+          throw new Error(`could not mint a usage token: ${(error as Error).message}`);
+        });
+        // The template's LLM node takes the platform's default model; the demo picks a hosted one when configured.
+        return { token, human, app, overrides: [{ node: 'llm', pad: 'model', value: { type: 'string', value: llm } }] };
+      },
+    },
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.host !== undefined ? { host: options.host } : {}),
+  });
+  return { ...server, app };
+}

@@ -1,20 +1,13 @@
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
-import { concatSamples, wavFile } from '@palaver/sdk-core/testing';
+import { wavFile } from '@palaver/sdk-core/testing';
 import { startVoiceDemo, type VoiceDemo } from '../../examples/voice-demo/demo-server.js';
 import { withChromium } from '../media/support/chromium.js';
 import { chromiumAvailable } from '../media/support/media-fixture.js';
+import { requireSpeechToText, withSpeakingChromium } from './support/speaking-chromium.js';
 
 /** What the fake microphone says, over and over, with a pause after each time. */
 const SPOKEN = 'please tell me about the weather';
-
-/** A PCM16 mono WAV from the platform (44-byte header) with `seconds` of silence appended. */
-function withTrailingSilence(wav: Uint8Array, seconds: number): Buffer {
-  const view = new DataView(wav.buffer, wav.byteOffset, wav.byteLength);
-  const sampleRate = view.getUint32(24, true);
-  const samples = new Int16Array(wav.slice(44).buffer);
-  return wavFile(concatSamples([samples, new Int16Array(Math.round(sampleRate * seconds))]), sampleRate);
-}
 
 interface DemoFixtures {
   platform: { server: PalaverServer; demo: VoiceDemo };
@@ -39,17 +32,8 @@ const test = base.extend<{}, DemoFixtures>({
     { scope: 'worker' },
   ],
   speakingBrowser: [
-    async ({ platform }, use) => {
-      // Flite speech made by the platform itself, then 3 s of silence, looped by Chromium.
-      const speech = await platform.server.fetch(
-        new Request('http://palaver.test/v1/voice/generate', {
-          method: 'POST',
-          headers: { 'x-api-key': platform.server.apiKey, 'content-type': 'application/json', accept: 'audio/wav' },
-          body: JSON.stringify({ text: SPOKEN, voice_id: 'flite-slt' }),
-        }),
-      );
-      await withChromium(withTrailingSilence(new Uint8Array(await speech.arrayBuffer()), 3), use);
-    },
+    // Flite speech made by the platform itself, then 3 s of silence, looped by Chromium.
+    async ({ platform }, use) => withSpeakingChromium(platform.server, SPOKEN, 3, use),
     { scope: 'worker' },
   ],
   quietBrowser: [
@@ -85,11 +69,7 @@ test('the demo page calls the agent: greeting, a typed question answered, hang u
 });
 
 test('the demo page hears the microphone: the human line carries what was said, and the agent answers it', async ({ platform, speakingBrowser }) => {
-  const stt = await platform.server.services.speech.stt.status();
-  if (!stt.available) {
-    if (process.env.CI === 'true') throw new Error(`Required component missing in CI: speech-to-text (${stt.reason})`);
-    test.skip(true, `no speech-to-text engine: ${stt.reason}`);
-  }
+  await requireSpeechToText(platform.server, test.skip);
   const page = await openDemo(speakingBrowser, platform.demo.url);
   const humanLines = page.getByTestId('transcript').locator('li.human');
   await expect(humanLines.first()).toContainText(/weather/i, { timeout: 30_000 });

@@ -104,3 +104,50 @@ test('the typed chat example through the runtime API from Chromium: push, subscr
   expect(await page.evaluate(() => window.appRun.disconnect())).toMatchObject({ status: 'not_connected', ended: 'client' });
   expect((await recorded(page)).statuses).toEqual(['connecting', 'connected', 'not_connected']);
 });
+
+test('a ToolGroup\'s client_app tool is answered by the page that runs the app', async ({ palaver, newPage }) => {
+  const created = await palaver.server.fetch(
+    new Request('http://palaver.test/v1/tool', {
+      method: 'POST',
+      headers: { 'x-api-key': palaver.server.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'show_banner', description: 'Shows the welcome banner in the app.', parameters: [], call_settings: { destination: { type: 'client_app' } } }),
+    }),
+  );
+  expect(created.status).toBe(200);
+  // A typed chat whose LLM has the tool: ChatInput -> user message -> context -> LLM (ToolGroup), answers back into the context.
+  const graph = graphOf(
+    [
+      { id: 'chat', type: 'ChatInput' },
+      { id: 'user_message', type: 'CreateContextMessage', values: { role: 'user' } },
+      { id: 'system_prompt', type: 'ContextMessage', values: { role: 'system', content: 'Use your tools.' } },
+      { id: 'context', type: 'LLMContext', values: { num_inserts: 2 } },
+      { id: 'on_user_message', type: 'AutoConvert' },
+      { id: 'llm', type: 'OpenAICompatibleLLM' },
+      { id: 'tools', type: 'ToolGroup', values: { tools: ['show_banner'] } },
+    ],
+    [
+      { from: 'chat.output', to: 'user_message.content' },
+      { from: 'user_message.context_message', to: 'context.insert_0' },
+      { from: 'system_prompt.context_message', to: 'context.system_message' },
+      { from: 'context.source', to: 'llm.context' },
+      { from: 'context.new_user_message', to: 'on_user_message.sink' },
+      { from: 'on_user_message.source', to: 'llm.run_trigger' },
+      { from: 'llm.context_message', to: 'context.insert_1' },
+      { from: 'tools.self', to: 'llm.tool_group' },
+    ],
+  );
+  const page = await newPage('app-run');
+  const joined = await page.evaluate(([url, options]) => window.appRun.connect(url, options, { microphone: false }), [palaver.server.url!, { token: await usageToken(palaver.server), graph }] as const);
+  expect(joined.ok).toBe(true);
+  await page.evaluate(() => window.appRun.subscribe('context', 'source'));
+  expect(await page.evaluate(() => window.appRun.push('chat', 'output', 'Please show the welcome banner.'))).toMatchObject({ ok: true });
+  await eventually(async () => expect((await recorded(page)).toolCalls).toHaveLength(1), 20_000);
+  // The page's answer went back to the model: the context holds the call, the tool's result and the summary.
+  await eventually(async () => {
+    const context = (await snapshot(page)).values['context.source'] as { items: Array<{ role: { value: string }; content: Array<{ text?: string }> }> } | undefined;
+    const last = context?.items.at(-1);
+    expect(last?.role.value).toBe('assistant');
+    expect(last?.content.map((item) => item.text).join('')).toContain('Welcome aboard');
+  }, 20_000);
+  await page.evaluate(() => window.appRun.disconnect());
+});

@@ -91,7 +91,7 @@ describe('packages installed from tarballs, outside the workspace', () => {
   }, 120_000);
 
   it.runIf(chromiumAvailable)(
-    'a Vite + React web app with @palaver/sdk-react: builds without any server package, and its page joins a session and hears the greeting',
+    'a Vite + React web app with @palaver/sdk-react: builds without any server package, and its page joins a session and hears the greeting, then runs an app',
     async () => {
       expect(platform, 'the platform from the backend test').toBeDefined();
       const web = npmProject({
@@ -148,6 +148,10 @@ describe('packages installed from tarballs, outside the workspace', () => {
         await expect.poll(() => page.getByTestId('agent-line').allTextContents(), { timeout: 30_000 }).toContain('Hello from the packaged agent.');
         // The greeting is heard, not only shown: the agent's track played audio in the page.
         await expect.poll(async () => Number(await page.getByTestId('loudest').textContent()), { timeout: 20_000 }).toBeGreaterThan(0.02);
+        // An app run from the packed build: created with the usage token, the microphone on the Publish node it names.
+        await page.getByTestId('run-app').click();
+        await expect.poll(() => page.getByTestId('app-run-connection').textContent(), { timeout: 30_000 }).toBe('connected');
+        await expect.poll(() => page.getByTestId('audio-enabled').textContent(), { timeout: 20_000 }).toBe('true');
         await page.screenshot({ path: join(web, 'consumer-app.png') });
       } finally {
         await browser.close();

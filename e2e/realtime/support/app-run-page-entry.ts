@@ -9,6 +9,8 @@ const recorded = {
   logs: [] as Array<{ level: string; node: string | null; message: string }>,
   errors: [] as Array<{ name: string; message: string }>,
   ended: [] as string[],
+  /** Calls of the `client_app` tool `show_banner` this page answered. */
+  toolCalls: [] as Array<{ id: string; args: Record<string, unknown> }>,
 };
 let current: AppRun | undefined;
 const subscriptions = new Map<string, () => void>();
@@ -52,6 +54,10 @@ const api = {
     created.on('logs', (items) => recorded.logs.push(...items.map((item) => ({ level: item.level, node: item.node ?? null, message: item.message }))));
     created.on('error', (error) => recorded.errors.push(describeError(error)));
     created.on('ended', (end) => recorded.ended.push(end.reason));
+    created.onToolCall('show_banner', (args, { call }) => {
+      recorded.toolCalls.push({ id: call.id, args });
+      return { shown: true, banner: 'Welcome aboard' };
+    });
     const connected = await settle(created.connect(connectOptions));
     return { ...connected, snapshot: plain(created.getSnapshot()) };
   },

@@ -8,6 +8,26 @@ type Lookup = (this: unknown, ...args: unknown[]) => unknown;
 export const MAX_TEMPLATE_LENGTH = 100_000;
 /** Most items `range()` makes, and the largest width or count the sizing filters take. */
 export const MAX_TEMPLATE_ITEMS = 10_000;
+/** Longest a render may take (ms): nested loops and recursive macros stop there instead of holding the process. */
+export const MAX_RENDER_MS = 250;
+/** Most loop iterations, assignments and macro calls one render makes. */
+export const MAX_RENDER_STEPS = 1_000_000;
+/** Longest text a render may produce (characters). */
+export const MAX_RENDER_OUTPUT = 1_000_000;
+
+/**
+ * The running render's budget. Renders are synchronous, so one at a time runs in this process: the frame hook
+ * below charges it on every loop iteration, assignment and macro argument (each sets a frame variable).
+ */
+const budget = { active: false, deadline: Number.POSITIVE_INFINITY, steps: 0 };
+
+function chargeStep(): void {
+  // Only our renders are charged (another user of nunjucks in this process is not).
+  if (!budget.active) return;
+  budget.steps += 1;
+  if (budget.steps > MAX_RENDER_STEPS) throw new Error(`the template takes more than ${MAX_RENDER_STEPS} steps`);
+  if ((budget.steps & 1023) === 0 && performance.now() > budget.deadline) throw new Error(`the template takes longer than ${MAX_RENDER_MS} ms to render`);
+}
 
 /** Members a template may not read: they lead from any value to the Function constructor or a prototype. */
 const BLOCKED_MEMBERS = new Set(['constructor', '__proto__', 'prototype', '__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__']);
@@ -40,7 +60,12 @@ function harden(nunjucks: Nunjucks): void {
   if (hardened.has(nunjucks)) return;
   hardened.add(nunjucks);
   nunjucks.installJinjaCompat();
-  const runtime = (nunjucks as unknown as { runtime: { memberLookup: Lookup; contextOrFrameLookup: Lookup } }).runtime;
+  const runtime = (nunjucks as unknown as { runtime: { memberLookup: Lookup; contextOrFrameLookup: Lookup; Frame: { prototype: { set: Lookup } } } }).runtime;
+  const setVariable = runtime.Frame.prototype.set;
+  runtime.Frame.prototype.set = function chargedSet(...args) {
+    chargeStep();
+    return setVariable.apply(this, args);
+  };
   const memberLookup = runtime.memberLookup;
   runtime.memberLookup = function guardedMemberLookup(...args) {
     // Four arguments: a slice (`items[1:3]`), whose items are looked up again one by one.
@@ -92,10 +117,20 @@ function rendererOf(nunjucks: Nunjucks): TemplateRenderer {
     render(source, context) {
       if (source.length > MAX_TEMPLATE_LENGTH) return { ok: false, reason: `the template is longer than ${MAX_TEMPLATE_LENGTH} characters` };
       try {
+        // Compiling sets frame variables too: the budget covers compiling and rendering.
+        budget.active = true;
+        budget.deadline = performance.now() + MAX_RENDER_MS;
+        budget.steps = 0;
         if (compiled?.source !== source) compiled = { source, template: new nunjucks.Template(source, environment, undefined, true) };
-        return { ok: true, text: compiled.template.render(context) };
+        const text = compiled.template.render(context);
+        if (text.length > MAX_RENDER_OUTPUT) return { ok: false, reason: `the template renders more than ${MAX_RENDER_OUTPUT} characters` };
+        return { ok: true, text };
       } catch (error) {
         return { ok: false, reason: (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim() };
+      } finally {
+        budget.active = false;
+        budget.deadline = Number.POSITIVE_INFINITY;
+        budget.steps = 0;
       }
     },
   };

@@ -6,7 +6,7 @@ import { TextStream, isTextStream } from '../../runtime/stream-values.js';
 import type { NodeLibrary } from '../../runtime/node-library.js';
 import { validateGraph } from '../../validation/validate-graph.js';
 import { platformNodeLibrary } from '../node-library.js';
-import { MAX_TEMPLATE_ITEMS, templateRenderer } from './template-engine.js';
+import { MAX_RENDER_MS, MAX_TEMPLATE_ITEMS, templateRenderer } from './template-engine.js';
 
 /** The platform's library with a silent TTS: AutoConvert only needs the type of its `text` pad. */
 const library: NodeLibrary = {
@@ -139,6 +139,25 @@ describe('Jinja2', () => {
     }
     expect(renderer.render(`{{ range(${MAX_TEMPLATE_ITEMS + 1}) | length }}`, {})).toMatchObject({ ok: false, reason: expect.stringMatching(/at most/) });
     expect(renderer.render('{{ "x" | indent(1000000000, true) | length }}', {})).toEqual({ ok: true, text: String(MAX_TEMPLATE_ITEMS + 1) });
+  });
+
+  it('stops runaway templates (nested loops, recursion, huge output) within its budget instead of holding the process', async () => {
+    const renderer = await templateRenderer();
+    const runaway = {
+      loops: `{% for a in range(${MAX_TEMPLATE_ITEMS}) %}{% for b in range(${MAX_TEMPLATE_ITEMS}) %}{% set c = a * b %}{% endfor %}{% endfor %}`,
+      recursion: '{% macro down(n) %}{{ down(n + 1) }}{% endmacro %}{{ down(0) }}',
+      output: `{% for a in range(${MAX_TEMPLATE_ITEMS}) %}{% for b in range(200) %}xxxxxxxxxx{% endfor %}{% endfor %}`,
+    };
+    for (const [kind, template] of Object.entries(runaway)) {
+      const startedAt = performance.now();
+      const result = renderer.render(template, {});
+      const took = performance.now() - startedAt;
+      console.log(`runaway template (${kind}): stopped after ${took.toFixed(0)} ms: ${result.ok ? 'rendered' : result.reason}`);
+      expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/steps|longer than|more than|call stack/) });
+      expect(took).toBeLessThan(MAX_RENDER_MS * 4);
+    }
+    // The renderer is still fine afterwards.
+    expect(renderer.render('{% for a in range(3) %}{{ a }}{% endfor %}', {})).toEqual({ ok: true, text: '012' });
   });
 
   it('gives no reserved name to the template', async () => {

@@ -23,9 +23,9 @@ describe('data packets', () => {
     expect(parseDataPacket('message', JSON.stringify(transcription))).toEqual({ topic: 'message', payload: transcription });
     expect(parseDataPacket('error', '{"message":"boom"}')).toEqual({ topic: 'error', payload: { message: 'boom' } });
     expect(parseDataPacket('chat_input', '{"text":"hi"}')).toEqual({ topic: 'chat_input', payload: { text: 'hi' } });
-    expect(parseDataPacket('runtime_api', '{"type":"complete","req_id":"r1","payload":{"ok":true}}')).toEqual({
+    expect(parseDataPacket('runtime_api', '{"type":"complete","req_id":"r1","payload":{"type":"get_value","value":null}}')).toEqual({
       topic: 'runtime_api',
-      payload: { type: 'complete', req_id: 'r1', payload: { ok: true } },
+      payload: { type: 'complete', req_id: 'r1', payload: { type: 'get_value', value: null } },
     });
     const request = {
       type: 'tool_call_request',
@@ -92,9 +92,13 @@ describe('agent metadata and enumerations', () => {
     expect(SDKConnectOptions.safeParse({ connection_details: { url: '', token: 't' } }).success).toBe(false);
   });
 
-  it('uses only zod/mini at runtime, so the browser connector stays small', () => {
-    const source = readFileSync(new URL('./sdk.ts', import.meta.url), 'utf8');
-    const runtimeImports = [...source.matchAll(/^import (?!type )[^;]*from '([^']+)'/gm)].map((match) => match[1]);
-    expect(runtimeImports).toEqual(['zod/mini']);
+  it('uses only zod/mini at runtime (its own wire schemas and the runtime API\'s), so the browser connector stays small', () => {
+    const runtimeImports = (file: string) => {
+      const source = readFileSync(new URL(file, import.meta.url), 'utf8');
+      return [...source.matchAll(/^import (?!type )[^;]*from '([^']+)'/gm)].map((match) => match[1]);
+    };
+    expect(runtimeImports('./sdk.ts')).toEqual(['zod/mini', './graph/runtime-api.js']);
+    expect(runtimeImports('./graph/runtime-api.ts')).toEqual(['zod/mini', './pad-values.js']);
+    expect(runtimeImports('./graph/pad-values.ts')).toEqual(['zod/mini']);
   });
 });

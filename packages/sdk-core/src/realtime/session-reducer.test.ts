@@ -313,10 +313,12 @@ describe('reduceRealtime: data packets', () => {
 
   it('other topics are passed on as dataPacket events without changing the state (tool_call: client-tools.test.ts)', () => {
     const state = connectedWithAgent();
-    const request = { type: 'request', req_id: 'req_1', payload: { run: 'graph' } };
-    const step = reduceRealtime(state, packet('runtime_api', request));
+    const event = { type: 'event', payload: { type: 'value', node_id: 'llm', pad_id: 'model', value: { type: 'string', value: 'gpt' } } };
+    const step = reduceRealtime(state, packet('runtime_api', event));
     expect(step.state).toBe(state);
-    expect(emitted(step.effects)).toEqual([{ name: 'dataPacket', args: [{ topic: 'runtime_api', payload: request }] }]);
+    expect(emitted(step.effects)).toEqual([{ name: 'dataPacket', args: [{ topic: 'runtime_api', payload: event }] }]);
+    // A runtime_api message the contract does not know is dropped.
+    expect(emitted(reduceRealtime(state, packet('runtime_api', { type: 'request', req_id: 'req_1', payload: { run: 'graph' } })).effects)).toEqual([]);
   });
 
   it('takes the session id from room metadata when it arrives later', () => {

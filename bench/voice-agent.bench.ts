@@ -77,7 +77,7 @@ try {
     const answer = offlineAnswer(human.finalTranscriptions(false)[index]?.text ?? sentence);
     const trimmed = said.pcm.subarray(0, Math.round((said.speechEndMs / 1000) * said.sampleRate));
     const floor = await floorMs(trimmed, said.sampleRate, answer);
-    floors.push(DEFAULT_TURN_DETECTION.hangoverMs + floor.sttMs + floor.ttsMs);
+    floors.push(DEFAULT_TURN_DETECTION.silenceMs + floor.sttMs + floor.ttsMs);
   }
   await handle.stop();
   await human.leave();
@@ -85,7 +85,7 @@ try {
   const floor50 = percentile(floors, 50);
   console.log(`voice agent, ${SENTENCES.length} spoken turns (end of human speech -> first audible agent audio, at the human)`);
   console.log(`  end to end        p50 ${fixed(p50, 0)} ms, max ${fixed(Math.max(...endToEnd), 0)} ms  [${endToEnd.map((value) => fixed(value, 0)).join(', ')}]`);
-  console.log(`  floor (baseline)  p50 ${fixed(floor50, 0)} ms = ${DEFAULT_TURN_DETECTION.hangoverMs} ms silence threshold + STT final + TTS first audio, engines called directly`);
+  console.log(`  floor (baseline)  p50 ${fixed(floor50, 0)} ms = ${DEFAULT_TURN_DETECTION.silenceMs} ms silence threshold + STT final + TTS first audio, engines called directly`);
   console.log(`  ratio             ${fixed(p50 / floor50, 2)} (end to end / floor); overhead ${fixed(p50 - floor50, 0)} ms`);
 } finally {
   await host.close();

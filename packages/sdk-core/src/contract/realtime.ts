@@ -48,8 +48,33 @@ export const RealtimeSessionGeneralConfig = z
   .object({ time_limit_s: TimeLimit.default(null), save_messages: SaveMessages.default(true) })
   .meta({ id: 'RealtimeSessionGeneralConfig' });
 
+const TurnDetectionMode = z
+  .enum(['fixed', 'adaptive'])
+  .describe('`fixed`: a set silence (`silence_ms`) ends the human\'s turn. `adaptive`: after a short pause the words heard so far decide the wait, between `min_wait_ms` (a finished question or statement) and `max_wait_ms` (a conjunction, a filler, an unfinished clause).');
+const WaitMs = (minimum: number, maximum: number) => z.number().int().min(minimum).max(maximum);
+
+/**
+ * Palaver extension of the input config: how the agent decides that the human has finished speaking. The
+ * default is adaptive; `{ mode: 'fixed', silence_ms: 550 }` is the behaviour before it.
+ */
+export const RealtimeSessionTurnDetection = z
+  .object({
+    mode: TurnDetectionMode.default('adaptive'),
+    silence_ms: WaitMs(100, 5000).default(550).describe('`fixed`: milliseconds of silence after speech that end the turn.'),
+    min_wait_ms: WaitMs(160, 5000).default(200).describe('`adaptive`: the wait after the last speech when the words form a finished question or statement.'),
+    max_wait_ms: WaitMs(160, 10_000).default(1200).describe('`adaptive`: the wait after the last speech when the words stop mid-clause (at least `min_wait_ms`).'),
+    preemptive: z.boolean().default(true).describe('`adaptive`: start preparing the answer at a pause; it is played only when the turn is confirmed, otherwise discarded (its tokens are still metered).'),
+  })
+  .refine((value) => value.max_wait_ms >= value.min_wait_ms, { message: 'max_wait_ms must be at least min_wait_ms', path: ['max_wait_ms'] })
+  .meta({ id: 'RealtimeSessionTurnDetection', description: 'Palaver extension: how the end of the human\'s turn is detected.' });
+export type RealtimeSessionTurnDetection = z.infer<typeof RealtimeSessionTurnDetection>;
+
 export const RealtimeSessionInputConfig = z
-  .object({ interruptable: Interruptable.default(true), parallel_listening: ParallelListening.default(false) })
+  .object({
+    interruptable: Interruptable.default(true),
+    parallel_listening: ParallelListening.default(false),
+    turn_detection: RealtimeSessionTurnDetection.optional().describe('Palaver extension; when absent, the defaults of each field (adaptive).'),
+  })
   .meta({ id: 'RealtimeSessionInputConfig' });
 
 export const RealtimeSessionOutputConfig = z
@@ -120,7 +145,7 @@ export const RealtimeSessionConfigUpdate = z
       .meta({ id: 'RealtimeSessionGeneralConfigUpdate' })
       .optional(),
     input: z
-      .object({ interruptable: Interruptable.optional(), parallel_listening: ParallelListening.optional() })
+      .object({ interruptable: Interruptable.optional(), parallel_listening: ParallelListening.optional(), turn_detection: RealtimeSessionTurnDetection.optional() })
       .meta({ id: 'RealtimeSessionInputConfigUpdate' })
       .optional(),
     generative: RealtimeSessionGenerativeConfigUpdate.optional(),

@@ -15,6 +15,7 @@ import type { Conversation } from './conversation.js';
 import type { SpeechRefusal } from './speech-budget.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { turnToolHandler } from './turn-tools.js';
+import type { PreparedAnswer } from './turn-taking/answer-preparer.js';
 import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
 import { UtteranceTranscript } from './utterance-transcript.js';
 
@@ -30,6 +31,10 @@ export type PendingTurn =
       endedAtClock: number;
       endOfSpeechDecisionMs?: number;
       sttFinalMs?: number;
+      /** The answer, already asked for at the human's pause (adaptive turn detection, no tools). */
+      prepared?: PreparedAnswer;
+      /** Answers prepared at earlier pauses of this utterance and thrown away. */
+      discardedAnswers?: number;
     }
   | { kind: 'say'; text: string; receivedAtClock: number };
 
@@ -87,6 +92,7 @@ export async function runTurn(context: TurnContext, turn: PendingTurn, index: nu
     interrupted: false,
     ...(turn.kind === 'user' && turn.endOfSpeechDecisionMs !== undefined ? { endOfSpeechDecisionMs: turn.endOfSpeechDecisionMs } : {}),
     ...(turn.kind === 'user' && turn.sttFinalMs !== undefined ? { sttFinalMs: turn.sttFinalMs } : {}),
+    ...(turn.kind === 'user' && turn.source === 'voice' ? { preparedAnswer: turn.prepared !== undefined, discardedAnswers: turn.discardedAnswers ?? 0 } : {}),
   };
   const endedAtClock = turn.kind === 'user' ? turn.endedAtClock : turn.receivedAtClock;
 
@@ -109,7 +115,7 @@ export async function runTurn(context: TurnContext, turn: PendingTurn, index: nu
   if (turn.kind === 'user') {
     publisher.setState('thinking');
     const definitions = config.generative.tool_definitions;
-    answer = answerWithTools(context.chat, {
+    answer = turn.prepared?.answer ?? answerWithTools(context.chat, {
       principal: context.principal,
       model: config.generative.llm.id,
       messages: context.conversation.messages(buildSystemPrompt(config.generative)),

@@ -24,6 +24,7 @@ function contextText(message: ContextMessage): string {
  */
 export class Conversation {
   private readonly history: ChatMessage[] = [];
+  private changes = 0;
 
   constructor(initial: readonly ContextMessage[] = []) {
     for (const message of initial) {
@@ -37,13 +38,20 @@ export class Conversation {
     return this.history.length;
   }
 
+  /** Changes with every message added: an answer prepared at one version is stale at another. */
+  get version(): number {
+    return this.changes;
+  }
+
   add(role: 'user' | 'assistant', content: string): void {
+    this.changes += 1;
     this.history.push(role === 'user' ? { role, content } : { role, content });
     this.trim();
   }
 
   /** A tool round of this session: the assistant's calls, then one `tool` message per call. */
   addToolExchange(assistant: ChatMessage & { role: 'assistant' }, results: ReadonlyArray<ChatMessage & { role: 'tool' }>): void {
+    this.changes += 1;
     this.history.push(assistant, ...results);
     this.trim();
   }

@@ -6,18 +6,17 @@ import type { VadEvent } from '../engines/speech/vad/speech-segmenter.js';
 import { VAD_SAMPLE_RATE } from '../engines/speech/vad/frame-scorer.js';
 import type { VadStream, VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
 import { RecentAudio } from './recent-audio.js';
+import { DEFAULT_TURN_END, turnEndWait, type TurnEndSettings } from './turn-taking/turn-end-policy.js';
 
-/** Turn detection settings (VAD). */
-export interface TurnDetectionOptions {
-  /** Silence after speech before the turn ends (default 550 ms). */
-  hangoverMs: number;
+/** Turn detection settings: the VAD's, and how a turn ends (fixed silence, or adaptive to the words). */
+export interface TurnDetectionOptions extends TurnEndSettings {
   /** Shorter sounds do not count as speech (default 150 ms). */
   minSpeechMs: number;
   /** Silero probability at which a frame is speech (default 0.5). */
   threshold: number;
 }
 
-export const DEFAULT_TURN_DETECTION: TurnDetectionOptions = { hangoverMs: 550, minSpeechMs: 150, threshold: 0.5 };
+export const DEFAULT_TURN_DETECTION: TurnDetectionOptions = { ...DEFAULT_TURN_END, minSpeechMs: 150, threshold: 0.5 };
 
 /** Audio from before the VAD's speech start given to the STT, seconds. */
 const PREROLL_SECONDS = 0.3;
@@ -38,12 +37,29 @@ export interface HeardUtterance {
   endOfSpeechDecisionMs: number;
   /** End-of-speech decision -> final transcript. */
   sttFinalMs: number;
+  /** Pauses inside the utterance the human went on after (adaptive turn detection). */
+  resumptions: number;
+}
+
+/** A pause of the human (adaptive turn detection): the words so far and how long the turn end waits. */
+export interface HeardPause {
+  text: string;
+  /** `performance.now()` of the last speech. */
+  speechEndedAt: number;
+  /** The turn ends this long after the last speech unless the human goes on. */
+  waitMs: number;
+  /** The end-of-turn scorer's probability for `text`. */
+  probability: number;
 }
 
 /** What the agent does with one utterance of the human. */
 export interface UtteranceHandler {
   /** The transcript so far (as the STT revises it). */
   interim(text: string): void;
+  /** The human paused; the turn ends after `waitMs` unless they go on (adaptive turn detection). */
+  paused?(pause: HeardPause): void;
+  /** The human went on after a pause: the utterance continues. */
+  resumed?(): void;
   /** The utterance ended; its `text` is the final transcript (may be empty: noise). */
   finished(utterance: HeardUtterance): void;
 }
@@ -72,15 +88,27 @@ interface OpenUtterance {
   session: SttSession | undefined;
   handler: UtteranceHandler;
   startedAt: Date;
-  /** The STT's latest text. */
+  /** Final texts of the segments before pauses (adaptive), in order. */
+  segments: Array<Promise<string>>;
+  /** The STT's latest text of the segment being spoken. */
   text: string;
+  /** Text of the segments already final (for interim display). */
+  settledText: string;
+  /** Set while the human is silent after speech (adaptive): the turn ends when its timer fires. */
+  pause: { speechEndedAt: number; timer: NodeJS.Timeout | undefined } | undefined;
+  resumptions: number;
 }
 
 /**
  * Listens to the human's microphone: 48 kHz frames are resampled to 16 kHz once, scored by the VAD,
  * and each utterance (VAD speech start to end, with pre-roll) is streamed into its own STT session as
- * it is spoken, so the final text is ready ~150 ms after the end-of-speech decision. Missing frames are
- * filled with silence by wall time, so a sender that stops sending (Opus DTX) still ends the turn.
+ * it is spoken. Missing frames are filled with silence by wall time, so a sender that stops sending (Opus
+ * DTX) still ends the turn.
+ *
+ * How a turn ends: `fixed`, after `silenceMs` of silence (then the final text comes ~150 ms later).
+ * `adaptive`, a `pauseMs` silence finishes the STT segment spoken so far, the words heard decide how long
+ * to wait (`turnEndWait`), the handler hears of the pause (to prepare an answer), and the turn ends when
+ * that wait has passed in silence; speech before then resumes the same utterance (a new STT segment).
  *
  * @example
  * const listener = new HumanListener({ track, vad, stt, turnDetection, callbacks, logger });
@@ -98,7 +126,8 @@ export class HumanListener {
   private closed = false;
 
   constructor(private readonly options: HumanListenerOptions) {
-    const { hangoverMs, minSpeechMs, threshold } = options.turnDetection;
+    const { mode, silenceMs, pauseMs, minSpeechMs, threshold } = options.turnDetection;
+    const hangoverMs = mode === 'fixed' ? silenceMs : pauseMs;
     this.vadStream = options.vad.createStream({ sampleRate: VAD_SAMPLE_RATE, hangoverMs, minSpeechMs, threshold });
     this.stallTimer = setInterval(() => this.fillStall(), STALL_CHECK_MS);
     this.stallTimer.unref();
@@ -135,6 +164,7 @@ export class HumanListener {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.stallTimer);
+    clearTimeout(this.open?.pause?.timer);
     this.open?.session?.close();
     this.open = undefined;
   }
@@ -163,24 +193,78 @@ export class HumanListener {
     const events = await this.vadStream.push(pcm);
     if (this.closed) return;
     // Audio of an utterance already open goes to its STT; a new one gets the pre-roll, which holds this block.
-    if (wasOpen && wasOpen === this.open) wasOpen.session?.push(pcm);
+    // During a pause nothing is sent: the next segment starts with its own pre-roll if the human goes on.
+    if (wasOpen && wasOpen === this.open && !wasOpen.pause) wasOpen.session?.push(pcm);
     for (const event of events) this.handle(event);
   }
 
   private handle(event: VadEvent): void {
+    const open = this.open;
     if (event.type === 'speech_start') {
-      this.startUtterance(event.at);
+      if (open?.pause) this.resume(open, event.at);
+      else this.startUtterance(event.at);
       return;
     }
-    const open = this.open;
-    this.open = undefined;
     if (!open) return;
     const decidedAt = performance.now();
     const speechEndedAt = this.recent.arrivalOf(event.at) ?? decidedAt;
+    if (this.options.turnDetection.mode === 'fixed') {
+      this.end(open, speechEndedAt);
+      return;
+    }
+    this.pause(open, speechEndedAt);
+  }
+
+  /** Adaptive: the human paused. The segment's text is made final, then the words decide the wait. */
+  private pause(open: OpenUtterance, speechEndedAt: number): void {
+    const pause: NonNullable<OpenUtterance['pause']> = { speechEndedAt, timer: undefined };
+    open.pause = pause;
+    if (open.session) {
+      const segment = open.session.finish().then(
+        (text) => text.trim(),
+        (error: unknown) => {
+          if (!this.closed) this.options.callbacks.failed(error instanceof Error ? error : new Error(String(error)));
+          return '';
+        },
+      );
+      open.segments.push(segment);
+    }
+    void this.textOf(open).then((text) => {
+      if (open.pause !== pause || this.closed) return;
+      open.settledText = text;
+      const decision = turnEndWait(this.options.turnDetection, text);
+      const remaining = Math.max(0, decision.waitMs - (performance.now() - speechEndedAt));
+      pause.timer = setTimeout(() => {
+        if (open.pause === pause && this.open === open) this.end(open, speechEndedAt);
+      }, remaining);
+      open.handler.paused?.({ text, speechEndedAt, waitMs: decision.waitMs, probability: decision.score.probability });
+    });
+  }
+
+  /** Adaptive: speech again before the turn ended: the same utterance goes on in a new STT segment. */
+  private resume(open: OpenUtterance, at: number): void {
+    clearTimeout(open.pause?.timer);
+    open.pause = undefined;
+    open.resumptions += 1;
+    open.text = '';
+    open.handler.resumed?.();
+    open.session?.push(this.recent.since(at - PREROLL_SECONDS));
+  }
+
+  /** The turn is over: the utterance is closed and its final text handed over. */
+  private end(open: OpenUtterance, speechEndedAt: number): void {
+    clearTimeout(open.pause?.timer);
+    this.open = undefined;
+    const decidedAt = performance.now();
     const endedAt = new Date(Date.now() - (decidedAt - speechEndedAt));
     this.finishUtterance(open, { decidedAt, speechEndedAt, endedAt }).catch((error: unknown) => {
       this.options.logger.error({ err: error }, 'handling the end of an utterance failed');
     });
+  }
+
+  /** The final texts of the segments so far, joined. */
+  private async textOf(open: OpenUtterance): Promise<string> {
+    return (await Promise.all(open.segments)).filter((text) => text !== '').join(' ');
   }
 
   private startUtterance(at: number): void {
@@ -196,13 +280,13 @@ export class HumanListener {
         this.options.callbacks.failed(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    const open: OpenUtterance = { session, handler, startedAt, text: '' };
+    const open: OpenUtterance = { session, handler, startedAt, segments: [], text: '', settledText: '', pause: undefined, resumptions: 0 };
     this.open = open;
     if (!session) return;
     session.on('transcript', (transcript) => {
-      if (transcript.type !== 'interim' || transcript.text === open.text || this.open !== open) return;
+      if (transcript.type !== 'interim' || transcript.text === open.text || this.open !== open || open.pause) return;
       open.text = transcript.text;
-      handler.interim(transcript.text);
+      handler.interim(open.settledText === '' ? transcript.text : `${open.settledText} ${transcript.text}`);
     });
     session.on('error', () => undefined);
     session.push(this.recent.since(at - PREROLL_SECONDS));
@@ -211,7 +295,9 @@ export class HumanListener {
   private async finishUtterance(open: OpenUtterance, timing: { decidedAt: number; speechEndedAt: number; endedAt: Date }): Promise<void> {
     let text = '';
     try {
-      text = open.session ? (await open.session.finish()).trim() : '';
+      // Adaptive: the segment spoken after the last pause (if any) is still open; fixed: the only one.
+      if (open.session && !open.pause) open.segments.push(open.session.finish().then((segment) => segment.trim()));
+      text = await this.textOf(open);
     } catch (error) {
       if (!this.closed) this.options.callbacks.failed(error instanceof Error ? error : new Error(String(error)));
     } finally {
@@ -225,6 +311,7 @@ export class HumanListener {
       speechEndedAt: timing.speechEndedAt,
       endOfSpeechDecisionMs: timing.decidedAt - timing.speechEndedAt,
       sttFinalMs: performance.now() - timing.decidedAt,
+      resumptions: open.resumptions,
     });
   }
 }

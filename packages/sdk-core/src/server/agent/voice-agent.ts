@@ -18,6 +18,9 @@ import type { AgentChat } from './answer-stream.js';
 import { ClientToolCalls, TOOL_CALL_TOPIC } from './client-tool-calls.js';
 import { Conversation } from './conversation.js';
 import { HumanListener, type HeardUtterance, type TurnDetectionOptions, type UtteranceHandler } from './human-listener.js';
+import { streamAnswer } from './answer-stream.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { AnswerPreparer } from './turn-taking/answer-preparer.js';
 import { loadListeningEngines } from './listening-engines.js';
 import { SessionCountdown } from './session-countdown.js';
 import { settleWithin } from './settle-within.js';
@@ -101,6 +104,7 @@ export class VoiceAgent implements AgentSessionHandle {
   private commits: Promise<void> = Promise.resolve();
   private readonly unsubscribe: Array<() => void> = [];
   private stopping: Promise<void> | undefined;
+  private readonly preparer: AnswerPreparer;
 
   constructor(
     private readonly spec: AgentSessionSpec,
@@ -126,6 +130,15 @@ export class VoiceAgent implements AgentSessionHandle {
       tuning: toolTuning,
       logger: this.logger,
     });
+    this.preparer = new AnswerPreparer((text, signal) =>
+      streamAnswer(dependencies.chat, {
+        principal: spec.principal,
+        model: this.config.generative.llm.id,
+        messages: [...this.conversation.messages(buildSystemPrompt(this.config.generative)), { role: 'user', content: text }],
+        metadata: { realtime_session: this.sessionId, prepared: true },
+        signal,
+      }),
+    );
     this.countdown = new SessionCountdown({
       tick: (seconds) => this.publisher?.setRemainingSeconds(seconds),
       expired: () => this.stopByItself('time_limit_exceeded', 'the session time limit was reached'),
@@ -262,7 +275,7 @@ export class VoiceAgent implements AgentSessionHandle {
       track,
       vad: this.vad,
       stt: this.stt,
-      turnDetection: this.dependencies.tuning.turnDetection,
+      turnDetection: this.turnDetection(),
       logger: this.logger,
       callbacks: {
         speechStarted: (startedAt) => this.speechStarted(track, startedAt),
@@ -284,20 +297,61 @@ export class VoiceAgent implements AgentSessionHandle {
       else if (!this.config.input.parallel_listening) return undefined;
     }
     const transcript = new UtteranceTranscript(this.connection, { agent: false, trackSid: track.trackSid, createdAt: startedAt }, this.logger);
+    let discarded = 0;
     return {
       interim: (text) => void transcript.update(text),
-      finished: (utterance) => this.heard(utterance, transcript),
+      paused: (pause) => this.prepareAnswer(pause.text),
+      resumed: () => {
+        if (this.preparer.discard()) discarded += 1;
+      },
+      finished: (utterance) => this.heard(utterance, transcript, discarded),
     };
   }
 
-  private heard(utterance: HeardUtterance, transcript: UtteranceTranscript): void {
+  /** The session's turn detection: its config (`input.turn_detection`) over the server's defaults. */
+  private turnDetection(): TurnDetectionOptions {
+    const base = this.dependencies.tuning.turnDetection;
+    const configured = this.config.input.turn_detection;
+    if (!configured) return base;
+    return {
+      ...base,
+      mode: configured.mode,
+      silenceMs: configured.silence_ms,
+      minWaitMs: configured.min_wait_ms,
+      maxWaitMs: configured.max_wait_ms,
+      preemptive: configured.preemptive,
+    };
+  }
+
+  /**
+   * At a pause (adaptive): asks the model now with the words so far, to play the answer the moment the turn
+   * ends. Not while a turn runs or waits (the conversation would differ), and never with tools (their calls
+   * act on the world before the turn is confirmed).
+   */
+  private prepareAnswer(text: string): void {
+    const settings = this.turnDetection();
+    if (!settings.preemptive || settings.mode !== 'adaptive' || text === '') return;
+    if (this.stopping || this.publisher.terminal || this.current || this.queue.length > 0) return;
+    if (this.config.generative.tool_definitions.length > 0) return;
+    this.preparer.prepare(text, this.conversation.version);
+  }
+
+  private heard(utterance: HeardUtterance, transcript: UtteranceTranscript, discardedAnswers: number): void {
+    const idle = !this.current && this.queue.length === 0;
+    const prepared = utterance.text && idle ? this.preparer.take(utterance.text, this.conversation.version) : undefined;
+    if (!prepared && this.preparer.discard()) discardedAnswers += 1;
     if (!utterance.text) {
       if (transcript.started) void transcript.finish('', utterance.endedAt);
       return;
     }
     void transcript.finish(utterance.text, utterance.endedAt);
-    if (this.stopping || this.publisher.terminal) return;
+    if (this.stopping || this.publisher.terminal) {
+      prepared?.controller.abort();
+      return;
+    }
     this.enqueue({
+      ...(prepared ? { prepared } : {}),
+      discardedAnswers,
       kind: 'user',
       source: 'voice',
       text: utterance.text,
@@ -351,6 +405,9 @@ export class VoiceAgent implements AgentSessionHandle {
   private async runNext(turn: PendingTurn): Promise<void> {
     const controller = new AbortController();
     this.current = controller;
+    // A prepared answer is aborted with its turn (barge-in, stop).
+    const prepared = turn.kind === 'user' ? turn.prepared : undefined;
+    if (prepared) controller.signal.addEventListener('abort', () => prepared.controller.abort(controller.signal.reason), { once: true });
     const index = this.turns++;
     try {
       // The turn runs inside its trace span, so the LLM gateway's span is the span's child.
@@ -437,6 +494,7 @@ export class VoiceAgent implements AgentSessionHandle {
       this.countdown.stop();
       if (this.humanLeftTimer) clearTimeout(this.humanLeftTimer);
       this.queue.length = 0;
+      this.preparer.discard();
       this.interrupt('the agent stopped');
       this.listener?.close();
       for (const unsubscribe of this.unsubscribe) unsubscribe();

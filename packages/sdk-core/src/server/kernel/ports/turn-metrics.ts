@@ -29,4 +29,8 @@ export interface TurnMetrics {
   responseMs?: number;
   /** Whether the agent was interrupted during this turn. */
   interrupted: boolean;
+  /** The answer was prepared at the human's pause (adaptive turn detection) and played when the turn ended. */
+  preparedAnswer?: boolean;
+  /** Answers prepared at pauses the human went on after, thrown away (their tokens are metered). */
+  discardedAnswers?: number;
 }

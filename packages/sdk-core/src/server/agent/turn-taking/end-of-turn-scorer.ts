@@ -1,0 +1,86 @@
+/**
+ * How likely the words heard so far end the human's turn, from the words alone (no punctuation: speech
+ * recognisers give lowercase words). A turn that stops on a conjunction, a preposition, an article, an
+ * auxiliary, a subject pronoun or a filler is unfinished; a question or a statement that stops on a content
+ * word is finished; a lone short word is in between unless it is a complete reply ("yes", "thanks").
+ *
+ * No end-of-turn model ships inside an npm or Debian package (LiveKit's and others download their weights at
+ * run time), so this scorer is rule-based; the policy turns its probability into a wait.
+ */
+
+/** Words after which a clause goes on. */
+const CONTINUATIONS = new Set(
+  [
+    // conjunctions and relatives
+    'and', 'but', 'or', 'nor', 'so', 'because', 'cause', 'if', 'when', 'while', 'although', 'though', 'unless', 'until', 'since',
+    'then', 'that', 'which', 'who', 'whom', 'whose', 'where', 'whether', 'than', 'as', 'plus', 'also',
+    // prepositions
+    'to', 'of', 'in', 'on', 'at', 'for', 'with', 'from', 'about', 'into', 'onto', 'by', 'like', 'over', 'under', 'after', 'before',
+    'between', 'through', 'during', 'without', 'within', 'against', 'towards', 'toward', 'near', 'around', 'per', 'via',
+    // articles, determiners, possessives
+    'the', 'a', 'an', 'my', 'your', 'his', 'her', 'its', 'our', 'their', 'this', 'these', 'those', 'some', 'any', 'every', 'each',
+    'no', 'another', 'such', 'what', 'which', 'few', 'more', 'most', 'very', 'really', 'quite', 'too',
+    // auxiliaries and modals
+    'is', 'are', 'was', 'were', 'am', 'be', 'been', 'being', 'have', 'has', 'had', 'do', 'does', 'did', 'will', 'would', 'can',
+    'could', 'should', 'shall', 'may', 'might', 'must', "i'm", "it's", "you're", "we're", "they're", "i'd", "i'll", "i've", "don't",
+    "can't", "won't", "let's", 'gonna', 'wanna', 'gotta',
+    // subject pronouns that start a clause
+    'i', 'we', 'they', 'he', 'she', 'you', 'there',
+  ],
+);
+
+/** Hesitations: the human is still thinking. */
+const FILLERS = new Set(['um', 'umm', 'uh', 'uhm', 'er', 'erm', 'ah', 'eh', 'hmm', 'mm', 'well', 'like', 'basically', 'actually', 'so']);
+/** Two-word endings that are hesitations ("you know", "i mean", "sort of"). */
+const FILLER_PAIRS = new Set(['you know', 'i mean', 'sort of', 'kind of', 'i guess', 'i think', 'let me', 'and then', 'or something']);
+
+/** Short replies that are whole turns. */
+const COMPLETE_REPLIES = new Set([
+  'yes', 'yeah', 'yep', 'no', 'nope', 'ok', 'okay', 'sure', 'right', 'thanks', 'thank you', 'hello', 'hi', 'hey', 'bye', 'goodbye',
+  'stop', 'wait', 'please', 'great', 'cool', 'fine', 'good', 'correct', 'exactly', 'absolutely', 'never mind', 'go on', 'go ahead',
+  'sounds good', 'of course', 'not really', 'i see', 'got it', 'me too', 'good morning', 'good night', 'good evening', 'good afternoon',
+]);
+
+/** Words that open a question. */
+const QUESTION_OPENERS = new Set([
+  'what', 'who', 'whom', 'whose', 'where', 'when', 'why', 'how', 'which', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'can',
+  'could', 'would', 'will', 'should', 'shall', 'may', 'might', 'have', 'has', 'had', "what's", "where's", "who's", "how's",
+]);
+
+/** The words of a transcript: lowercase, without recogniser markup (`[noise]`, `<sil>`) or punctuation. */
+export function transcriptWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/\[[^\]]*\]|<[^>]*>|\([^)]*\)/g, ' ')
+    .replace(/[^a-z0-9'\s]/g, ' ')
+    .split(/\s+/)
+    .filter((word) => word !== '' && word !== "'");
+}
+
+/** A transcript's end-of-turn estimate, with the reason (for logs and tests). */
+export interface EndOfTurnScore {
+  /** 0 (the human is surely going on) .. 1 (the turn is surely over). */
+  probability: number;
+  reason: 'empty' | 'filler' | 'continuation' | 'short' | 'reply' | 'question' | 'statement';
+}
+
+/**
+ * Scores the words heard so far.
+ *
+ * @example
+ * scoreEndOfTurn('what time does the train leave'); // { probability: 0.95, reason: 'question' }
+ * scoreEndOfTurn('i would like to book a table and'); // { probability: 0.05, reason: 'continuation' }
+ */
+export function scoreEndOfTurn(text: string): EndOfTurnScore {
+  const words = transcriptWords(text);
+  if (words.length === 0) return { probability: 0.5, reason: 'empty' };
+  const last = words.at(-1)!;
+  const lastTwo = words.slice(-2).join(' ');
+  const whole = words.join(' ');
+  if (COMPLETE_REPLIES.has(whole)) return { probability: 0.9, reason: 'reply' };
+  if (FILLER_PAIRS.has(lastTwo) || FILLERS.has(last)) return { probability: 0.05, reason: 'filler' };
+  if (CONTINUATIONS.has(last)) return { probability: 0.05, reason: 'continuation' };
+  if (words.length <= 2) return { probability: 0.4, reason: 'short' };
+  if (QUESTION_OPENERS.has(words[0]!)) return { probability: 0.95, reason: 'question' };
+  return { probability: 0.85, reason: 'statement' };
+}

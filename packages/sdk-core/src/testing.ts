@@ -32,3 +32,8 @@ export { dropSchema, postgresReachable, uniqueSchema } from './testing/postgres-
 export { graphOf, runGraph } from './testing/graph-kit.js';
 export type { GraphKitRun, KitLink, KitNode } from './testing/graph-kit.js';
 export { RUNTIME_API_TOPIC, RuntimeApiEnvelope } from './contract/graph/runtime-api.js';
+export { runTurnCorpus, turnCorpus } from './testing/turn-corpus.js';
+export type { TurnCorpusItem, TurnCorpusOutcome } from './testing/turn-corpus.js';
+export { scoreEndOfTurn } from './server/agent/turn-taking/end-of-turn-scorer.js';
+export { turnEndWait, DEFAULT_TURN_END } from './server/agent/turn-taking/turn-end-policy.js';
+export type { TurnEndSettings } from './server/agent/turn-taking/turn-end-policy.js';

@@ -25,6 +25,8 @@ const STALL_MS = 100;
 const STALL_CHECK_MS = 40;
 /** At most this much silence is filled at once. */
 const MAX_FILL_MS = 1000;
+/** While speech may be starting at the end of a wait, the decision is checked again this often. */
+const RECHECK_MS = 32;
 
 /** A finished human utterance. */
 export interface HeardUtterance {
@@ -234,9 +236,13 @@ export class HumanListener {
       open.settledText = text;
       const decision = turnEndWait(this.options.turnDetection, text);
       const remaining = Math.max(0, decision.waitMs - (performance.now() - speechEndedAt));
-      pause.timer = setTimeout(() => {
-        if (open.pause === pause && this.open === open) this.end(open, speechEndedAt);
-      }, remaining);
+      const decide = () => {
+        if (open.pause !== pause || this.open !== open) return;
+        // Something is starting (not yet long enough to be speech): wait a frame more rather than cut in.
+        if (this.vadStream.starting) pause.timer = setTimeout(decide, RECHECK_MS);
+        else this.end(open, speechEndedAt);
+      };
+      pause.timer = setTimeout(decide, remaining);
       open.handler.paused?.({ text, speechEndedAt, waitMs: decision.waitMs, probability: decision.score.probability });
     });
   }

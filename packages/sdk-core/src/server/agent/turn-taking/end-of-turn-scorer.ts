@@ -30,7 +30,7 @@ const CONTINUATIONS = new Set(
 );
 
 /** Hesitations: the human is still thinking. */
-const FILLERS = new Set(['um', 'umm', 'uh', 'uhm', 'er', 'erm', 'ah', 'eh', 'hmm', 'mm', 'well', 'like', 'basically', 'actually', 'so']);
+const FILLERS = new Set(['um', 'umm', 'uh', 'uhm', 'er', 'erm', 'ah', 'eh', 'oh', 'hmm', 'mm', 'well', 'like', 'basically', 'actually', 'so', 'anyway']);
 /** Two-word endings that are hesitations ("you know", "i mean", "sort of"). */
 const FILLER_PAIRS = new Set(['you know', 'i mean', 'sort of', 'kind of', 'i guess', 'i think', 'let me', 'and then', 'or something']);
 
@@ -80,7 +80,9 @@ export function scoreEndOfTurn(text: string): EndOfTurnScore {
   if (COMPLETE_REPLIES.has(whole)) return { probability: 0.9, reason: 'reply' };
   if (FILLER_PAIRS.has(lastTwo) || FILLERS.has(last)) return { probability: 0.05, reason: 'filler' };
   if (CONTINUATIONS.has(last)) return { probability: 0.05, reason: 'continuation' };
-  if (words.length <= 2) return { probability: 0.4, reason: 'short' };
+  // A word or two that is not a known reply: often the start of something.
+  if (words.length <= 2) return { probability: 0.35, reason: 'short' };
   if (QUESTION_OPENERS.has(words[0]!)) return { probability: 0.95, reason: 'question' };
-  return { probability: 0.85, reason: 'statement' };
+  // Three words are a short statement ("call me tomorrow") as often as a start ("my favourite colour").
+  return { probability: words.length === 3 ? 0.7 : 0.85, reason: 'statement' };
 }

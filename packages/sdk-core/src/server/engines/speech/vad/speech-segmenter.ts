@@ -45,6 +45,11 @@ export class SpeechSegmenter {
     return this.inSpeech;
   }
 
+  /** Speech-like frames have started but are not yet long enough to count as speech. */
+  get starting(): boolean {
+    return !this.inSpeech && this.candidateStart !== undefined;
+  }
+
   /** Feeds one frame's score and its duration in seconds. */
   push(score: number, frameSeconds: number): VadEvent[] {
     const frameStart = this.time;

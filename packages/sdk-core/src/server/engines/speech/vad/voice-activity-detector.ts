@@ -47,6 +47,11 @@ export class VadStream extends EventEmitter<VadStreamEvents> {
     return this.segmenter.speaking;
   }
 
+  /** Speech-like frames have started but are not yet long enough to count as speech. */
+  get starting(): boolean {
+    return this.segmenter.starting;
+  }
+
   push(pcm: Int16Array): Promise<VadEvent[]> {
     const samples = int16ToFloat32(this.resampler.push(pcm));
     const run = this.queue.then(() => this.process(samples));

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { HumanListener, type HeardPause, type HeardUtterance, type TurnDetectionOptions } from '../server/agent/human-listener.js';
+import type { AudioFrame } from '../server/engines/media/audio/audio-frame.js';
+import type { RemoteAudioTrack } from '../server/engines/media/agent-transport.js';
+import type { Speech } from '../server/engines/speech/create-speech.js';
+import { resampleLinear } from '../server/engines/speech/codecs/resample.js';
+
+/** One utterance of the turn-taking corpus: words, a pause inside, more words. */
+export interface TurnCorpusItem {
+  id: string;
+  file: string;
+  voice: string;
+  before: string;
+  after: string;
+  /** Where the speech before the pause ends, and where it resumes, ms from the file's start. */
+  pauseStartMs: number;
+  resumeMs: number;
+  /** Where the speech ends for good, ms. */
+  speechEndMs: number;
+}
+
+/** What the listener did with one corpus utterance. */
+export interface TurnCorpusOutcome {
+  item: TurnCorpusItem;
+  /** A turn ended before the human's speech ended for good: the agent would have cut in. */
+  premature: boolean;
+  /** Utterances the listener ended (1 when the pause was heard as part of the turn). */
+  turns: number;
+  /** Pauses the listener heard, and how many the human went on after. */
+  pauses: HeardPause[];
+  resumptions: number;
+  /** The end of the last turn, ms after the speech ended for good (the wait the human felt). */
+  endAfterSpeechMs: number | undefined;
+  texts: string[];
+}
+
+const FRAME_MS = 20;
+const FRAME_RATE = 48_000;
+/** Silence after the speech, long enough for the longest wait. */
+const TAIL_MS = 2000;
+
+/** The corpus kept in the repository (`packages/sdk-core/tests/fixtures/turn-corpus`). */
+export function turnCorpus(): { folder: string; items: TurnCorpusItem[] } {
+  const folder = fileURLToPath(new URL('../../tests/fixtures/turn-corpus/', import.meta.url));
+  const manifest = JSON.parse(readFileSync(`${folder}corpus.json`, 'utf8')) as { items: TurnCorpusItem[] };
+  return { folder, items: manifest.items };
+}
+
+/** A microphone that plays `pcm` (48 kHz) in real time in 20 ms frames, then ends. */
+function realTimeTrack(pcm: Int16Array, id: string): RemoteAudioTrack {
+  return {
+    trackSid: `TR_${id}`,
+    name: 'microphone',
+    participant: { identity: `corpus-${id}`, name: id, metadata: '', attributes: {} } as RemoteAudioTrack['participant'],
+    async *frames(): AsyncIterable<AudioFrame> {
+      const samples = (FRAME_RATE * FRAME_MS) / 1000;
+      const started = performance.now();
+      for (let offset = 0, index = 0; offset < pcm.length; offset += samples, index += 1) {
+        const due = started + index * FRAME_MS;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        yield { samples: pcm.subarray(offset, offset + samples), sampleRate: FRAME_RATE, channels: 1 };
+      }
+    },
+  };
+}
+
+/**
+ * Plays corpus utterances in real time into the agent's listener (real VAD and STT) with the given turn
+ * detection, a few at a time, and reports for each whether the turn ended during the pause.
+ *
+ * @example
+ * const outcomes = await runTurnCorpus(platform.server.services.speech, DEFAULT_TURN_DETECTION);
+ * const premature = outcomes.filter((outcome) => outcome.premature).length / outcomes.length;
+ */
+export async function runTurnCorpus(
+  speech: Pick<Speech, 'vad' | 'stt' | 'codecs'>,
+  turnDetection: TurnDetectionOptions,
+  options: { items?: TurnCorpusItem[]; concurrency?: number } = {},
+): Promise<TurnCorpusOutcome[]> {
+  const corpus = turnCorpus();
+  const items = options.items ?? corpus.items;
+  const vad = await speech.vad();
+  const logger = pino({ level: 'silent' });
+  const outcomes: TurnCorpusOutcome[] = [];
+  const queue = [...items];
+  const worker = async () => {
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      const decoded = await speech.codecs.mp3.decode(readFileSync(`${corpus.folder}${item.file}`));
+      const pcm = resampleLinear(decoded.pcm, decoded.sampleRate, FRAME_RATE);
+      const padded = new Int16Array(pcm.length + (FRAME_RATE * TAIL_MS) / 1000);
+      padded.set(pcm);
+      const startedAt = performance.now();
+      const ended: Array<{ at: number; utterance: HeardUtterance }> = [];
+      const pauses: HeardPause[] = [];
+      let resumptions = 0;
+      const listener = new HumanListener({
+        track: realTimeTrack(padded, item.id),
+        vad,
+        stt: speech.stt,
+        turnDetection,
+        logger,
+        callbacks: {
+          speechStarted: () => ({
+            interim: () => undefined,
+            paused: (pause) => pauses.push({ ...pause, speechEndedAt: pause.speechEndedAt - startedAt }),
+            resumed: () => (resumptions += 1),
+            finished: (utterance) => ended.push({ at: performance.now() - startedAt, utterance }),
+          }),
+          failed: () => undefined,
+        },
+      });
+      await listener.run();
+      // The last turn's text may still be on its way after the track ended.
+      const deadline = performance.now() + 3000;
+      while (ended.length === 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      const first = ended[0];
+      outcomes.push({
+        item,
+        premature: first !== undefined && first.at < item.speechEndMs,
+        turns: ended.length,
+        pauses,
+        resumptions,
+        endAfterSpeechMs: ended.at(-1) ? ended.at(-1)!.at - item.speechEndMs : undefined,
+        texts: ended.map((entry) => entry.utterance.text),
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 3 }, worker));
+  return outcomes.sort((a, b) => a.item.id.localeCompare(b.item.id));
+}

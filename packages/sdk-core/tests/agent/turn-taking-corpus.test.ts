@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TURN_DETECTION, createTestPlatform, runTurnCorpus, turnCorpus, type TestPlatform, type TurnCorpusOutcome } from '../../src/testing.js';
+import { pocketsphinxAvailable } from '../speech/speech-test-support.js';
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const describeOutcome = (outcome: TurnCorpusOutcome) => `${outcome.item.id}: ${outcome.premature ? 'cut in' : 'waited'} (${outcome.texts.map((text) => `"${text}"`).join(' + ')})`;
+
+describe.skipIf(!pocketsphinxAvailable())('turn taking on the corpus: real VAD and STT, utterances with a pause inside played in real time', () => {
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await createTestPlatform();
+  });
+  afterAll(async () => platform?.close());
+
+  it('adaptive: waits through mid-sentence pauses that a fixed 550 ms silence cuts into, and ends finished sentences sooner', async () => {
+    // The Flite utterances whose pause is longer than the fixed silence (600-800 ms).
+    const items = turnCorpus().items.filter((item) => item.voice.startsWith('flite') && item.resumeMs - item.pauseStartMs >= 600);
+    expect(items.length).toBeGreaterThanOrEqual(6);
+    const fixed = await runTurnCorpus(platform.server.services.speech, { ...DEFAULT_TURN_DETECTION, mode: 'fixed', silenceMs: 550 }, { items, concurrency: 3 });
+    const adaptive = await runTurnCorpus(platform.server.services.speech, DEFAULT_TURN_DETECTION, { items, concurrency: 3 });
+    console.log(['fixed 550 ms:', ...fixed.map(describeOutcome), 'adaptive:', ...adaptive.map(describeOutcome)].join('\n  '));
+    const cutIn = (outcomes: TurnCorpusOutcome[]) => outcomes.filter((outcome) => outcome.premature).length;
+    // A fixed silence shorter than the pause always cuts in.
+    expect(cutIn(fixed)).toBe(items.length);
+    // Adaptive: the words before the pause are unfinished, so it waits (a misheard last word can still fool it).
+    expect(cutIn(adaptive)).toBeLessThanOrEqual(Math.floor(items.length / 4));
+    const waited = adaptive.filter((outcome) => !outcome.premature);
+    for (const outcome of waited) {
+      expect(outcome.turns).toBe(1);
+      expect(outcome.resumptions).toBeGreaterThanOrEqual(1);
+      expect(outcome.pauses[0]!.waitMs).toBeGreaterThan(900);
+    }
+    // After the whole sentence the turn ends sooner than a fixed 550 ms silence would (plus its STT final).
+    const endsAfter = waited.map((outcome) => outcome.endAfterSpeechMs!);
+    console.log(`adaptive end of turn after the last word: median ${median(endsAfter).toFixed(0)} ms`);
+    expect(median(endsAfter)).toBeLessThan(550);
+  }, 120_000);
+});

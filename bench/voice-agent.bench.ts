@@ -1,15 +1,35 @@
 /**
- * Voice agent turn latency: a human participant says Flite sentences into a realtime session's room and the
- * agent (embedded media endpoint, Silero/energy VAD, pocketsphinx STT, builtin-offline, Flite TTS) answers.
- * Measured at the human: end of speech -> first audible agent audio, per turn. Baseline, measured in the same
- * run on the same audio: the pipeline's floor with the engines called directly and nothing in between =
- * the turn-detection silence threshold + STT final after the last frame (frames pushed in real time) + TTS first
- * audio of the answer.
- * Ratio = end to end / floor. Needs pocketsphinx (skips with a reason without it).
+ * Voice agent turn latency and turn taking: a human participant says Flite sentences into a realtime session's
+ * room and the agent (embedded media endpoint, Silero/energy VAD, pocketsphinx STT, Flite TTS) answers.
+ * Measured at the human: end of speech -> first audible agent audio, per turn, for each profile:
+ *   - adaptive turn detection with the offline model (the default),
+ *   - a fixed 550 ms silence (the behaviour before adaptive turn detection),
+ *   - adaptive with a hosted-like LLM: a local fake OpenAI upstream, 200 ms to the first token, ~30 tokens/s.
+ * Baseline, measured in the same run on the same audio: the profile's floor with the engines called directly =
+ * the turn-end rule's shortest wait (fixed: the silence + the STT final; adaptive: the pause + the STT final of the
+ * segment, at least `min_wait_ms`) + the TTS's first audio of the answer. Ratio = end to end / floor.
+ * Turn taking: the corpus (`packages/sdk-core/tests/fixtures/turn-corpus`, utterances with a 300-800 ms pause
+ * inside, Flite and eSpeak voices) through the agent's listener with each rule: how often the turn ends during
+ * the pause (premature), and how many answers prepared at pauses would be thrown away.
+ * Needs pocketsphinx (skips with a reason without it).
  *
  * Run: `pnpm bench voice-agent`.
  */
-import { DEFAULT_TURN_DETECTION, HumanParticipant, RecordedEvents, agentHostFor, createTestPlatform, fliteSpeech, offlineAnswer, sessionSpec } from '@palaver/sdk-core/testing';
+import {
+  DEFAULT_TURN_DETECTION,
+  HumanParticipant,
+  RecordedEvents,
+  agentHostFor,
+  createTestPlatform,
+  fliteSpeech,
+  offlineAnswer,
+  runTurnCorpus,
+  sessionSpec,
+  startFakeOpenAiUpstream,
+  textChunks,
+  type TurnCorpusOutcome,
+} from '@palaver/sdk-core/testing';
+import type { RealtimeSessionTurnDetection } from '@palaver/sdk-core';
 import { fixed, percentile } from './statistics.js';
 
 const SENTENCES = [
@@ -22,6 +42,10 @@ const SENTENCES = [
   'My favourite colour is blue.',
   'Good night and see you soon.',
 ];
+/** What the hosted-like model answers, one token per chunk at ~30 tokens/s after 200 ms. */
+const HOSTED_ANSWER = 'Sure, I can help with that. Here is what I would suggest for you today.'.split(/(?= )/);
+const HOSTED_FIRST_TOKEN_MS = 200;
+const HOSTED_TOKEN_INTERVAL_MS = 33;
 
 const test = await createTestPlatform();
 await test.server.listen(0, '127.0.0.1');
@@ -32,10 +56,27 @@ if (!stt.available) {
   await test.close();
   process.exit(0);
 }
+const upstream = await startFakeOpenAiUpstream();
+upstream.answerByDefault({ kind: 'stream', chunks: textChunks(HOSTED_ANSWER), firstChunkDelayMs: HOSTED_FIRST_TOKEN_MS, delayMs: HOSTED_TOKEN_INTERVAL_MS });
+const hostedLlm = await test.server.services.llms.create(
+  { project: test.server.project, kind: 'key', human: null, credentialId: 'bench' },
+  { name: 'hosted-like', description: 'fake OpenAI upstream: 200 ms to the first token, ~30 tokens/s', headers: [], model: 'hosted-like', post_url: upstream.chatUrl },
+);
 
-/** The floor of one turn with the engines called directly on the same audio and answer. */
-async function floorMs(pcm: Int16Array, sampleRate: number, answer: string): Promise<{ sttMs: number; ttsMs: number }> {
-  // Frames pushed at the pace a microphone delivers them, as the agent receives them.
+interface Profile {
+  name: string;
+  turnDetection: RealtimeSessionTurnDetection;
+  llm?: string;
+}
+const adaptive: RealtimeSessionTurnDetection = { mode: 'adaptive', silence_ms: 550, min_wait_ms: 200, max_wait_ms: 1200, preemptive: true };
+const profiles: Profile[] = [
+  { name: 'adaptive, offline model', turnDetection: adaptive },
+  { name: 'fixed 550 ms (before), offline model', turnDetection: { ...adaptive, mode: 'fixed' } },
+  { name: 'adaptive, hosted-like LLM (200 ms first token, 30 tokens/s)', turnDetection: adaptive, llm: hostedLlm.id },
+];
+
+/** Pushes PCM into an STT session at the pace a microphone delivers it; resolves with the final's latency. */
+async function sttFinalMs(pcm: Int16Array, sampleRate: number): Promise<number> {
   const session = speech.stt.createSession({ sampleRate });
   const frame = Math.round(sampleRate * 0.02);
   const started = performance.now();
@@ -44,50 +85,108 @@ async function floorMs(pcm: Int16Array, sampleRate: number, answer: string): Pro
     const due = started + (index + 1) * 20;
     if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
   }
-  const sttStarted = performance.now();
+  const finishing = performance.now();
   await session.finish();
-  const sttMs = performance.now() - sttStarted;
   session.close();
-  const ttsStarted = performance.now();
-  const iterator = speech.tts.synthesize({ voice: { service: 'flite', voice: 'slt' }, text: answer })[Symbol.asyncIterator]();
-  await iterator.next();
-  const ttsMs = performance.now() - ttsStarted;
-  await iterator.return?.();
-  return { sttMs, ttsMs };
+  return performance.now() - finishing;
 }
 
-const host = agentHostFor(test);
-try {
-  const identity = 'bench-human';
-  const spec = await sessionSpec(test, identity);
-  const human = await HumanParticipant.join(test.server.services.media.transport, spec.session.id, identity);
-  const handle = await host.start(spec, new RecordedEvents());
-  await human.waitForState('listening');
-  const endToEnd: number[] = [];
-  const floors: number[] = [];
-  for (const [index, sentence] of SENTENCES.entries()) {
-    const said = await fliteSpeech(speech, sentence);
-    const { speechEndedAt } = await human.say(said);
-    const deadline = performance.now() + 20_000;
-    while (human.finalTranscriptions(true).length < index + 1 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+async function ttsFirstAudioMs(text: string): Promise<number> {
+  const started = performance.now();
+  const iterator = speech.tts.synthesize({ voice: { service: 'flite', voice: 'slt' }, text })[Symbol.asyncIterator]();
+  await iterator.next();
+  const elapsed = performance.now() - started;
+  await iterator.return?.();
+  return elapsed;
+}
+
+/** The profile's floor for one turn, engines called directly on the same audio and answer. */
+async function floorMs(profile: Profile, pcm: Int16Array, sampleRate: number, answer: string): Promise<number> {
+  const sttMs = await sttFinalMs(pcm, sampleRate);
+  const ttsMs = await ttsFirstAudioMs(answer);
+  const { mode, silence_ms: silence, min_wait_ms: minWait } = profile.turnDetection;
+  const decision = mode === 'fixed' ? silence + sttMs : Math.max(minWait, DEFAULT_TURN_DETECTION.pauseMs + sttMs);
+  return decision + ttsMs;
+}
+
+interface ProfileResult {
+  heard: string[];
+  endToEnd: number[];
+  floors: number[];
+  prepared: number;
+  discarded: number;
+}
+
+async function runProfile(profile: Profile): Promise<ProfileResult> {
+  const metrics: Array<{ preparedAnswer?: boolean; discardedAnswers?: number; source: string }> = [];
+  const host = agentHostFor(test, { onTurnMetrics: (turn) => metrics.push(turn) });
+  const result: ProfileResult = { heard: [], endToEnd: [], floors: [], prepared: 0, discarded: 0 };
+  try {
+    const identity = `bench-human-${profiles.indexOf(profile)}`;
+    const llm = profile.llm ? await test.client.llms.retrieve(profile.llm) : undefined;
+    const spec = await sessionSpec(test, identity, { input: { turn_detection: profile.turnDetection }, ...(llm ? { generative: { llm } } : {}) });
+    const human = await HumanParticipant.join(test.server.services.media.transport, spec.session.id, identity);
+    const handle = await host.start(spec, new RecordedEvents());
     await human.waitForState('listening');
-    const heard = human.firstAudibleAfter(speechEndedAt);
-    if (!heard) throw new Error(`turn ${index + 1}: no agent audio`);
-    endToEnd.push(heard.at - speechEndedAt);
-    const answer = offlineAnswer(human.finalTranscriptions(false)[index]?.text ?? sentence);
-    const trimmed = said.pcm.subarray(0, Math.round((said.speechEndMs / 1000) * said.sampleRate));
-    const floor = await floorMs(trimmed, said.sampleRate, answer);
-    floors.push(DEFAULT_TURN_DETECTION.silenceMs + floor.sttMs + floor.ttsMs);
+    for (const [index, sentence] of SENTENCES.entries()) {
+      const said = await fliteSpeech(speech, sentence);
+      const { speechEndedAt } = await human.say(said);
+      const deadline = performance.now() + 20_000;
+      while (human.finalTranscriptions(true).length < index + 1 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await human.waitForState('listening');
+      const heard = human.firstAudibleAfter(speechEndedAt);
+      if (!heard) throw new Error(`${profile.name}, turn ${index + 1}: no agent audio`);
+      result.endToEnd.push(heard.at - speechEndedAt);
+      result.heard.push(human.finalTranscriptions(false)[index]?.text ?? '');
+      const answer = profile.llm ? HOSTED_ANSWER.join('') : offlineAnswer(human.finalTranscriptions(false)[index]?.text ?? sentence);
+      const trimmed = said.pcm.subarray(0, Math.round((said.speechEndMs / 1000) * said.sampleRate));
+      result.floors.push(await floorMs(profile, trimmed, said.sampleRate, answer));
+    }
+    await handle.stop();
+    await human.leave();
+  } finally {
+    await host.close();
   }
-  await handle.stop();
-  await human.leave();
-  const p50 = percentile(endToEnd, 50);
-  const floor50 = percentile(floors, 50);
-  console.log(`voice agent, ${SENTENCES.length} spoken turns (end of human speech -> first audible agent audio, at the human)`);
-  console.log(`  end to end        p50 ${fixed(p50, 0)} ms, max ${fixed(Math.max(...endToEnd), 0)} ms  [${endToEnd.map((value) => fixed(value, 0)).join(', ')}]`);
-  console.log(`  floor (baseline)  p50 ${fixed(floor50, 0)} ms = ${DEFAULT_TURN_DETECTION.silenceMs} ms silence threshold + STT final + TTS first audio, engines called directly`);
-  console.log(`  ratio             ${fixed(p50 / floor50, 2)} (end to end / floor); overhead ${fixed(p50 - floor50, 0)} ms`);
+  const voiceTurns = metrics.filter((turn) => turn.source === 'voice');
+  result.prepared = voiceTurns.filter((turn) => turn.preparedAnswer).length;
+  result.discarded = voiceTurns.reduce((sum, turn) => sum + (turn.discardedAnswers ?? 0), 0);
+  return result;
+}
+
+function corpusLine(outcomes: TurnCorpusOutcome[]): string {
+  const premature = outcomes.filter((outcome) => outcome.premature);
+  const pauses = outcomes.reduce((sum, outcome) => sum + outcome.pauses.length, 0);
+  const resumed = outcomes.reduce((sum, outcome) => sum + outcome.resumptions, 0);
+  const byVoice = [...new Set(outcomes.map((outcome) => outcome.item.voice.split('-')[0]!))]
+    .map((voice) => {
+      const mine = outcomes.filter((outcome) => outcome.item.voice.startsWith(voice));
+      return `${voice} ${mine.filter((outcome) => outcome.premature).length}/${mine.length}`;
+    })
+    .join(', ');
+  return `premature ${premature.length}/${outcomes.length} (${fixed((premature.length / outcomes.length) * 100, 1)} %; ${byVoice}); answers prepared at pauses and thrown away: ${resumed} of ${pauses} pauses`;
+}
+
+try {
+  console.log(`voice agent, ${SENTENCES.length} spoken turns per profile (end of human speech -> first audible agent audio, at the human)`);
+  for (const profile of profiles) {
+    const result = await runProfile(profile);
+    const p50 = percentile(result.endToEnd, 50);
+    const p95 = percentile(result.endToEnd, 95);
+    const floor50 = percentile(result.floors, 50);
+    console.log(`\n  ${profile.name}`);
+    console.log(`    end to end   p50 ${fixed(p50, 0)} ms, p95 ${fixed(p95, 0)} ms  [${result.endToEnd.map((value) => fixed(value, 0)).join(', ')}]`);
+    console.log(`    floor        p50 ${fixed(floor50, 0)} ms (the rule's shortest wait + STT final + TTS first audio, engines called directly)`);
+    console.log(`    ratio        ${fixed(p50 / floor50, 2)} (end to end / floor)`);
+    const slowest = result.endToEnd.indexOf(Math.max(...result.endToEnd));
+    console.log(`    slowest      turn ${slowest + 1}: "${SENTENCES[slowest]}" heard as "${result.heard[slowest]}"`);
+    if (profile.turnDetection.mode === 'adaptive') console.log(`    prepared answers played: ${result.prepared} of ${SENTENCES.length} turns; thrown away: ${result.discarded}`);
+  }
+  console.log(`\n  turn taking on the corpus (listener with real VAD and STT, real time)`);
+  const adaptiveCorpus = await runTurnCorpus(speech, DEFAULT_TURN_DETECTION);
+  console.log(`    adaptive     ${corpusLine(adaptiveCorpus)}`);
+  const fixedCorpus = await runTurnCorpus(speech, { ...DEFAULT_TURN_DETECTION, mode: 'fixed', silenceMs: 550 });
+  console.log(`    fixed 550 ms ${corpusLine(fixedCorpus)}`);
 } finally {
-  await host.close();
+  await upstream.close();
   await test.close();
 }

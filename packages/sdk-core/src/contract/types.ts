@@ -67,6 +67,7 @@ export type {
   RealtimeSessionConnectionDetails,
   RealtimeSessionStartRequest,
   RealtimeSessionStartResponse,
+  RealtimeSessionTurnDetection,
 } from './realtime.js';
 export type { PartnerAvatarSessionStartRequest } from './partner.js';
 export type {

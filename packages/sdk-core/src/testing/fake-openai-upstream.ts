@@ -28,7 +28,7 @@ export type Scenario =
    * chunk when asked, then `[DONE]`), `reset` (socket destroyed), `stall` (kept open, silent) or
    * `error-event` (an OpenAI error object as data).
    */
-  | { kind: 'stream'; chunks: ScriptedChunk[]; delayMs?: number; after?: 'done' | 'reset' | 'stall' | 'error-event'; usage?: UsageFigures };
+  | { kind: 'stream'; chunks: ScriptedChunk[]; delayMs?: number; firstChunkDelayMs?: number; after?: 'done' | 'reset' | 'stall' | 'error-event'; usage?: UsageFigures };
 
 interface UsageFigures {
   prompt_tokens: number;
@@ -58,6 +58,8 @@ export interface FakeOpenAiUpstream {
   readonly connectionCount: number;
   /** Queues scenarios for the next requests. */
   enqueue(...scenarios: Scenario[]): void;
+  /** What every request gets once the queue is empty (default: the greeting, at once). */
+  answerByDefault(scenario: Scenario): void;
   /** Resolves when a request's connection closed early (abort), or rejects after `timeoutMs`. */
   waitForAbort(request: RecordedRequest, timeoutMs: number): Promise<number>;
   close(): Promise<void>;
@@ -105,6 +107,7 @@ function readBody(request: IncomingMessage): Promise<string> {
  */
 export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
   const scenarios: Scenario[] = [];
+  let fallback: Scenario = { kind: 'stream', chunks: textChunks(DEFAULT_REPLY_WORDS) };
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let connectionCount = 0;
@@ -131,7 +134,7 @@ export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
       record.finishedAt = performance.now();
     });
 
-    const scenario: Scenario = scenarios.shift() ?? { kind: 'stream', chunks: textChunks(DEFAULT_REPLY_WORDS) };
+    const scenario: Scenario = scenarios.shift() ?? fallback;
     const id = `chatcmpl-fake-${(sequence += 1)}`;
     const model = String(record.body.model ?? 'fake-model');
     const created = Math.floor(Date.now() / 1000);
@@ -164,6 +167,10 @@ export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
           return;
         }
         response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        if (scenario.firstChunkDelayMs) {
+          response.flushHeaders();
+          await sleep(scenario.firstChunkDelayMs);
+        }
         for (const chunk of scenario.chunks) {
           if (response.destroyed) return;
           // Waiting for the write to reach the socket keeps a later reset from discarding it.
@@ -213,6 +220,9 @@ export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
     requests,
     get connectionCount() {
       return connectionCount;
+    },
+    answerByDefault(scenario) {
+      fallback = scenario;
     },
     enqueue(...more) {
       scenarios.push(...more);

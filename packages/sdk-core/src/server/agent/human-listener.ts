@@ -58,6 +58,11 @@ export interface HeardPause {
 export interface UtteranceHandler {
   /** The transcript so far (as the STT revises it). */
   interim(text: string): void;
+  /**
+   * The human just went quiet (adaptive): the words so far as the STT's latest interim has them, before the
+   * segment's final text (which `paused` brings) — early enough to start preparing an answer.
+   */
+  pausing?(text: string): void;
   /** The human paused; the turn ends after `waitMs` unless they go on (adaptive turn detection). */
   paused?(pause: HeardPause): void;
   /** The human went on after a pause: the utterance continues. */
@@ -221,6 +226,8 @@ export class HumanListener {
   private pause(open: OpenUtterance, speechEndedAt: number): void {
     const pause: NonNullable<OpenUtterance['pause']> = { speechEndedAt, timer: undefined };
     open.pause = pause;
+    const interim = [open.settledText, open.text].filter((text) => text !== '').join(' ');
+    if (interim !== '') open.handler.pausing?.(interim);
     if (open.session) {
       const segment = open.session.finish().then(
         (text) => text.trim(),

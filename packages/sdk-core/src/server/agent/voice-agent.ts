@@ -300,6 +300,7 @@ export class VoiceAgent implements AgentSessionHandle {
     let discarded = 0;
     return {
       interim: (text) => void transcript.update(text),
+      pausing: (text) => this.prepareAnswer(text),
       paused: (pause) => this.prepareAnswer(pause.text),
       resumed: () => {
         if (this.preparer.discard()) discarded += 1;
@@ -333,6 +334,7 @@ export class VoiceAgent implements AgentSessionHandle {
     if (!settings.preemptive || settings.mode !== 'adaptive' || text === '') return;
     if (this.stopping || this.publisher.terminal || this.current || this.queue.length > 0) return;
     if (this.config.generative.tool_definitions.length > 0) return;
+    if (this.preparer.holds(text, this.conversation.version)) return;
     this.preparer.prepare(text, this.conversation.version);
   }
 

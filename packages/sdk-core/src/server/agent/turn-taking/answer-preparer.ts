@@ -37,6 +37,11 @@ export class AnswerPreparer {
     this.held = { text, version, answer, controller };
   }
 
+  /** Whether the answer held is for `text` at `version` already. */
+  holds(text: string, version: number): boolean {
+    return this.held !== undefined && this.held.text === text && this.held.version === version;
+  }
+
   /** Throws the prepared answer away; whether there was one. */
   discard(): boolean {
     const held = this.held;

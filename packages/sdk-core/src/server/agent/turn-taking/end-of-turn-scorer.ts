@@ -24,8 +24,8 @@ const CONTINUATIONS = new Set(
     'is', 'are', 'was', 'were', 'am', 'be', 'been', 'being', 'have', 'has', 'had', 'do', 'does', 'did', 'will', 'would', 'can',
     'could', 'should', 'shall', 'may', 'might', 'must', "i'm", "it's", "you're", "we're", "they're", "i'd", "i'll", "i've", "don't",
     "can't", "won't", "let's", 'gonna', 'wanna', 'gotta',
-    // subject pronouns that start a clause
-    'i', 'we', 'they', 'he', 'she', 'you', 'there',
+    // subject pronouns that start a clause ("you" and "it" end many sentences as objects: not here)
+    'i', 'we', 'they', 'he', 'she',
   ],
 );
 

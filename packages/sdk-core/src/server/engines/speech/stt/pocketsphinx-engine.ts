@@ -75,7 +75,7 @@ export class PocketsphinxEngine implements SttEngine {
   createSession(options: SttSessionOptions): SttSession {
     const reason = this.workers[0]?.unavailable;
     if (reason) throw new EngineUnavailableError(reason);
-    return new PocketsphinxSession(this, options, this.options.interimIntervalMs ?? 300);
+    return new PocketsphinxSession(this, options, this.options.interimIntervalMs ?? 150);
   }
 
   /** @internal Lends a decoder to an utterance. */

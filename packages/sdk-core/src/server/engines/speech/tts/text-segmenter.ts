@@ -7,10 +7,10 @@ export interface TextSegmenterOptions {
 }
 
 /**
- * The first segment may stop at a clause mark once it is this long: an opener such as "Hello," is spoken while
- * the rest of the sentence is synthesized, which is what a listener waits for (decision 0032).
+ * The first segment may stop at a clause mark once it is this long: an opener such as "Sure," or "Hello," is
+ * spoken while the rest of the sentence is synthesized, which is what a listener waits for (decision 0032).
  */
-export const FIRST_CLAUSE_MINIMUM_CHARACTERS = 6;
+export const FIRST_CLAUSE_MINIMUM_CHARACTERS = 4;
 
 const SENTENCE_END = /[.!?…。！？]["'”’)\]]*$/u;
 const CLAUSE_END = /[,;:—–]$/u;

@@ -74,5 +74,15 @@ test('the demo page hears the microphone: the human line carries what was said, 
   const humanLines = page.getByTestId('transcript').locator('li.human');
   await expect(humanLines.first()).toContainText(/weather/i, { timeout: 30_000 });
   await expect(page.getByTestId('transcript').locator('li.agent')).toHaveCount(2, { timeout: 30_000 });
+  // The turn latency as the page heard it, and the agent's own timings of that turn.
+  const latency = page.getByTestId('turn-latency').first();
+  await expect(latency).toHaveText(/^\d+ ms$/, { timeout: 20_000 });
+  const heardMs = Number((await latency.textContent())!.replace(' ms', ''));
+  const row = (await page.getByTestId('turn-latencies').locator('li').first().textContent())!;
+  console.log(`demo turn latency: ${row}`);
+  expect(heardMs).toBeGreaterThan(50);
+  expect(heardMs).toBeLessThan(3000);
+  await expect(page.getByTestId('turn-latencies').locator('li').first()).toContainText('at the agent');
+  await page.screenshot({ path: test.info().outputPath('voice-demo-latency.png'), fullPage: true });
   await page.getByTestId('hang-up').click();
 });

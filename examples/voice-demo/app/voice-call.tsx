@@ -3,6 +3,7 @@ import { useVoiceAgent } from '@palaver/sdk-react';
 import type { RealtimeSessionConfigCreate } from '@palaver/sdk-core';
 import { fetchSessionTicket } from './session-ticket.js';
 import { Transcript } from './transcript.js';
+import { TurnTimings } from './turn-timings.js';
 
 /** The session every visitor gets: the LLM the backend picked, the default voice, ten minutes. */
 function demoConfig(llm: string): RealtimeSessionConfigCreate {
@@ -68,6 +69,7 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
         )}
       </div>
       <Transcript transcriptions={agent.transcriptions} />
+      <TurnTimings latencies={agent.turnLatencies} agentTurns={agent.agentTurns} />
       {live && (
         <form
           className="chat"

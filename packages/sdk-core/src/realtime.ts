@@ -28,7 +28,9 @@ export { AgentError } from './realtime/agent-error.js';
 export type { ClientToolContext, ClientToolHandler, PendingClientToolCall } from './realtime/client-tools.js';
 export { AbortError, ConnectionError } from './errors/transport-errors.js';
 export type { ConnectionErrorReason } from './errors/transport-errors.js';
+export { TurnLatencyTracker } from './realtime/turn-latency.js';
 export type {
+  AgentTurnMetrics,
   ClientToolCall,
   DataPacket,
   SDKAgentState,

@@ -13,6 +13,7 @@ import {
   type SDKConnectOptions,
   type SDKSendChatMessageParams,
   type SDKSessionTranscription,
+  type AgentTurnMetrics,
 } from '@palaver/sdk-core/realtime';
 import { useOptionalPalaverClient } from './palaver-provider.js';
 import { useClientTools } from './use-client-tool.js';
@@ -41,6 +42,12 @@ export interface VoiceAgent {
   transcriptions: readonly SDKSessionTranscription[];
   /** Client-side tool calls running in this app right now. */
   toolCalls: readonly PendingClientToolCall[];
+  /** The last turn's latency as heard here (microphone speech end -> first agent audio), ms; undefined before. */
+  turnLatencyMs: number | undefined;
+  /** Every answered turn's latency as heard here, oldest first. */
+  turnLatencies: readonly number[];
+  /** The agent's own timings of each turn (end-of-turn decision, STT, LLM, TTS), oldest first. */
+  agentTurns: readonly AgentTurnMetrics[];
   remainingSeconds: number | null;
   error: Error | undefined;
   /** Why the last session ended (undefined while connected or before the first). */
@@ -123,6 +130,9 @@ export function useVoiceAgent(options: UseVoiceAgentOptions = {}): VoiceAgent {
     agentState: state.agentState,
     transcriptions: state.transcriptions,
     toolCalls: state.toolCalls,
+    turnLatencyMs: state.turnLatencies.at(-1),
+    turnLatencies: state.turnLatencies,
+    agentTurns: state.agentTurns,
     remainingSeconds: state.remainingSeconds,
     error: state.error,
     ended: state.status === 'not_connected' ? state.ended : undefined,

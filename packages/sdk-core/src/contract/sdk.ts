@@ -113,6 +113,32 @@ export type ToolCallMessage = z.infer<typeof ToolCallMessage>;
 export const RuntimeApiMessage = RuntimeApiEnvelope;
 export type RuntimeApiMessage = RuntimeApiEnvelope;
 
+const Ms = z.optional(z.number().check(z.nonnegative()));
+
+/**
+ * Topic `turn_metrics` (Palaver extension): the agent's timings of one turn, sent when the turn ends.
+ * Milliseconds; a stage the turn did not have is absent (a typed turn has no VAD or STT).
+ */
+export const AgentTurnMetrics = z.object({
+  /** 0-based within the session. */
+  turn: z.number(),
+  source: z.enum(['voice', 'text', 'scripted']),
+  /** Last speech -> the decision that the human's turn is over (the turn detector's wait). */
+  end_of_speech_decision_ms: Ms,
+  /** The decision -> the final transcript. */
+  stt_final_ms: Ms,
+  /** The model request -> its first text. */
+  llm_first_token_ms: Ms,
+  /** The first text segment -> its first audio. */
+  tts_first_audio_ms: Ms,
+  /** The human's end of speech (or the typed message) -> the first audio leaving the agent. */
+  response_ms: Ms,
+  /** The answer was prepared at the human's pause and played when the turn ended. */
+  prepared_answer: z.optional(z.boolean()),
+  interrupted: z.boolean(),
+});
+export type AgentTurnMetrics = z.infer<typeof AgentTurnMetrics>;
+
 /** Schema of each data-packet topic. */
 export const DataTopicSchemas = {
   message: SDKSessionTranscription,
@@ -120,6 +146,7 @@ export const DataTopicSchemas = {
   chat_input: SDKSendChatMessageParams,
   tool_call: ToolCallMessage,
   runtime_api: RuntimeApiMessage,
+  turn_metrics: AgentTurnMetrics,
 } as const;
 export type DataTopic = keyof typeof DataTopicSchemas;
 

@@ -22,3 +22,5 @@ export const TRANSCRIPTION_FINAL_ATTRIBUTE = 'lk.transcription_final';
 export const TRANSCRIBED_TRACK_ATTRIBUTE = 'lk.transcribed_track_id';
 /** Data topic of partner avatar actions: `{action, at}` as JSON. */
 export const AVATAR_ACTION_TOPIC = 'avatar_action';
+/** Data topic on which the agent reports each turn's timings (`AgentTurnMetrics`), to the human. */
+export const TURN_METRICS_TOPIC = 'turn_metrics';

@@ -11,6 +11,7 @@ import type { RealtimeEffect, RealtimeInput } from './session-actions.js';
 import type { RealtimeSessionEvents } from './session-events.js';
 import { reduceRealtime } from './session-reducer.js';
 import { initialRealtimeState, type RealtimeState } from './session-state.js';
+import { TurnLatencyTracker } from './turn-latency.js';
 
 export interface RealtimeSessionOptions {
   /** The platform's base URL, for starting sessions with `{ token, config }` (default: the page's origin). */
@@ -73,8 +74,9 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   private leaving: Promise<void> = Promise.resolve();
   private readonly pendingConnects = new Map<number, PendingConnect>();
   private microphoneOperation: Promise<void> | undefined;
-  private readonly meters = new Map<AudioSource, { track: unknown; meter: AudioLevelMeter }>();
+  private readonly meters = new Map<string, { track: unknown; meter: AudioLevelMeter }>();
   private readonly clientTools: ClientToolRunner;
+  private readonly latency: TurnLatencyTracker;
 
   constructor(private readonly options: RealtimeSessionOptions = {}) {
     super();
@@ -87,6 +89,10 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
       (callId) => this.dispatch({ type: 'tool_call_settled', attempt: this.state.attempt, callId }),
     );
     for (const [name, handler] of Object.entries(options.tools ?? {})) this.clientTools.register(name, handler);
+    this.latency = new TurnLatencyTracker(
+      () => ({ agent: this.meter('agent', 'timing')?.volume() ?? 0, microphone: this.meter('microphone', 'timing')?.volume() ?? 0 }),
+      (latencyMs) => this.dispatch({ type: 'turn_latency_measured', attempt: this.state.attempt, latencyMs }),
+    );
   }
 
   /**
@@ -194,15 +200,17 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
     this.removeAllListeners();
   }
 
-  private meter(source: AudioSource): AudioLevelMeter | undefined {
+  /** A level meter of one side: smoothed for display, unsmoothed for timing turn latencies. */
+  private meter(source: AudioSource, use: 'display' | 'timing' = 'display'): AudioLevelMeter | undefined {
     const track = source === 'agent' ? this.link?.agentAudioTrack : this.link?.microphoneTrack;
-    const existing = this.meters.get(source);
+    const key = `${source}:${use}`;
+    const existing = this.meters.get(key);
     if (existing && existing.track === track) return existing.meter;
     existing?.meter.close();
-    this.meters.delete(source);
+    this.meters.delete(key);
     if (!track || typeof AudioContext === 'undefined') return undefined;
-    const meter = createAudioLevelMeter(track);
-    this.meters.set(source, { track, meter });
+    const meter = createAudioLevelMeter(track, use === 'timing' ? { smoothing: 0 } : {});
+    this.meters.set(key, { track, meter });
     return meter;
   }
 
@@ -223,6 +231,9 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
             }
           }
           this.settleConnects();
+          // Turn latency is measured while connected, where the browser has audio meters.
+          if (state.status === 'connected' && typeof AudioContext !== 'undefined') this.latency.start();
+          else if (state.status !== 'connected') this.latency.stop();
         }
         for (const effect of effects) this.run(effect);
       }
@@ -322,6 +333,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   }
 
   private leaveRoom(): void {
+    this.latency.stop();
     this.clientTools.cancelAll();
     this.starting?.abort();
     this.starting = undefined;

@@ -27,7 +27,8 @@ export type RealtimeInput =
   | { type: 'microphone_failed'; attempt: number; error: Error }
   | { type: 'agent_audio_changed'; attempt: number; subscribed: boolean }
   | { type: 'audio_playback_changed'; attempt: number; canPlay: boolean }
-  | { type: 'tool_call_settled'; attempt: number; callId: string };
+  | { type: 'tool_call_settled'; attempt: number; callId: string }
+  | { type: 'turn_latency_measured'; attempt: number; latencyMs: number };
 
 /** A `tool_call_request` payload from the agent. */
 export type ToolCallRequestPayload = Extract<ToolCallMessage, { type: 'tool_call_request' }>['payload'];

@@ -1,4 +1,4 @@
-import type { DataPacket, SDKAgentState, SDKConnectionState, SDKSessionTranscription } from '../contract/sdk.js';
+import type { AgentTurnMetrics, DataPacket, SDKAgentState, SDKConnectionState, SDKSessionTranscription } from '../contract/sdk.js';
 import type { RealtimeEnd, RealtimeStatus } from './session-state.js';
 
 /**
@@ -23,6 +23,10 @@ export interface RealtimeSessionEvents {
   microphoneChanged: (enabled: boolean) => void;
   /** False: the browser blocks playback until `startAudio()` is called from a user gesture. */
   audioPlaybackChanged: (canPlay: boolean) => void;
+  /** A turn's latency as the human heard it (microphone speech end -> first agent audio), ms. */
+  turnLatency: (latencyMs: number) => void;
+  /** The agent's timings of a turn (`turn_metrics` topic). */
+  agentTurnMetrics: (metrics: AgentTurnMetrics) => void;
   /** Every valid data packet from the agent, including topics the connector does not act on (`tool_call`, `runtime_api`). */
   dataPacket: (packet: DataPacket) => void;
 }

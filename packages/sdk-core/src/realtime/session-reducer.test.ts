@@ -321,6 +321,20 @@ describe('reduceRealtime: data packets', () => {
     expect(emitted(reduceRealtime(state, packet('runtime_api', { type: 'request', req_id: 'req_1', payload: { run: 'graph' } })).effects)).toEqual([]);
   });
 
+  it('keeps the agent\'s turn timings and the latencies measured here, reset by the next connect', () => {
+    const state = connectedWithAgent();
+    const metrics = { turn: 0, source: 'voice', end_of_speech_decision_ms: 210, stt_final_ms: 0, response_ms: 290, prepared_answer: true, interrupted: false };
+    const withMetrics = reduceRealtime(state, packet('turn_metrics', metrics));
+    expect(withMetrics.state.agentTurns).toEqual([metrics]);
+    expect(emitted(withMetrics.effects).map((effect) => effect.name)).toEqual(['agentTurnMetrics', 'dataPacket']);
+    const measured = reduceRealtime(withMetrics.state, { type: 'turn_latency_measured', attempt: 1, latencyMs: 330 });
+    expect(measured.state.turnLatencies).toEqual([330]);
+    expect(emitted(measured.effects)).toEqual([{ name: 'turnLatency', args: [330] }]);
+    // Malformed timings are dropped; a measurement of an earlier attempt is ignored.
+    expect(reduceRealtime(state, packet('turn_metrics', { turn: 'x' })).state).toBe(state);
+    expect(reduceRealtime(state, { type: 'turn_latency_measured', attempt: 0, latencyMs: 1 }).state).toBe(state);
+  });
+
   it('takes the session id from room metadata when it arrives later', () => {
     const state = run([{ type: 'connect_requested', options: details }, { ...joined(), roomMetadata: undefined } as RealtimeInput]).state;
     expect(state.sessionId).toBeUndefined();

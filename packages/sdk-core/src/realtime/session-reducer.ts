@@ -22,9 +22,15 @@ export interface RealtimeTransition {
 
 const unchanged = (state: RealtimeState): RealtimeTransition => ({ state, effects: [] });
 
+/** Turns kept in the snapshot's `turnLatencies` and `agentTurns`. */
+const KEPT_TURNS = 50;
+function appended<T>(list: readonly T[], item: T): readonly T[] {
+  return Object.freeze([...list, item].slice(-KEPT_TURNS));
+}
+
 function baseOf(state: RealtimeState): RealtimeStateBase {
-  const { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error, toolCalls } = state;
-  return { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error, toolCalls };
+  const { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error, toolCalls, turnLatencies, agentTurns } = state;
+  return { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error, toolCalls, turnLatencies, agentTurns };
 }
 
 /** Moves to another phase (dropping the old phase's fields) and changes base fields. */
@@ -131,6 +137,10 @@ function receiveData(state: RealtimeState, input: Extract<RealtimeInput, { type:
     return { state: update(state, { error }), effects: [emit({ name: 'error', args: [error] }), delivered] };
   }
   if (packet.topic === 'tool_call') return receiveToolCall(state, packet.payload, input.from.identity, delivered);
+  if (packet.topic === 'turn_metrics') {
+    const metrics = Object.freeze(packet.payload);
+    return { state: update(state, { agentTurns: appended(state.agentTurns, metrics) }), effects: [emit({ name: 'agentTurnMetrics', args: [metrics] }), delivered] };
+  }
   return { state, effects: [delivered] };
 }
 
@@ -188,6 +198,8 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
         agentAudio: false,
         error: undefined,
         toolCalls: Object.freeze([]),
+        turnLatencies: Object.freeze([]),
+        agentTurns: Object.freeze([]),
       };
       const options = input.options;
       if ('connection_details' in options) {
@@ -263,6 +275,9 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
       return state.agentAudio === input.subscribed ? unchanged(state) : { state: update(state, { agentAudio: input.subscribed }), effects: [] };
     case 'audio_playback_changed':
       return state.canPlayAudio === input.canPlay ? unchanged(state) : { state: update(state, { canPlayAudio: input.canPlay }), effects: [] };
+    case 'turn_latency_measured':
+      if (!isJoined(state)) return unchanged(state);
+      return { state: update(state, { turnLatencies: appended(state.turnLatencies, input.latencyMs) }), effects: [emit({ name: 'turnLatency', args: [input.latencyMs] })] };
     case 'tool_call_settled': {
       if (!state.toolCalls.some((pending) => pending.call.id === input.callId)) return unchanged(state);
       return { state: update(state, { toolCalls: Object.freeze(state.toolCalls.filter((pending) => pending.call.id !== input.callId)) }), effects: [] };

@@ -1,4 +1,4 @@
-import type { SDKAgentState, SDKConnectionState, SDKSessionTranscription } from '../contract/sdk.js';
+import type { AgentTurnMetrics, SDKAgentState, SDKConnectionState, SDKSessionTranscription } from '../contract/sdk.js';
 import type { PendingClientToolCall } from './client-tools.js';
 
 /** Why a session is no longer connected. */
@@ -56,6 +56,13 @@ export interface RealtimeStateBase {
   error: Error | undefined;
   /** Client-side tool calls the agent asked for that are running in this app (`onToolCall` handlers). */
   toolCalls: readonly PendingClientToolCall[];
+  /**
+   * Turn latency measured here, per answered turn, oldest first (the last 50): from the last moment the
+   * microphone carried speech to the first agent audio heard, in ms.
+   */
+  turnLatencies: readonly number[];
+  /** The agent's own timings of each turn (`turn_metrics` topic), oldest first (the last 50). */
+  agentTurns: readonly AgentTurnMetrics[];
 }
 
 /** The phase-specific part, tagged by `status`. */
@@ -95,5 +102,7 @@ export function initialRealtimeState(options: { microphone?: boolean } = {}): Re
     agentAudio: false,
     error: undefined,
     toolCalls: Object.freeze([]) as readonly PendingClientToolCall[],
+    turnLatencies: Object.freeze([]) as readonly number[],
+    agentTurns: Object.freeze([]) as readonly AgentTurnMetrics[],
   });
 }

@@ -28,7 +28,8 @@ import { speechBudgetRefusal } from './speech-budget.js';
 import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
 import { traceTurn } from './turn-span.js';
 import { UtteranceTranscript } from './utterance-transcript.js';
-import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE } from '../../contract/wire.js';
+import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, TURN_METRICS_TOPIC } from '../../contract/wire.js';
+import type { AgentTurnMetrics } from '../../contract/sdk.js';
 
 /** The agent's room identity (wire protocol). */
 /** Topic of error messages to the human. */
@@ -437,6 +438,7 @@ export class VoiceAgent implements AgentSessionHandle {
       ));
       this.logger.debug({ ...outcome.metrics }, 'agent turn');
       this.dependencies.onTurnMetrics?.(outcome.metrics);
+      this.reportTurn(outcome.metrics);
       if (outcome.type === 'usage_limit_exceeded') {
         this.sendError(`Usage limit reached: ${outcome.message}`);
         this.stopByItself('usage_limit_exceeded', outcome.message);
@@ -449,6 +451,24 @@ export class VoiceAgent implements AgentSessionHandle {
       this.current = undefined;
       if (!this.stopping && this.queue.length === 0) this.publisher.setState('listening');
     }
+  }
+
+  /** Tells the human's app the turn's timings (`turn_metrics` topic). */
+  private reportTurn(metrics: TurnMetrics): void {
+    const wire: AgentTurnMetrics = {
+      turn: metrics.turn,
+      source: metrics.source,
+      interrupted: metrics.interrupted,
+      ...(metrics.endOfSpeechDecisionMs !== undefined ? { end_of_speech_decision_ms: Math.round(metrics.endOfSpeechDecisionMs) } : {}),
+      ...(metrics.sttFinalMs !== undefined ? { stt_final_ms: Math.round(metrics.sttFinalMs) } : {}),
+      ...(metrics.llmFirstTokenMs !== undefined ? { llm_first_token_ms: Math.round(metrics.llmFirstTokenMs) } : {}),
+      ...(metrics.ttsFirstAudioMs !== undefined ? { tts_first_audio_ms: Math.round(metrics.ttsFirstAudioMs) } : {}),
+      ...(metrics.responseMs !== undefined ? { response_ms: Math.round(metrics.responseMs) } : {}),
+      ...(metrics.preparedAnswer !== undefined ? { prepared_answer: metrics.preparedAnswer } : {}),
+    };
+    this.connection
+      .sendData(JSON.stringify(wire), { topic: TURN_METRICS_TOPIC, reliable: true, destinationIdentities: [this.spec.humanIdentity] })
+      .catch((error: unknown) => this.logger.debug({ err: error }, 'the turn metrics were not sent'));
   }
 
   private commit(message: ContextMessageCreateParams): void {

@@ -153,6 +153,41 @@ async function runProfile(profile: Profile): Promise<ProfileResult> {
   return result;
 }
 
+/** Barge-in: the agent says a long text; the human speaks over it. Time to the agent's last audible frame. */
+async function bargeIn(trials: number): Promise<number[]> {
+  const host = agentHostFor(test);
+  const stops: number[] = [];
+  try {
+    const identity = 'bench-barge-in';
+    const spec = await sessionSpec(test, identity, { input: { turn_detection: adaptive } });
+    const human = await HumanParticipant.join(test.server.services.media.transport, spec.session.id, identity);
+    const handle = await host.start(spec, new RecordedEvents());
+    await human.waitForState('listening');
+    const interruption = await fliteSpeech(speech, 'Wait, stop talking please.');
+    let lead = 0;
+    while (lead < interruption.pcm.length && Math.abs(interruption.pcm[lead]!) < 300) lead += 1;
+    for (let trial = 0; trial < trials; trial += 1) {
+      await handle.speak('Let me tell you a long story about the sea and the ships that sail on it, from the harbour to the open ocean. '.repeat(3).trim());
+      await human.waitForState('speaking');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const saying = human.say(interruption);
+      const startedAt = performance.now() + (lead / interruption.sampleRate) * 1000;
+      await saying;
+      await human.waitForState('listening');
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const loud = human.heard.filter((frame) => frame.at > startedAt - 500 && frame.rms > 200);
+      const last = loud.find((frame, index) => frame.at >= startedAt && (loud[index + 1]?.at ?? Infinity) - frame.at > 300);
+      stops.push(Math.max(0, (last?.at ?? startedAt) - startedAt));
+      await human.waitForState('listening');
+    }
+    await handle.stop();
+    await human.leave();
+  } finally {
+    await host.close();
+  }
+  return stops;
+}
+
 function corpusLine(outcomes: TurnCorpusOutcome[]): string {
   const premature = outcomes.filter((outcome) => outcome.premature);
   const pauses = outcomes.reduce((sum, outcome) => sum + outcome.pauses.length, 0);
@@ -181,6 +216,8 @@ try {
     console.log(`    slowest      turn ${slowest + 1}: "${SENTENCES[slowest]}" heard as "${result.heard[slowest]}"`);
     if (profile.turnDetection.mode === 'adaptive') console.log(`    prepared answers played: ${result.prepared} of ${SENTENCES.length} turns; thrown away: ${result.discarded}`);
   }
+  const stops = await bargeIn(5);
+  console.log(`\n  barge-in (adaptive): the agent's audio stops p50 ${fixed(percentile(stops, 50), 0)} ms, max ${fixed(Math.max(...stops), 0)} ms after the human starts speaking  [${stops.map((value) => fixed(value, 0)).join(', ')}]`);
   console.log(`\n  turn taking on the corpus (listener with real VAD and STT, real time)`);
   const adaptiveCorpus = await runTurnCorpus(speech, DEFAULT_TURN_DETECTION);
   console.log(`    adaptive     ${corpusLine(adaptiveCorpus)}`);

@@ -14,9 +14,11 @@ export interface TurnDetectionOptions extends TurnEndSettings {
   minSpeechMs: number;
   /** Silero probability at which a frame is speech (default 0.5). */
   threshold: number;
+  /** Speech-like audio this long is reported as likely speech (barge-in), before `minSpeechMs` (default 64 ms). */
+  bargeInMs: number;
 }
 
-export const DEFAULT_TURN_DETECTION: TurnDetectionOptions = { ...DEFAULT_TURN_END, minSpeechMs: 150, threshold: 0.5 };
+export const DEFAULT_TURN_DETECTION: TurnDetectionOptions = { ...DEFAULT_TURN_END, minSpeechMs: 150, threshold: 0.5, bargeInMs: 64 };
 
 /** Audio from before the VAD's speech start given to the STT, seconds. */
 const PREROLL_SECONDS = 0.3;
@@ -79,6 +81,11 @@ export interface HumanListenerCallbacks {
   speechStarted(startedAt: Date): UtteranceHandler | undefined;
   /** Speech input failed (the STT engine); the listener keeps detecting speech. */
   failed(error: Error): void;
+  /**
+   * Speech is probably starting (`bargeInMs` of speech-like audio, before `minSpeechMs` confirms it): early
+   * enough to stop the agent's voice. Once per onset, only while no utterance is open.
+   */
+  speechLikely?(): void;
 }
 
 export interface HumanListenerOptions {
@@ -129,6 +136,7 @@ export class HumanListener {
   private open: OpenUtterance | undefined;
   private chain: Promise<void> = Promise.resolve();
   private lastAudioAt = performance.now();
+  private onsetReported = false;
   private readonly stallTimer: NodeJS.Timeout;
   private closed = false;
 
@@ -199,10 +207,23 @@ export class HumanListener {
     const wasOpen = this.open;
     const events = await this.vadStream.push(pcm);
     if (this.closed) return;
+    this.reportOnset();
     // Audio of an utterance already open goes to its STT; a new one gets the pre-roll, which holds this block.
     // During a pause nothing is sent: the next segment starts with its own pre-roll if the human goes on.
     if (wasOpen && wasOpen === this.open && !wasOpen.pause) wasOpen.session?.push(pcm);
     for (const event of events) this.handle(event);
+  }
+
+  /** Likely speech while nobody speaks: once per onset. */
+  private reportOnset(): void {
+    const starting = this.vadStream.startingMs;
+    if (starting === 0) {
+      this.onsetReported = false;
+      return;
+    }
+    if (this.onsetReported || this.open || starting < this.options.turnDetection.bargeInMs) return;
+    this.onsetReported = true;
+    this.options.callbacks.speechLikely?.();
   }
 
   private handle(event: VadEvent): void {

@@ -280,6 +280,10 @@ export class VoiceAgent implements AgentSessionHandle {
       logger: this.logger,
       callbacks: {
         speechStarted: (startedAt) => this.speechStarted(track, startedAt),
+        // Barge-in as soon as speech is likely: the agent's voice stops before the speech is confirmed.
+        speechLikely: () => {
+          if (this.current && this.config.input.interruptable && !this.stopping) this.interrupt('the human started speaking');
+        },
         failed: (error) => {
           this.logger.warn({ err: error }, 'speech recognition failed');
           this.sendError(`Speech recognition failed: ${error.message}`);

@@ -34,10 +34,13 @@ const FILLERS = new Set(['um', 'umm', 'uh', 'uhm', 'er', 'erm', 'ah', 'eh', 'oh'
 /** Two-word endings that are hesitations ("you know", "i mean", "sort of"). */
 const FILLER_PAIRS = new Set(['you know', 'i mean', 'sort of', 'kind of', 'i guess', 'i think', 'let me', 'and then', 'or something']);
 
-/** Short replies that are whole turns. */
+/**
+ * Short replies that are whole turns. Openers that often lead into more ("wait", "stop", "okay", "hello",
+ * "hey") are not here: alone they are `short`, and get a longer wait.
+ */
 const COMPLETE_REPLIES = new Set([
-  'yes', 'yeah', 'yep', 'no', 'nope', 'ok', 'okay', 'sure', 'right', 'thanks', 'thank you', 'hello', 'hi', 'hey', 'bye', 'goodbye',
-  'stop', 'wait', 'please', 'great', 'cool', 'fine', 'good', 'correct', 'exactly', 'absolutely', 'never mind', 'go on', 'go ahead',
+  'yes', 'yeah', 'yep', 'no', 'nope', 'sure', 'thanks', 'thank you', 'bye', 'goodbye',
+  'please', 'great', 'cool', 'fine', 'correct', 'exactly', 'absolutely', 'never mind', 'go on', 'go ahead',
   'sounds good', 'of course', 'not really', 'i see', 'got it', 'me too', 'good morning', 'good night', 'good evening', 'good afternoon',
 ]);
 

@@ -50,6 +50,11 @@ export class SpeechSegmenter {
     return !this.inSpeech && this.candidateStart !== undefined;
   }
 
+  /** How long speech-like frames have lasted without yet counting as speech, ms (0 when none). */
+  get startingMs(): number {
+    return this.starting ? (this.time - this.candidateStart!) * 1000 : 0;
+  }
+
   /** Feeds one frame's score and its duration in seconds. */
   push(score: number, frameSeconds: number): VadEvent[] {
     const frameStart = this.time;

@@ -52,6 +52,11 @@ export class VadStream extends EventEmitter<VadStreamEvents> {
     return this.segmenter.starting;
   }
 
+  /** How long those frames have lasted, ms (0 when none). */
+  get startingMs(): number {
+    return this.segmenter.startingMs;
+  }
+
   push(pcm: Int16Array): Promise<VadEvent[]> {
     const samples = int16ToFloat32(this.resampler.push(pcm));
     const run = this.queue.then(() => this.process(samples));

@@ -247,8 +247,14 @@ export class HumanListener {
   private pause(open: OpenUtterance, speechEndedAt: number): void {
     const pause: NonNullable<OpenUtterance['pause']> = { speechEndedAt, timer: undefined };
     open.pause = pause;
-    const interim = [open.settledText, open.text].filter((text) => text !== '').join(' ');
-    if (interim !== '') open.handler.pausing?.(interim);
+    // The words so far, early: the decoder's hypothesis now (where it can tell), else its latest interim.
+    const soFar = (segment: string) => [open.settledText, segment].filter((text) => text !== '').join(' ');
+    const peeking = open.session?.peek?.();
+    if (peeking) {
+      void peeking.then((segment) => {
+        if (open.pause === pause && segment.trim() !== '') open.handler.pausing?.(soFar(segment.trim()));
+      });
+    } else if (soFar(open.text) !== '') open.handler.pausing?.(soFar(open.text));
     if (open.session) {
       const segment = open.session.finish().then(
         (text) => text.trim(),

@@ -117,6 +117,8 @@ export class PocketsphinxEngine implements SttEngine {
 
 class PocketsphinxSession extends BaseSttSession {
   private job: { worker: Promise<SupervisedWorker>; handle: Promise<JobHandle<FinalHypothesis>> } | undefined;
+  /** Callers of `peek` waiting for the decoder's answer, in order. */
+  private readonly peeks: Array<(text: string) => void> = [];
   private readonly resampler: LinearResampler;
 
   constructor(
@@ -134,6 +136,17 @@ class PocketsphinxSession extends BaseSttSession {
     const samples = this.resampler.push(pcm);
     const job = (this.job ??= this.startUtterance());
     void job.handle.then((handle) => handle.send({ type: 'audio', pcm: samples } satisfies UtteranceInput));
+  }
+
+  /** The decoder's hypothesis of the audio pushed so far, asked for now (ahead of the next interim). */
+  async peek(): Promise<string> {
+    const job = this.job;
+    if (!job || this.closed) return '';
+    const handle = await job.handle;
+    return new Promise<string>((resolve) => {
+      this.peeks.push(resolve);
+      handle.send({ type: 'peek' } satisfies UtteranceInput);
+    });
   }
 
   async finish(): Promise<string> {
@@ -159,6 +172,7 @@ class PocketsphinxSession extends BaseSttSession {
     this.closed = true;
     const job = this.job;
     this.job = undefined;
+    for (const resolve of this.peeks.splice(0)) resolve('');
     void job?.handle.then((handle) => handle.send({ type: 'cancel' } satisfies UtteranceInput));
   }
 
@@ -168,13 +182,19 @@ class PocketsphinxSession extends BaseSttSession {
     const handle = worker.then((decoder) => {
       const job = decoder.run<FinalHypothesis>('utterance', { interimIntervalMs: this.interimIntervalMs } satisfies UtteranceJob, {
         timeoutMs: this.engine.utteranceTimeoutMs,
-        onChunk: (data) => this.emit('transcript', { type: 'interim', text: (data as InterimHypothesis).text, utterance }),
+        onChunk: (data) => {
+          const hypothesis = data as InterimHypothesis;
+          if (hypothesis.peek) this.peeks.shift()?.(hypothesis.text);
+          else this.emit('transcript', { type: 'interim', text: hypothesis.text, utterance });
+        },
       });
       // The decoder goes back to the pool however the utterance ends (final, cancel, crash, timeout).
-      job.result.then(
-        () => this.engine.release(decoder),
-        () => this.engine.release(decoder),
-      );
+      const settled = () => {
+        this.engine.release(decoder);
+        // A peek the decoder never answered (it failed) gets nothing rather than hanging.
+        for (const resolve of this.peeks.splice(0)) resolve('');
+      };
+      job.result.then(settled, settled);
       return job;
     });
     return { worker, handle };

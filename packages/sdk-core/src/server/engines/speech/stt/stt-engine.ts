@@ -38,6 +38,11 @@ export interface SttSessionEvents {
  */
 export interface SttSession extends EventEmitter<SttSessionEvents> {
   push(pcm: Int16Array): void;
+  /**
+   * The hypothesis of the current utterance now, without ending it (engines that stream); undefined when the
+   * engine cannot tell before the final.
+   */
+  peek?(): Promise<string>;
   finish(): Promise<string>;
   /** Abandons the current utterance and releases the engine. */
   close(): void;

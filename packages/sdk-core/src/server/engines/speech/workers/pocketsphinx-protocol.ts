@@ -15,10 +15,12 @@ export interface UtteranceJob {
 }
 
 /** Input messages for a running utterance job; audio is 16 kHz PCM16. */
-export type UtteranceInput = { type: 'audio'; pcm: Int16Array } | { type: 'end' } | { type: 'cancel' };
+export type UtteranceInput = { type: 'audio'; pcm: Int16Array } | { type: 'peek' } | { type: 'end' } | { type: 'cancel' };
 
 export interface InterimHypothesis {
   text: string;
+  /** The answer to a `peek`: the hypothesis of all the audio so far, now. */
+  peek?: boolean;
 }
 
 export interface FinalHypothesis {

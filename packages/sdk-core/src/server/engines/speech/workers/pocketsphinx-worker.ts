@@ -97,6 +97,8 @@ serveJobs(async (rawOptions) => {
                 context.emit({ text } satisfies InterimHypothesis);
               }
             }
+          } else if (input.type === 'peek') {
+            context.emit({ text: hypothesis(), peek: true } satisfies InterimHypothesis);
           } else finish(input.type === 'cancel');
         });
       });

@@ -111,6 +111,8 @@ async function floorMs(profile: Profile, pcm: Int16Array, sampleRate: number, an
 
 interface ProfileResult {
   heard: string[];
+  /** The agent's own medians (turn_metrics). */
+  agentView: string;
   endToEnd: number[];
   floors: number[];
   prepared: number;
@@ -118,9 +120,9 @@ interface ProfileResult {
 }
 
 async function runProfile(profile: Profile): Promise<ProfileResult> {
-  const metrics: Array<{ preparedAnswer?: boolean; discardedAnswers?: number; source: string }> = [];
+  const metrics: Array<{ preparedAnswer?: boolean; discardedAnswers?: number; source: string; llmFirstTokenMs?: number; ttsFirstAudioMs?: number; responseMs?: number; endOfSpeechDecisionMs?: number }> = [];
   const host = agentHostFor(test, { onTurnMetrics: (turn) => metrics.push(turn) });
-  const result: ProfileResult = { heard: [], endToEnd: [], floors: [], prepared: 0, discarded: 0 };
+  const result: ProfileResult = { heard: [], agentView: '', endToEnd: [], floors: [], prepared: 0, discarded: 0 };
   try {
     const identity = `bench-human-${profiles.indexOf(profile)}`;
     const llm = profile.llm ? await test.client.llms.retrieve(profile.llm) : undefined;
@@ -149,6 +151,11 @@ async function runProfile(profile: Profile): Promise<ProfileResult> {
   }
   const voiceTurns = metrics.filter((turn) => turn.source === 'voice');
   result.prepared = voiceTurns.filter((turn) => turn.preparedAnswer).length;
+  const median = (pick: (turn: (typeof voiceTurns)[number]) => number | undefined) => {
+    const values = voiceTurns.map(pick).filter((value): value is number => value !== undefined);
+    return values.length > 0 ? fixed(percentile(values, 50), 0) : '-';
+  };
+  result.agentView = `end-of-turn decision ${median((turn) => turn.endOfSpeechDecisionMs)} ms, LLM first token ${median((turn) => turn.llmFirstTokenMs)} ms (from its request), TTS first audio ${median((turn) => turn.ttsFirstAudioMs)} ms, response ${median((turn) => turn.responseMs)} ms`;
   result.discarded = voiceTurns.reduce((sum, turn) => sum + (turn.discardedAnswers ?? 0), 0);
   return result;
 }
@@ -212,6 +219,7 @@ try {
     console.log(`    end to end   p50 ${fixed(p50, 0)} ms, p95 ${fixed(p95, 0)} ms  [${result.endToEnd.map((value) => fixed(value, 0)).join(', ')}]`);
     console.log(`    floor        p50 ${fixed(floor50, 0)} ms (the rule's shortest wait + STT final + TTS first audio, engines called directly)`);
     console.log(`    ratio        ${fixed(p50 / floor50, 2)} (end to end / floor)`);
+    console.log(`    agent's view ${result.agentView}`);
     const slowest = result.endToEnd.indexOf(Math.max(...result.endToEnd));
     console.log(`    slowest      turn ${slowest + 1}: "${SENTENCES[slowest]}" heard as "${result.heard[slowest]}"`);
     if (profile.turnDetection.mode === 'adaptive') console.log(`    prepared answers played: ${result.prepared} of ${SENTENCES.length} turns; thrown away: ${result.discarded}`);

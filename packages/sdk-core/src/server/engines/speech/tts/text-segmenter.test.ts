@@ -21,6 +21,16 @@ describe('TextSegmenter', () => {
     expect(segmenter.push('5 dollars, says Dr. Smith and J. Doe. Next')).toEqual(['It costs 3.5 dollars, says Dr. Smith and J. Doe.']);
   });
 
+  it('ends an opener at its comma as soon as it arrives (a streamed "Sure,"), but not a number\'s comma', () => {
+    const segmenter = new TextSegmenter();
+    expect(segmenter.push('Sure,')).toEqual(['Sure,']);
+    expect(segmenter.push(' I can help, of course.')).toEqual([]);
+    expect(segmenter.flush()).toEqual(['I can help, of course.']);
+    const numbers = new TextSegmenter();
+    expect(numbers.push('It is 1,')).toEqual([]);
+    expect(numbers.push('000 dollars.')).toEqual([]);
+  });
+
   it('lets the first segment end at a long enough clause, later ones only at sentences', () => {
     const segmenter = new TextSegmenter({ firstClauseMinimumCharacters: 10 });
     expect(segmenter.push('Well, after thinking about it, I agree, mostly. ')).toEqual([

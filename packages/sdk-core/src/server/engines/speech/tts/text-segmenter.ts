@@ -59,6 +59,12 @@ export class TextSegmenter {
         start = index;
       }
     }
+    // The opener ("Sure,") need not wait for the next token: a clause mark right after a letter ends it now.
+    const rest = this.buffer.slice(start);
+    if (this.emitted === 0 && /\p{L}[,;:]$/u.test(rest) && rest.trim().length >= this.firstClauseMinimum) {
+      this.take(segments, start, this.buffer.length);
+      start = this.buffer.length;
+    }
     this.buffer = this.buffer.slice(start);
     return segments;
   }

@@ -63,6 +63,20 @@ describe.each(await storeKinds())('realtime sessions (%s)', (kind) => {
     expect(await invalidField(alice.realtime.start(startBody({ persona: bobsPersona.id })))).toContain('config.generative.persona');
   });
 
+  it('input.turn_detection (Palaver extension): defaults filled, kept and updated whole; a wait range upside down is a 400', async () => {
+    const { session } = await test.client.realtime.start({ ...startBody(), config: { ...startBody().config, input: { turn_detection: { mode: 'fixed' } } } });
+    expect(session.config.input.turn_detection).toEqual({ mode: 'fixed', silence_ms: 550, min_wait_ms: 200, max_wait_ms: 1200, preemptive: true });
+    expect((await test.client.realtime.retrieve(session.id)).config.input.turn_detection).toMatchObject({ mode: 'fixed' });
+    const updated = await test.client.realtime.update(session.id, { input: { turn_detection: { mode: 'adaptive', min_wait_ms: 300, max_wait_ms: 900 } } });
+    expect(updated.config.input).toMatchObject({ interruptable: true, turn_detection: { mode: 'adaptive', min_wait_ms: 300, max_wait_ms: 900, preemptive: true } });
+    // Without it the agent uses its defaults (adaptive); the stored config stays as sent.
+    expect((await test.client.realtime.start(startBody())).session.config.input.turn_detection).toBeUndefined();
+    const upsideDown = { ...startBody(), config: { ...startBody().config, input: { turn_detection: { min_wait_ms: 900, max_wait_ms: 300 } } } };
+    expect(await invalidField(test.client.realtime.start(upsideDown))).toContain('max_wait_ms');
+    const tooShort = { ...startBody(), config: { ...startBody().config, input: { turn_detection: { silence_ms: 10 } } } };
+    expect(await invalidField(test.client.realtime.start(tooShort))).toContain('silence_ms');
+  });
+
   it('answers the resolved objects, a new context, and connection details for the session room', async () => {
     const persona = await test.client.personas.create({ name: 'Ada', description: 'Tutor', voice: 'flite-slt' });
     const scenario = await test.client.scenarios.create({ name: 'Lesson', project: test.server.project, prompt: 'Teach fractions.' });

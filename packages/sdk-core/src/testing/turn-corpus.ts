@@ -30,6 +30,8 @@ export interface TurnCorpusOutcome {
   turns: number;
   /** Pauses the listener heard, and how many the human went on after. */
   pauses: HeardPause[];
+  /** The early words at each pause (the decoder's hypothesis, before the segment's final). */
+  early: string[];
   resumptions: number;
   /** The end of the last turn, ms after the speech ended for good (the wait the human felt). */
   endAfterSpeechMs: number | undefined;
@@ -95,6 +97,7 @@ export async function runTurnCorpus(
       const startedAt = performance.now();
       const ended: Array<{ at: number; utterance: HeardUtterance }> = [];
       const pauses: HeardPause[] = [];
+      const early: string[] = [];
       let resumptions = 0;
       const listener = new HumanListener({
         track: realTimeTrack(padded, item.id),
@@ -105,6 +108,7 @@ export async function runTurnCorpus(
         callbacks: {
           speechStarted: () => ({
             interim: () => undefined,
+            pausing: (text) => early.push(text),
             paused: (pause) => pauses.push({ ...pause, speechEndedAt: pause.speechEndedAt - startedAt }),
             resumed: () => (resumptions += 1),
             finished: (utterance) => ended.push({ at: performance.now() - startedAt, utterance }),
@@ -122,6 +126,7 @@ export async function runTurnCorpus(
         premature: first !== undefined && first.at < item.speechEndMs,
         turns: ended.length,
         pauses,
+        early,
         resumptions,
         endAfterSpeechMs: ended.at(-1) ? ended.at(-1)!.at - item.speechEndMs : undefined,
         texts: ended.map((entry) => entry.utterance.text),

@@ -6,7 +6,7 @@ import type { VadEvent } from '../engines/speech/vad/speech-segmenter.js';
 import { VAD_SAMPLE_RATE } from '../engines/speech/vad/frame-scorer.js';
 import type { VadStream, VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
 import { RecentAudio } from './recent-audio.js';
-import { DEFAULT_TURN_END, turnEndWait, type TurnEndSettings } from './turn-taking/turn-end-policy.js';
+import { DEFAULT_TURN_END, turnEndWait, type TurnEndDecision, type TurnEndSettings } from './turn-taking/turn-end-policy.js';
 
 /** Turn detection settings: the VAD's, and how a turn ends (fixed silence, or adaptive to the words). */
 export interface TurnDetectionOptions extends TurnEndSettings {
@@ -249,10 +249,13 @@ export class HumanListener {
     open.pause = pause;
     // The words so far, early: the decoder's hypothesis now (where it can tell), else its latest interim.
     const soFar = (segment: string) => [open.settledText, segment].filter((text) => text !== '').join(' ');
+    let early: string | undefined;
     const peeking = open.session?.peek?.();
     if (peeking) {
       void peeking.then((segment) => {
-        if (open.pause === pause && segment.trim() !== '') open.handler.pausing?.(soFar(segment.trim()));
+        if (open.pause !== pause || segment.trim() === '') return;
+        early = soFar(segment.trim());
+        open.handler.pausing?.(early);
       });
     } else if (soFar(open.text) !== '') open.handler.pausing?.(soFar(open.text));
     if (open.session) {
@@ -268,7 +271,9 @@ export class HumanListener {
     void this.textOf(open).then((text) => {
       if (open.pause !== pause || this.closed) return;
       open.settledText = text;
-      const decision = turnEndWait(this.options.turnDetection, text);
+      // As sure as the least sure reading: when the decoder's early words and its final disagree on the ending
+      // ("near the" / "nearby"), the longer wait of the two holds.
+      const decision = longerWait(turnEndWait(this.options.turnDetection, text), early === undefined ? undefined : turnEndWait(this.options.turnDetection, early));
       const remaining = Math.max(0, decision.waitMs - (performance.now() - speechEndedAt));
       const decide = () => {
         if (open.pause !== pause || this.open !== open) return;
@@ -354,6 +359,10 @@ export class HumanListener {
       resumptions: open.resumptions,
     });
   }
+}
+
+function longerWait(final: TurnEndDecision, early: TurnEndDecision | undefined): TurnEndDecision {
+  return early !== undefined && early.waitMs > final.waitMs ? early : final;
 }
 
 function firstChannel(samples: Int16Array, channels: number): Int16Array {

@@ -1,10 +1,13 @@
-// Browser-side helpers of the test pages (bundled into them): what the page's audio elements play.
+// Browser-side helpers of the test pages (bundled into them): what the page hears.
 
-/** Strength of a frequency in what the agent's audio element plays (WebAudio analyser), over `durationMs`. */
-export async function measureAgentTone(frequency: number, durationMs: number): Promise<{ peakFrequency: number; toneDb: number; floorDb: number }> {
-  const element = document.querySelector('audio');
-  const stream = element?.srcObject;
-  if (!(stream instanceof MediaStream)) throw new Error('no agent audio element');
+export interface ToneMeasurement {
+  peakFrequency: number;
+  toneDb: number;
+  floorDb: number;
+}
+
+/** Strength of a frequency in `stream` (WebAudio analyser, spectra averaged over `durationMs`) against the floor. */
+export async function measureStreamTone(stream: MediaStream, frequency: number, durationMs: number): Promise<ToneMeasurement> {
   const context = new AudioContext({ sampleRate: 48_000 });
   await context.resume();
   const source = context.createMediaStreamSource(stream);
@@ -35,4 +38,11 @@ export async function measureAgentTone(frequency: number, durationMs: number): P
     count += 1;
   }
   return { peakFrequency: peak * binHz, toneDb: sums[toneBin]! / samples, floorDb: floor / count };
+}
+
+/** Strength of a frequency in what the agent's audio element plays, over `durationMs`. */
+export async function measureAgentTone(frequency: number, durationMs: number): Promise<ToneMeasurement> {
+  const stream = document.querySelector('audio')?.srcObject;
+  if (!(stream instanceof MediaStream)) throw new Error('no agent audio element');
+  return measureStreamTone(stream, frequency, durationMs);
 }

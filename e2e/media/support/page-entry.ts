@@ -1,5 +1,6 @@
 // Bundled with esbuild into the test page: drives the unmodified livekit-client from the tests.
 import { ConnectionState, Room, RoomEvent, Track, type RemoteParticipant, type RemoteTrack } from 'livekit-client';
+import { measureStreamTone, type ToneMeasurement } from '../../support/page-audio.js';
 
 interface Received {
   kind: 'data' | 'text';
@@ -93,40 +94,10 @@ const api = {
     await room().localParticipant.setAttributes(attributes);
   },
   /** Strength of a frequency in the subscribed audio (WebAudio analyser), over `durationMs`. */
-  async measureTone(frequency: number, durationMs: number): Promise<{ peakFrequency: number; toneDb: number; floorDb: number }> {
+  measureTone(frequency: number, durationMs: number): Promise<ToneMeasurement> {
     const track = state.remoteAudio.at(-1);
     if (!track) throw new Error('no remote audio track');
-    const context = new AudioContext({ sampleRate: 48_000 });
-    await context.resume();
-    const source = context.createMediaStreamSource(new MediaStream([track]));
-    const analyser = context.createAnalyser();
-    analyser.fftSize = 4096;
-    analyser.smoothingTimeConstant = 0;
-    source.connect(analyser);
-    const bins = new Float32Array(analyser.frequencyBinCount);
-    const binHz = context.sampleRate / analyser.fftSize;
-    const sums = new Float32Array(bins.length);
-    let samples = 0;
-    const end = performance.now() + durationMs;
-    while (performance.now() < end) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      analyser.getFloatFrequencyData(bins);
-      for (let index = 0; index < bins.length; index += 1) sums[index]! += Number.isFinite(bins[index]!) ? bins[index]! : -200;
-      samples += 1;
-    }
-    await context.close();
-    let peak = 0;
-    for (let index = 1; index < sums.length; index += 1) if (sums[index]! > sums[peak]!) peak = index;
-    const toneBin = Math.round(frequency / binHz);
-    const average = (index: number) => sums[index]! / samples;
-    let floor = 0;
-    let count = 0;
-    for (let index = 5; index < sums.length / 2; index += 1) {
-      if (Math.abs(index - toneBin) < 10) continue;
-      floor += average(index);
-      count += 1;
-    }
-    return { peakFrequency: peak * binHz, toneDb: average(toneBin), floorDb: floor / count };
+    return measureStreamTone(new MediaStream([track]), frequency, durationMs);
   },
   async disconnect(): Promise<void> {
     await state.room?.disconnect();

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import {
   createAppRun,
   type AppRun,
@@ -12,7 +12,7 @@ import {
   type RuntimeLogItem,
   type SDKConnectionState,
 } from '@palaver/sdk-core/realtime';
-import { useOptionalPalaverClient } from './palaver-provider.js';
+import { useOwnedConnection } from './use-owned-connection.js';
 import { useClientTools } from './use-client-tool.js';
 
 export interface UseAppRunOptions extends AppRunOptions {
@@ -68,28 +68,18 @@ const ignore = () => {};
  * }
  */
 export function useAppRun(options: UseAppRunOptions = {}): AppRunControls {
-  const client = useOptionalPalaverClient();
-  const [owned] = useState(() => {
-    if (options.run) return undefined;
-    const { run: _run, connectOnMount: _connect, tools: _tools, ...runOptions } = options;
-    const baseUrl = runOptions.baseUrl ?? client?.http.options.baseUrl;
-    const fetch = runOptions.fetch ?? client?.http.options.fetch;
-    return createAppRun({ ...runOptions, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(fetch ? { fetch } : {}) });
+  const run = useOwnedConnection({
+    given: options.run,
+    options,
+    connectOnMount: options.connectOnMount,
+    create: (transport) => {
+      const { run: _run, connectOnMount: _connect, tools: _tools, ...runOptions } = options;
+      return createAppRun({ ...runOptions, ...transport });
+    },
+    removedMessage: 'useAppRun: the `run` option cannot be removed once given',
   });
-  const run = options.run ?? owned;
-  if (!run) throw new Error('useAppRun: the `run` option cannot be removed once given');
   const state = useSyncExternalStore(run.subscribe, run.getSnapshot, run.getSnapshot);
   useClientTools(run.session, options.tools);
-
-  const connectOnMount = options.connectOnMount;
-  useEffect(() => {
-    if (!connectOnMount) return undefined;
-    run.connect(connectOnMount).catch(ignore);
-    return () => void run.disconnect();
-    // Connect once per run: a new options object each render must not reconnect.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [run]);
-  useEffect(() => (owned ? () => void owned.disconnect() : undefined), [owned]);
 
   const connect = useCallback((connectOptions: AppRunConnectOptions) => run.connect(connectOptions).catch(ignore), [run]);
   const disconnect = useCallback(() => run.disconnect(), [run]);

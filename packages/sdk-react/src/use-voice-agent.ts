@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import {
   createRealtimeSession,
   type AudioSource,
@@ -15,7 +15,7 @@ import {
   type SDKSessionTranscription,
   type AgentTurnMetrics,
 } from '@palaver/sdk-core/realtime';
-import { useOptionalPalaverClient } from './palaver-provider.js';
+import { useOwnedConnection } from './use-owned-connection.js';
 import { useClientTools } from './use-client-tool.js';
 
 export interface UseVoiceAgentOptions extends RealtimeSessionOptions {
@@ -91,28 +91,18 @@ const ignore = () => {};
  * }
  */
 export function useVoiceAgent(options: UseVoiceAgentOptions = {}): VoiceAgent {
-  const client = useOptionalPalaverClient();
-  const [owned] = useState(() => {
-    if (options.session) return undefined;
-    const { session: _session, connectOnMount: _connect, tools: _tools, ...sessionOptions } = options;
-    const baseUrl = sessionOptions.baseUrl ?? client?.http.options.baseUrl;
-    const fetch = sessionOptions.fetch ?? client?.http.options.fetch;
-    return createRealtimeSession({ ...sessionOptions, ...(baseUrl !== undefined ? { baseUrl } : {}), ...(fetch ? { fetch } : {}) });
+  const session = useOwnedConnection({
+    given: options.session,
+    options,
+    connectOnMount: options.connectOnMount,
+    create: (transport) => {
+      const { session: _session, connectOnMount: _connect, tools: _tools, ...sessionOptions } = options;
+      return createRealtimeSession({ ...sessionOptions, ...transport });
+    },
+    removedMessage: 'useVoiceAgent: the `session` option cannot be removed once given',
   });
-  const session = options.session ?? owned;
-  if (!session) throw new Error('useVoiceAgent: the `session` option cannot be removed once given');
   const state = useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
   useClientTools(session, options.tools);
-
-  const connectOnMount = options.connectOnMount;
-  useEffect(() => {
-    if (!connectOnMount) return undefined;
-    session.connect(connectOnMount).catch(ignore);
-    return () => void session.disconnect();
-    // Connect once per session: a new options object each render must not reconnect.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [session]);
-  useEffect(() => (owned ? () => void owned.disconnect() : undefined), [owned]);
 
   const connect = useCallback((connectOptions: SDKConnectOptions) => session.connect(connectOptions).catch(ignore), [session]);
   const disconnect = useCallback(() => session.disconnect(), [session]);

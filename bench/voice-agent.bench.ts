@@ -171,19 +171,16 @@ async function bargeIn(trials: number): Promise<number[]> {
     const handle = await host.start(spec, new RecordedEvents());
     await human.waitForState('listening');
     const interruption = await fliteSpeech(speech, 'Wait, stop talking please.');
-    let lead = 0;
-    while (lead < interruption.pcm.length && Math.abs(interruption.pcm[lead]!) < 300) lead += 1;
     for (let trial = 0; trial < trials; trial += 1) {
       await handle.speak('Let me tell you a long story about the sea and the ships that sail on it, from the harbour to the open ocean. '.repeat(3).trim());
       await human.waitForState('speaking');
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const saying = human.say(interruption);
-      const startedAt = performance.now() + (lead / interruption.sampleRate) * 1000;
+      const startedAt = performance.now() + interruption.speechStartMs;
       await saying;
       await human.waitForState('listening');
       await new Promise((resolve) => setTimeout(resolve, 2500));
-      const loud = human.heard.filter((frame) => frame.at > startedAt - 500 && frame.rms > 200);
-      const last = loud.find((frame, index) => frame.at >= startedAt && (loud[index + 1]?.at ?? Infinity) - frame.at > 300);
+      const last = human.lastAudibleBeforeQuiet(startedAt);
       stops.push(Math.max(0, (last?.at ?? startedAt) - startedAt));
       await human.waitForState('listening');
     }

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { collectSynthesis, concatSamples, createTestPlatform, resampleLinear } from '@palaver/sdk-core/testing';
+import { collectSynthesis, concatSamples, createTestPlatform, resampleLinear, speechBounds, type TurnCorpusItem } from '@palaver/sdk-core/testing';
 
 const RATE = 16_000;
 
@@ -41,31 +41,11 @@ const VOICES = [
   { id: 'espeak-en-us', voice: { service: 'espeak-ng', voice: 'en-us' } },
 ] as const;
 
-export interface CorpusItem {
-  id: string;
-  file: string;
-  voice: string;
-  before: string;
-  after: string;
-  /** Where the speech before the pause ends, and where it resumes, ms from the file's start. */
-  pauseStartMs: number;
-  resumeMs: number;
-  /** Where the speech after the pause ends (the end of the turn), ms. */
-  speechEndMs: number;
-}
-
-/** The last sample louder than the noise floor: where speech ends in synthesized audio. */
-function speechEnd(pcm: Int16Array): number {
-  let last = pcm.length - 1;
-  while (last > 0 && Math.abs(pcm[last]!) < 300) last -= 1;
-  return last + 1;
-}
-
 const folder = fileURLToPath(new URL('../packages/sdk-core/tests/fixtures/turn-corpus/', import.meta.url));
 mkdirSync(folder, { recursive: true });
 const platform = await createTestPlatform();
 const { tts } = platform.server.services.speech;
-const items: CorpusItem[] = [];
+const items: TurnCorpusItem[] = [];
 try {
   for (const [index, [before, after, pauseMs]] of SPLITS.entries()) {
     // Each text with two of the three voices, alternating, so every voice says a third of the corpus twice.
@@ -73,7 +53,7 @@ try {
       const say = async (text: string) => {
         const { pcm, sampleRate } = await collectSynthesis(tts.synthesize({ voice: voice.voice, text }));
         const at16k = sampleRate === RATE ? pcm : resampleLinear(pcm, sampleRate, RATE);
-        return at16k.subarray(0, speechEnd(at16k));
+        return at16k.subarray(0, speechBounds(at16k).last + 1);
       };
       const first = await say(before);
       const second = await say(after);

@@ -76,12 +76,20 @@ export async function sessionSpec(
   return { session, principal, humanIdentity };
 }
 
-/** Flite speech of `text` (16 kHz), as the human's microphone would carry it. */
-export async function fliteSpeech(speech: Speech, text: string, voice = 'slt'): Promise<{ pcm: Int16Array; sampleRate: number; speechEndMs: number }> {
-  const { pcm, sampleRate } = await collectSynthesis(speech.tts.synthesize({ voice: { service: 'flite', voice }, text }));
+/** Where speech is in synthesized PCM: the first and the last sample louder than its noise floor. */
+export function speechBounds(pcm: Int16Array): { first: number; last: number } {
+  let first = 0;
+  while (first < pcm.length && Math.abs(pcm[first]!) < 300) first += 1;
   let last = pcm.length - 1;
   while (last > 0 && Math.abs(pcm[last]!) < 300) last -= 1;
-  return { pcm, sampleRate, speechEndMs: (last / sampleRate) * 1000 };
+  return { first, last };
+}
+
+/** Flite speech of `text` (16 kHz), as the human's microphone would carry it, with where its speech starts and ends. */
+export async function fliteSpeech(speech: Speech, text: string, voice = 'slt'): Promise<{ pcm: Int16Array; sampleRate: number; speechStartMs: number; speechEndMs: number }> {
+  const { pcm, sampleRate } = await collectSynthesis(speech.tts.synthesize({ voice: { service: 'flite', voice }, text }));
+  const { first, last } = speechBounds(pcm);
+  return { pcm, sampleRate, speechStartMs: (first / sampleRate) * 1000, speechEndMs: (last / sampleRate) * 1000 };
 }
 
 /** Root mean square of PCM16 samples. */
@@ -205,6 +213,16 @@ export class HumanParticipant {
   /** First agent frame with audible sound at or after `since` (performance.now scale). */
   firstAudibleAfter(since: number): HeardFrame | undefined {
     return this.heard.find((frame) => frame.at >= since && frame.rms > AUDIBLE_RMS);
+  }
+
+  /**
+   * When the agent's voice stopped after being interrupted at `since`: its last audible frame before its first
+   * quiet stretch (`quietMs`) from `since` on, so its later answer is not counted; when it was already quiet,
+   * its last audible frame before `since`.
+   */
+  lastAudibleBeforeQuiet(since: number, quietMs = 300): HeardFrame | undefined {
+    const loud = this.heard.filter((frame) => frame.at > since - 500 && frame.rms > AUDIBLE_RMS);
+    return loud.find((frame, index) => frame.at >= since && (loud[index + 1]?.at ?? Infinity) - frame.at > quietMs) ?? loud.filter((frame) => frame.at < since).at(-1);
   }
 
   /** Last agent frame with audible sound. */

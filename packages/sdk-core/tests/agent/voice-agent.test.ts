@@ -350,15 +350,12 @@ describe.skipIf(!sttAvailable)('voice agent: listening to speech (pocketsphinx)'
     await human.waitForState('speaking');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const speech = await fliteSpeech(test.server.services.speech, 'Wait, stop talking please.');
-    const leadingSilenceMs = leadingSilence(speech.pcm, speech.sampleRate);
     const saying = human.say(speech);
-    const speechStartedAt = performance.now() + leadingSilenceMs;
+    const speechStartedAt = performance.now() + speech.speechStartMs;
     await eventually(() => expect(human.finalTranscriptions(true).length).toBeGreaterThanOrEqual(1), 10_000);
     await saying;
-    // The agent's last audible frame before its first quiet stretch (300 ms) after the human started speaking
-    // (its answer to the interruption comes later).
-    const loud = human.heard.filter((frame) => frame.at > speechStartedAt - 500 && frame.rms > AUDIBLE_RMS);
-    const lastLoud = loud.find((frame, index) => frame.at >= speechStartedAt && (loud[index + 1]?.at ?? Infinity) - frame.at > 300) ?? loud.filter((frame) => frame.at < speechStartedAt).at(-1)!;
+    // When the agent went quiet (its answer to the interruption comes later).
+    const lastLoud = human.lastAudibleBeforeQuiet(speechStartedAt)!;
     const stoppedAfterMs = Math.max(0, lastLoud.at - speechStartedAt);
     console.info(`[voice agent barge-in] agent audio stopped ${stoppedAfterMs.toFixed(0)} ms after the human started speaking`);
     expect(stoppedAfterMs).toBeLessThan(250);
@@ -412,12 +409,6 @@ describe.skipIf(!sttAvailable)('voice agent: listening to speech (pocketsphinx)'
     await human.leave();
   }, 60_000);
 });
-
-function leadingSilence(pcm: Int16Array, sampleRate: number): number {
-  let first = 0;
-  while (first < pcm.length && Math.abs(pcm[first]!) < 300) first += 1;
-  return (first / sampleRate) * 1000;
-}
 
 function summarize(endToEnd: number[], turns: TurnMetrics[]) {
   const medianOf = (values: Array<number | undefined>) => {

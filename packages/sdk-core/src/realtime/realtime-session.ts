@@ -141,11 +141,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   async sendChatMessage(params: SDKSendChatMessageParams): Promise<void> {
     const parsed = SDKSendChatMessageParams.safeParse(params);
     if (!parsed.success) throw new TypeError('sendChatMessage needs { text } with 1 to 10 000 characters');
-    const state = this.state;
-    if (state.status !== 'connected' || !this.link) {
-      throw new ConnectionError(state.status === 'not_connected' ? 'closed' : 'agent_unavailable', `cannot send a chat message while ${state.status}`);
-    }
-    await this.link.publish('chat_input', JSON.stringify(parsed.data), [state.agentIdentity]);
+    await this.sendToAgent('chat_input', JSON.stringify(parsed.data), 'a chat message');
   }
 
   /**
@@ -155,10 +151,15 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
    * @example
    * await session.sendData('runtime_api', JSON.stringify({ type: 'request', req_id: '1', payload }));
    */
-  async sendData(topic: string, text: string): Promise<void> {
+  sendData(topic: string, text: string): Promise<void> {
+    return this.sendToAgent(topic, text, 'data');
+  }
+
+  /** Publishes to the connected agent; `what` names it in the error when there is no agent to send to. */
+  private async sendToAgent(topic: string, text: string, what: string): Promise<void> {
     const state = this.state;
     if (state.status !== 'connected' || !this.link) {
-      throw new ConnectionError(state.status === 'not_connected' ? 'closed' : 'agent_unavailable', `cannot send data while ${state.status}`);
+      throw new ConnectionError(state.status === 'not_connected' ? 'closed' : 'agent_unavailable', `cannot send ${what} while ${state.status}`);
     }
     await this.link.publish(topic, text, [state.agentIdentity]);
   }

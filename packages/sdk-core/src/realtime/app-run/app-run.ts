@@ -307,7 +307,7 @@ export class AppRun extends EventEmitter<AppRunEvents> {
       status,
       connectionState: status === 'reconnecting' ? 'connecting' : status,
       ended,
-      runId: changes.runId !== undefined || 'runId' in changes ? changes.runId : (this.state.runId ?? session.sessionId),
+      runId: 'runId' in changes ? changes.runId : (this.state.runId ?? session.sessionId),
     };
     const keys = Object.keys(next) as Array<keyof AppRunState>;
     if (keys.every((key) => Object.is(next[key], this.state[key]))) return;

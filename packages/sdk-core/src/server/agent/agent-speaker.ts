@@ -7,7 +7,7 @@ import type { PcmChunk } from '../engines/speech/tts/tts-engine.js';
 import { trimSilence } from './silence-trimmer.js';
 
 /** Silence kept around each synthesized segment, ms: little before the first, a short pause between clauses. */
-const FIRST_LEADING_SILENCE_MS = 30;
+const FIRST_LEADING_SILENCE_MS = 10;
 const LEADING_SILENCE_MS = 60;
 const TRAILING_SILENCE_MS = 160;
 

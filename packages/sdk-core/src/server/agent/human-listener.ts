@@ -6,6 +6,7 @@ import type { VadEvent } from '../engines/speech/vad/speech-segmenter.js';
 import { VAD_SAMPLE_RATE } from '../engines/speech/vad/frame-scorer.js';
 import type { VadStream, VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
 import { RecentAudio } from './recent-audio.js';
+import { scoreEndOfTurn } from './turn-taking/end-of-turn-scorer.js';
 import { DEFAULT_TURN_END, turnEndWait, type TurnEndDecision, type TurnEndSettings } from './turn-taking/turn-end-policy.js';
 
 /** Turn detection settings: the VAD's, and how a turn ends (fixed silence, or adaptive to the words). */
@@ -27,6 +28,8 @@ const STALL_MS = 100;
 const STALL_CHECK_MS = 40;
 /** At most this much silence is filled at once. */
 const MAX_FILL_MS = 1000;
+/** Early words (before the pause) start an answer only when they read at least this likely as a finished turn. */
+const EARLY_READ_MIN_PROBABILITY = 0.5;
 /** While speech may be starting at the end of a wait, the decision is checked again this often. */
 const RECHECK_MS = 32;
 
@@ -108,6 +111,8 @@ interface OpenUtterance {
   text: string;
   /** Text of the segments already final (for interim display). */
   settledText: string;
+  /** Set once the words were read early in the current quiet (adaptive, preemptive), until the voice is back. */
+  earlyRead: boolean;
   /** Set while the human is silent after speech (adaptive): the turn ends when its timer fires. */
   pause: { speechEndedAt: number; timer: NodeJS.Timeout | undefined } | undefined;
   resumptions: number;
@@ -212,6 +217,42 @@ export class HumanListener {
     // During a pause nothing is sent: the next segment starts with its own pre-roll if the human goes on.
     if (wasOpen && wasOpen === this.open && !wasOpen.pause) wasOpen.session?.push(pcm);
     for (const event of events) this.handle(event);
+    this.readEarly();
+  }
+
+  /**
+   * Adaptive, preemptive: the voice has been quiet for `prepareMs` (not yet a pause): the decoder's words so
+   * far go to the handler when they read as a finished turn, to start preparing an answer. Once per quiet.
+   * Words that read as unfinished ("my favourite") wait for the pause: the turn would wait long anyway.
+   */
+  private readEarly(): void {
+    const open = this.open;
+    const { mode, preemptive, prepareMs, pauseMs } = this.options.turnDetection;
+    if (!open || open.pause || mode !== 'adaptive' || !preemptive || prepareMs >= pauseMs) return;
+    const quietMs = this.vadStream.quietMs;
+    if (quietMs === 0) {
+      open.earlyRead = false;
+      return;
+    }
+    if (open.earlyRead || quietMs < prepareMs) return;
+    open.earlyRead = true;
+    void this.readWordsSoFar(open, {
+      stillQuiet: () => this.open === open && !open.pause && this.vadStream.quietMs > 0,
+      worthPreparing: (text) => scoreEndOfTurn(text).probability >= EARLY_READ_MIN_PROBABILITY,
+    });
+  }
+
+  /** The words so far, early: the decoder's hypothesis now (where it can tell), else its latest interim. */
+  private async readWordsSoFar(
+    open: OpenUtterance,
+    when: { stillQuiet: () => boolean; worthPreparing?: (text: string) => boolean },
+  ): Promise<string | undefined> {
+    const soFar = (segment: string) => [open.settledText, segment.trim()].filter((text) => text !== '').join(' ');
+    const peeking = open.session?.peek?.();
+    const text = peeking ? soFar(await peeking) : soFar(open.text);
+    if (text === '' || !when.stillQuiet()) return undefined;
+    if (when.worthPreparing?.(text) !== false) open.handler.pausing?.(text);
+    return text;
   }
 
   /** Likely speech while nobody speaks: once per onset. */
@@ -247,17 +288,10 @@ export class HumanListener {
   private pause(open: OpenUtterance, speechEndedAt: number): void {
     const pause: NonNullable<OpenUtterance['pause']> = { speechEndedAt, timer: undefined };
     open.pause = pause;
-    // The words so far, early: the decoder's hypothesis now (where it can tell), else its latest interim.
-    const soFar = (segment: string) => [open.settledText, segment].filter((text) => text !== '').join(' ');
     let early: string | undefined;
-    const peeking = open.session?.peek?.();
-    if (peeking) {
-      void peeking.then((segment) => {
-        if (open.pause !== pause || segment.trim() === '') return;
-        early = soFar(segment.trim());
-        open.handler.pausing?.(early);
-      });
-    } else if (soFar(open.text) !== '') open.handler.pausing?.(soFar(open.text));
+    void this.readWordsSoFar(open, { stillQuiet: () => open.pause === pause }).then((text) => {
+      early = text;
+    });
     if (open.session) {
       const segment = open.session.finish().then(
         (text) => text.trim(),
@@ -325,7 +359,7 @@ export class HumanListener {
         this.options.callbacks.failed(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    const open: OpenUtterance = { session, handler, startedAt, segments: [], text: '', settledText: '', pause: undefined, resumptions: 0 };
+    const open: OpenUtterance = { session, handler, startedAt, segments: [], text: '', settledText: '', earlyRead: false, pause: undefined, resumptions: 0 };
     this.open = open;
     if (!session) return;
     session.on('transcript', (transcript) => {

@@ -11,6 +11,11 @@ export interface TurnEndSettings {
   silenceMs: number;
   /** adaptive: the silence after which the words are read (a pause). */
   pauseMs: number;
+  /**
+   * adaptive, preemptive: the silence after which the decoder's words so far are read early to start
+   * preparing an answer, before the pause is confirmed.
+   */
+  prepareMs: number;
   /** adaptive: the wait after a finished question or statement. */
   minWaitMs: number;
   /** adaptive: the wait after a conjunction, a filler or an unfinished clause. */
@@ -19,7 +24,7 @@ export interface TurnEndSettings {
   preemptive: boolean;
 }
 
-export const DEFAULT_TURN_END: TurnEndSettings = { mode: 'adaptive', silenceMs: 550, pauseMs: 128, minWaitMs: 200, maxWaitMs: 1200, preemptive: true };
+export const DEFAULT_TURN_END: TurnEndSettings = { mode: 'adaptive', silenceMs: 550, pauseMs: 128, prepareMs: 64, minWaitMs: 200, maxWaitMs: 1200, preemptive: true };
 
 /** What the policy decided at a pause. */
 export interface TurnEndDecision {

@@ -12,6 +12,12 @@ export interface SpeechSegmenterOptions {
   minSpeechMs?: number;
   /** Silence needed after speech before `speech_end` (the turn-taking hangover). */
   hangoverMs?: number;
+  /**
+   * With frame levels given: a frame this far below the utterance's loudest is not speech for the end of
+   * speech even when its score says so (default 35 dB). The model's score stays high for 60-140 ms after the
+   * voice stops; the level does not, so the hangover counts from where the voice really stopped.
+   */
+  tailDropDb?: number;
 }
 
 /**
@@ -33,12 +39,16 @@ export class SpeechSegmenter {
   private candidateStart: number | undefined;
   private speechStart = 0;
   private lastSpeechEnd = 0;
+  private readonly tailDrop: number;
+  /** Loudest speech frame of the current utterance, dBFS. */
+  private peakLevel = -Infinity;
 
   constructor(options: SpeechSegmenterOptions = {}) {
     this.threshold = options.threshold ?? 0.5;
     this.releaseThreshold = options.releaseThreshold ?? Math.max(0.01, this.threshold - 0.15);
     this.minSpeech = (options.minSpeechMs ?? 150) / 1000;
     this.hangover = (options.hangoverMs ?? 500) / 1000;
+    this.tailDrop = options.tailDropDb ?? 35;
   }
 
   get speaking(): boolean {
@@ -55,14 +65,20 @@ export class SpeechSegmenter {
     return this.starting ? (this.time - this.candidateStart!) * 1000 : 0;
   }
 
-  /** Feeds one frame's score and its duration in seconds. */
-  push(score: number, frameSeconds: number): VadEvent[] {
+  /** In speech: how long the voice has been quiet (since the last voiced frame), ms; 0 outside speech. */
+  get quietMs(): number {
+    return this.inSpeech ? (this.time - this.lastSpeechEnd) * 1000 : 0;
+  }
+
+  /** Feeds one frame's score, its duration in seconds and, optionally, its level in dBFS. */
+  push(score: number, frameSeconds: number, levelDb?: number): VadEvent[] {
     const frameStart = this.time;
     this.time += frameSeconds;
     const events: VadEvent[] = [];
     if (!this.inSpeech) {
       if (score >= this.threshold) {
         this.candidateStart ??= frameStart;
+        if (levelDb !== undefined) this.peakLevel = Math.max(this.peakLevel, levelDb);
         if (this.time - this.candidateStart >= this.minSpeech) {
           this.inSpeech = true;
           this.speechStart = this.candidateStart;
@@ -70,12 +86,18 @@ export class SpeechSegmenter {
           this.candidateStart = undefined;
           events.push({ type: 'speech_start', at: this.speechStart });
         }
-      } else if (score < this.releaseThreshold) this.candidateStart = undefined;
+      } else if (score < this.releaseThreshold) {
+        this.candidateStart = undefined;
+        this.peakLevel = -Infinity;
+      }
       return events;
     }
-    if (score >= this.releaseThreshold) this.lastSpeechEnd = this.time;
-    else if (this.time - this.lastSpeechEnd >= this.hangover) {
+    if (levelDb !== undefined && score >= this.threshold) this.peakLevel = Math.max(this.peakLevel, levelDb);
+    const voiced = levelDb === undefined || levelDb >= this.peakLevel - this.tailDrop;
+    if (score >= this.releaseThreshold && voiced) this.lastSpeechEnd = this.time;
+    else if (score < this.releaseThreshold && this.time - this.lastSpeechEnd >= this.hangover) {
       this.inSpeech = false;
+      this.peakLevel = -Infinity;
       events.push({ type: 'speech_end', at: this.lastSpeechEnd, duration: this.lastSpeechEnd - this.speechStart });
     }
     return events;
@@ -85,6 +107,7 @@ export class SpeechSegmenter {
   flush(): VadEvent[] {
     if (!this.inSpeech) return [];
     this.inSpeech = false;
+    this.peakLevel = -Infinity;
     return [{ type: 'speech_end', at: this.lastSpeechEnd, duration: this.lastSpeechEnd - this.speechStart }];
   }
 }

@@ -51,6 +51,13 @@ describe.each(['silero', 'energy'] as const)('%s VAD', (engine) => {
     expect(await detect(vad, new Int16Array(32000))).toEqual([]);
   });
 
+  it('ends speech within a frame of where the voice stops, however long the model holds its score up', async () => {
+    const silence = new Int16Array(16000);
+    const events = await detect(vad, concatPcm([silence, speech, silence]), { hangoverMs: 128 });
+    const end = events.find((event) => event.type === 'speech_end')!;
+    expect(Math.abs(end.at - (1 + speechSeconds))).toBeLessThan(0.04);
+  });
+
   it('separates two utterances with a gap longer than the hangover', async () => {
     const gap = new Int16Array(16000);
     const events = await detect(vad, concatPcm([gap, speech, gap, speech, gap]), { hangoverMs: 500 });
@@ -75,6 +82,29 @@ describe('SpeechSegmenter', () => {
     expect(events).toHaveLength(2);
     expect(events[0]).toEqual({ type: 'speech_start', at: expect.closeTo(0.032, 5) });
     expect(events[1]).toMatchObject({ type: 'speech_end', at: expect.closeTo(0.352, 5), duration: expect.closeTo(0.32, 5) });
+  });
+
+  it('counts the hangover from the last frame loud enough to be the voice (frame levels given)', () => {
+    const segmenter = new SpeechSegmenter({ minSpeechMs: 64, hangoverMs: 128, tailDropDb: 35 });
+    const events: VadEvent[] = [];
+    const push = (score: number, levelDb: number) => events.push(...segmenter.push(score, frame, levelDb));
+    for (let index = 0; index < 10; index++) push(0.95, -12);
+    // The voice stops; the model's score stays up for 4 frames (128 ms), as Silero's does.
+    for (let index = 0; index < 4; index++) push(0.9, -70);
+    expect(segmenter.quietMs).toBeCloseTo(128, 5);
+    expect(events.map((event) => event.type)).toEqual(['speech_start']);
+    push(0.1, -70);
+    expect(events[1]).toMatchObject({ type: 'speech_end', at: expect.closeTo(0.32, 5) });
+    expect(segmenter.quietMs).toBe(0);
+  });
+
+  it('keeps a quiet stretch the model calls speech (a soft ending) as speech within the tail', () => {
+    const segmenter = new SpeechSegmenter({ minSpeechMs: 64, hangoverMs: 128, tailDropDb: 35 });
+    const events: VadEvent[] = [];
+    for (let index = 0; index < 10; index++) events.push(...segmenter.push(0.95, frame, -12));
+    for (let index = 0; index < 5; index++) events.push(...segmenter.push(0.8, frame, -40));
+    for (let index = 0; index < 5; index++) events.push(...segmenter.push(0.05, frame, -90));
+    expect(events[1]).toMatchObject({ type: 'speech_end', at: expect.closeTo(0.48, 5) });
   });
 
   it('keeps speech going through dips shorter than the hangover', () => {

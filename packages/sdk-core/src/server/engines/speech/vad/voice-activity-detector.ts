@@ -57,6 +57,11 @@ export class VadStream extends EventEmitter<VadStreamEvents> {
     return this.segmenter.startingMs;
   }
 
+  /** In speech: how long the voice has been quiet, ms (before the hangover ends it); 0 outside speech. */
+  get quietMs(): number {
+    return this.segmenter.quietMs;
+  }
+
   push(pcm: Int16Array): Promise<VadEvent[]> {
     const samples = int16ToFloat32(this.resampler.push(pcm));
     const run = this.queue.then(() => this.process(samples));
@@ -79,9 +84,10 @@ export class VadStream extends EventEmitter<VadStreamEvents> {
     const events: VadEvent[] = [];
     let offset = 0;
     for (; offset + VAD_FRAME_SAMPLES <= combined.length; offset += VAD_FRAME_SAMPLES) {
-      const score = await this.scorer.score(combined.subarray(offset, offset + VAD_FRAME_SAMPLES));
+      const frame = combined.subarray(offset, offset + VAD_FRAME_SAMPLES);
+      const score = await this.scorer.score(frame);
       this.emit('frame', { at: (this.framesSeen++ * VAD_FRAME_SAMPLES) / VAD_SAMPLE_RATE, score });
-      for (const event of this.segmenter.push(score, VAD_FRAME_SAMPLES / VAD_SAMPLE_RATE)) {
+      for (const event of this.segmenter.push(score, VAD_FRAME_SAMPLES / VAD_SAMPLE_RATE, levelDb(frame))) {
         events.push(event);
         this.emitEvent(event);
       }
@@ -94,6 +100,13 @@ export class VadStream extends EventEmitter<VadStreamEvents> {
     if (event.type === 'speech_start') this.emit('speech_start', event);
     else this.emit('speech_end', event);
   }
+}
+
+/** A frame's level, dBFS (samples in -1..1), at least -100. */
+function levelDb(frame: Float32Array): number {
+  let sum = 0;
+  for (let index = 0; index < frame.length; index++) sum += frame[index]! * frame[index]!;
+  return Math.max(-100, 10 * Math.log10(sum / frame.length || 1e-10));
 }
 
 export interface VadOptions {

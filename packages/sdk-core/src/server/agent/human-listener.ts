@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { RemoteAudioTrack } from '../engines/media/agent-transport.js';
 import { LinearResampler } from '../engines/speech/codecs/resample.js';
-import type { SttEngine, SttSession } from '../engines/speech/stt/stt-engine.js';
+import type { SttEngine, SttSession, TranscriptWord } from '../engines/speech/stt/stt-engine.js';
 import type { VadEvent } from '../engines/speech/vad/speech-segmenter.js';
 import { VAD_SAMPLE_RATE } from '../engines/speech/vad/frame-scorer.js';
 import type { VadStream, VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
 import { RecentAudio } from './recent-audio.js';
-import { scoreEndOfTurn } from './turn-taking/end-of-turn-scorer.js';
+import { scoreEndOfTurn, unsureTail } from './turn-taking/end-of-turn-scorer.js';
 import { DEFAULT_TURN_END, turnEndWait, type TurnEndDecision, type TurnEndSettings } from './turn-taking/turn-end-policy.js';
 
 /** Turn detection settings: the VAD's, and how a turn ends (fixed silence, or adaptive to the words). */
@@ -109,6 +109,8 @@ interface OpenUtterance {
   segments: Array<Promise<string>>;
   /** The STT's latest text of the segment being spoken. */
   text: string;
+  /** The recogniser's words of the last non-empty final segment, with their confidence (where it tells). */
+  lastFinalWords: TranscriptWord[];
   /** Text of the segments already final (for interim display). */
   settledText: string;
   /** Set once the words were read early in the current quiet (adaptive, preemptive), until the voice is back. */
@@ -307,7 +309,9 @@ export class HumanListener {
       open.settledText = text;
       // As sure as the least sure reading: when the decoder's early words and its final disagree on the ending
       // ("near the" / "nearby"), the longer wait of the two holds.
-      const decision = longerWait(turnEndWait(this.options.turnDetection, text), early === undefined ? undefined : turnEndWait(this.options.turnDetection, early));
+      // Words at the end the recogniser is unsure of do not decide how the turn ends.
+      const heard = { unsureWords: unsureTail(open.lastFinalWords) };
+      const decision = longerWait(turnEndWait(this.options.turnDetection, text, heard), early === undefined ? undefined : turnEndWait(this.options.turnDetection, early));
       const remaining = Math.max(0, decision.waitMs - (performance.now() - speechEndedAt));
       const decide = () => {
         if (open.pause !== pause || this.open !== open) return;
@@ -359,10 +363,14 @@ export class HumanListener {
         this.options.callbacks.failed(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    const open: OpenUtterance = { session, handler, startedAt, segments: [], text: '', settledText: '', earlyRead: false, pause: undefined, resumptions: 0 };
+    const open: OpenUtterance = { session, handler, startedAt, segments: [], lastFinalWords: [], text: '', settledText: '', earlyRead: false, pause: undefined, resumptions: 0 };
     this.open = open;
     if (!session) return;
     session.on('transcript', (transcript) => {
+      if (transcript.type === 'final') {
+        if (transcript.text.trim() !== '') open.lastFinalWords = transcript.words ?? [];
+        return;
+      }
       if (transcript.type !== 'interim' || transcript.text === open.text || this.open !== open || open.pause) return;
       open.text = transcript.text;
       handler.interim(open.settledText === '' ? transcript.text : `${open.settledText} ${transcript.text}`);

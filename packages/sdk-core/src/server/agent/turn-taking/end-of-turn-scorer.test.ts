@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { scoreEndOfTurn, transcriptWords } from './end-of-turn-scorer.js';
+import { scoreEndOfTurn, transcriptWords, unsureTail } from './end-of-turn-scorer.js';
 import { DEFAULT_TURN_END, turnEndWait } from './turn-end-policy.js';
 
 /** The turn-taking corpus' texts (the words before each pause, and the whole sentences). */
@@ -37,6 +37,26 @@ describe('the end-of-turn scorer and the adaptive wait, on the corpus texts', ()
     expect(scoreEndOfTurn('pizza [noise] <sil>')).toMatchObject({ reason: 'short' });
     expect(scoreEndOfTurn('')).toEqual({ probability: 0.5, reason: 'empty' });
     expect(transcriptWords("It's <s> fine, [laugh] OK?")).toEqual(["it's", 'fine', 'ok']);
+  });
+
+  it("words the recogniser is unsure of at the end do not decide: the turn is judged by the words it is sure of", () => {
+    // Posteriors pocketsphinx gave for "I would like to book a table for" (Flite, cut at the pause).
+    const heard = [
+      { word: 'i', confidence: 0.83 }, { word: 'would', confidence: 0.99 }, { word: 'like', confidence: 1 }, { word: 'to', confidence: 0.79 },
+      { word: 'but', confidence: 0.17 }, { word: 'the', confidence: 0.32 }, { word: 'cable', confidence: 0.08 }, { word: 'far', confidence: 0.3 },
+    ];
+    expect(unsureTail(heard)).toBe(4);
+    const text = heard.map(({ word }) => word).join(' ');
+    expect(turnEndWait(DEFAULT_TURN_END, text).score.reason).toBe('statement');
+    const judged = turnEndWait(DEFAULT_TURN_END, text, { unsureWords: unsureTail(heard) });
+    expect(judged.score).toEqual({ probability: 0.05, reason: 'continuation', unsureWords: 4 });
+    expect(judged.waitMs).toBeGreaterThan(1000);
+    // A finished question whose last word is unsure still reads as a question.
+    expect(scoreEndOfTurn('what time does the train leave', { unsureWords: 1 })).toMatchObject({ reason: 'question', probability: 0.95 });
+    // Nothing sure at all: in between.
+    expect(scoreEndOfTurn('can u it', { unsureWords: 3 })).toMatchObject({ reason: 'empty', probability: 0.5 });
+    expect(unsureTail([{ confidence: 0.9 }])).toBe(0);
+    expect(unsureTail([])).toBe(0);
   });
 
   it('the wait stays within the bounds; fixed mode waits the set silence whatever was said', () => {

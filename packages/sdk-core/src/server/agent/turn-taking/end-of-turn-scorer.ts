@@ -65,17 +65,44 @@ export interface EndOfTurnScore {
   /** 0 (the human is surely going on) .. 1 (the turn is surely over). */
   probability: number;
   reason: 'empty' | 'filler' | 'continuation' | 'short' | 'reply' | 'question' | 'statement';
+  /** Words at the end left out because the recogniser was unsure of them. */
+  unsureWords?: number;
+}
+
+/** A recognised word below this posterior is not trusted to say how the turn ends. */
+export const UNSURE_WORD_CONFIDENCE = 0.5;
+
+/**
+ * How many words at the end of a final transcript the recogniser was unsure of (confidence below
+ * {@link UNSURE_WORD_CONFIDENCE}), from its words with their confidences.
+ *
+ * @example
+ * unsureTail([{ word: 'a', confidence: 0.9 }, { word: 'cable', confidence: 0.08 }, { word: 'far', confidence: 0.3 }]); // 2
+ */
+export function unsureTail(words: ReadonlyArray<{ confidence: number }>): number {
+  let count = 0;
+  while (count < words.length && words[words.length - 1 - count]!.confidence < UNSURE_WORD_CONFIDENCE) count += 1;
+  return count;
 }
 
 /**
- * Scores the words heard so far.
+ * Scores the words heard so far. With `unsureWords`, the last words the recogniser was unsure of are left
+ * out: a misheard ending ("a table far" for "a table for") must not pass for a finished sentence, so the
+ * turn is judged by the words it is sure of ("i would like to" -> unfinished).
  *
  * @example
  * scoreEndOfTurn('what time does the train leave'); // { probability: 0.95, reason: 'question' }
  * scoreEndOfTurn('i would like to book a table and'); // { probability: 0.05, reason: 'continuation' }
+ * scoreEndOfTurn('i would like to but the cable far', { unsureWords: 4 }); // { probability: 0.05, reason: 'continuation', unsureWords: 4 }
  */
-export function scoreEndOfTurn(text: string): EndOfTurnScore {
-  const words = transcriptWords(text);
+export function scoreEndOfTurn(text: string, options: { unsureWords?: number } = {}): EndOfTurnScore {
+  const heard = transcriptWords(text);
+  const unsure = Math.min(options.unsureWords ?? 0, heard.length);
+  if (unsure === 0) return scoreWords(heard);
+  return { ...scoreWords(heard.slice(0, heard.length - unsure)), unsureWords: unsure };
+}
+
+function scoreWords(words: string[]): EndOfTurnScore {
   if (words.length === 0) return { probability: 0.5, reason: 'empty' };
   const last = words.at(-1)!;
   const lastTwo = words.slice(-2).join(' ');

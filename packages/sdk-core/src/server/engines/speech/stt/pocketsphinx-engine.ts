@@ -159,7 +159,7 @@ class PocketsphinxSession extends BaseSttSession {
     handle.send({ type: 'end' } satisfies UtteranceInput);
     try {
       const final = await handle.result;
-      this.emit('transcript', { type: 'final', text: final.text, utterance, latencyMs: performance.now() - started });
+      this.emit('transcript', { type: 'final', text: final.text, words: final.words, utterance, latencyMs: performance.now() - started });
       return final.text;
     } catch (error) {
       this.emit('error', error instanceof Error ? error : new Error(String(error)));

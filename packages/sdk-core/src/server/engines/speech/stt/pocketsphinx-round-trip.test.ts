@@ -44,7 +44,12 @@ describe.skipIf(!available)('Flite -> pocketsphinx round trip', () => {
     for (let offset = 0; offset < pcm.length; offset += 960) session.push(pcm.subarray(offset, offset + 960));
     const text = await session.finish();
     expect(wordErrorRate(sentence, text)).toBeLessThan(0.1);
-    expect(events.at(-1)).toMatchObject({ type: 'final', text, utterance: 0 });
+    const final = events.at(-1)!;
+    expect(final).toMatchObject({ type: 'final', text, utterance: 0 });
+    // Its words, each with the decoder's posterior: the same words as the text, confidences within 0..1.
+    expect(final.words!.map(({ word }) => word).join(' ')).toBe(text);
+    for (const { confidence } of final.words!) expect(confidence).toBeGreaterThanOrEqual(0), expect(confidence).toBeLessThanOrEqual(1);
+    expect(Math.max(...final.words!.map(({ confidence }) => confidence))).toBeGreaterThan(0.5);
     expect(events.filter((event) => event.type === 'interim').length).toBeGreaterThan(0);
     session.close();
   });

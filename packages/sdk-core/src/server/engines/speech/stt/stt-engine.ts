@@ -2,10 +2,19 @@ import { EventEmitter } from 'eventemitter3';
 import { AsyncQueue } from '../../../kernel/async-queue.js';
 import type { EngineStatus } from '../engine-status.js';
 
+/** A word of a final transcript and how sure the recogniser is of it. */
+export interface TranscriptWord {
+  word: string;
+  /** The recogniser's posterior probability of the word, 0..1. */
+  confidence: number;
+}
+
 /** A transcript of the current utterance: `interim` while audio arrives, `final` once it ends. */
 export interface TranscriptEvent {
   type: 'interim' | 'final';
   text: string;
+  /** For `final`, from engines that can tell: its words with their confidence. */
+  words?: TranscriptWord[];
   /** 0-based index of the utterance within the session. */
   utterance: number;
   /** For `final`: milliseconds from `finish()` to the final text. */

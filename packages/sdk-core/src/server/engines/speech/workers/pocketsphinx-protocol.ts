@@ -25,6 +25,8 @@ export interface InterimHypothesis {
 
 export interface FinalHypothesis {
   text: string;
+  /** The words of `text` with the decoder's posterior probability of each (0..1). */
+  words: Array<{ word: string; confidence: number }>;
   /** Milliseconds spent in `ps_end_utt` + final search. */
   decodeMs: number;
 }

@@ -44,6 +44,13 @@ serveJobs(async (rawOptions) => {
   const processRaw = pocketsphinx.func('int ps_process_raw(void* ps, const int16_t* data, size_t n, int no_search, int full_utt)');
   const endUtterance = pocketsphinx.func('int ps_end_utt(void* ps)');
   const getHypothesis = pocketsphinx.func('const char* ps_get_hyp(void* ps, _Out_ int32_t* score)');
+  // Word segments of the final hypothesis, with posteriors from the best-path lattice (5prealpha signatures).
+  const segmentIterator = pocketsphinx.func('void* ps_seg_iter(void* ps)');
+  const nextSegment = pocketsphinx.func('void* ps_seg_next(void* seg)');
+  const segmentWord = pocketsphinx.func('const char* ps_seg_word(void* seg)');
+  const segmentProbability = pocketsphinx.func('int32_t ps_seg_prob(void* seg, _Out_ int32_t* ascr, _Out_ int32_t* lscr, _Out_ int32_t* lback)');
+  const decoderLogmath = pocketsphinx.func('void* ps_get_logmath(void* ps)');
+  const logmathExp = sphinxbase.func('double logmath_exp(void* lmath, int32_t logb_p)');
 
   const argument = (name: string, value: string) => ['str', name, 'str', value];
   const config = commandLineInit(
@@ -69,6 +76,20 @@ serveJobs(async (rawOptions) => {
     return ((getHypothesis(decoder, score) as string | null) ?? '').trim();
   };
 
+  /** The final hypothesis' words and their posteriors; silences, fillers and sentence marks left out. */
+  const wordConfidences = (): FinalHypothesis['words'] => {
+    const words: FinalHypothesis['words'] = [];
+    const logmath = decoderLogmath(decoder);
+    // ps_seg_next frees the iterator when it returns null.
+    for (let segment = segmentIterator(decoder); segment; segment = nextSegment(segment)) {
+      const word = ((segmentWord(segment) as string | null) ?? '').replace(/\(\d+\)$/, '');
+      if (word === '' || /^(<.*>|\[.*\]|\+\+.*\+\+)$/.test(word)) continue;
+      const probability = logmathExp(logmath, segmentProbability(segment, [0], [0], [0])) as number;
+      words.push({ word, confidence: Math.min(1, Math.max(0, probability)) });
+    }
+    return words;
+  };
+
   return {
     utterance(payload, context) {
       const job = payload as UtteranceJob;
@@ -81,7 +102,7 @@ serveJobs(async (rawOptions) => {
           const started = performance.now();
           endUtterance(decoder);
           const text = discard ? '' : hypothesis();
-          resolve({ text, decodeMs: performance.now() - started });
+          resolve({ text, words: text === '' ? [] : wordConfidences(), decodeMs: performance.now() - started });
         };
         context.onInput((data) => {
           const input = data as UtteranceInput;

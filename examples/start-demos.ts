@@ -2,35 +2,52 @@
  * `pnpm start`: the platform with embedded defaults (SQLite, the in-process media endpoint, offline speech and
  * the built-in model) plus the two demo apps: a voice agent (`useVoiceAgent`) and an app graph run from a
  * template (`useAppRun`). Prints their URLs and the development API key.
+ *
+ * Ports: `PORT` (platform, default 8080), `PALAVER_DEMO_PORT` (voice demo, 3000), `PALAVER_APP_DEMO_PORT`
+ * (app run demo, 3001). A problem at start (a taken port, a bad value) is one line on stderr and exit code 1.
  */
-import { createServer } from '@palaver/sdk-core/server';
+import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
 import { startAppRunDemo } from './app-run-demo/demo-server.js';
+import { listenOn, portFrom, startProblemLine } from './support/start-problems.js';
 import { startVoiceDemo } from './voice-demo/demo-server.js';
 
-const server = await createServer({});
-const platformUrl = await server.listen();
-const voiceDemo = await startVoiceDemo({ platformUrl, apiKey: server.apiKey, port: Number(process.env.PALAVER_DEMO_PORT ?? 3000) });
-const appRunDemo = await startAppRunDemo({ platformUrl, apiKey: server.apiKey, port: Number(process.env.PALAVER_APP_DEMO_PORT ?? 3001) });
-process.stdout.write(
-  [
-    '',
-    `  Voice demo:    ${voiceDemo.url}   (open it in a browser, allow the microphone)`,
-    `  App run demo:  ${appRunDemo.url}   (the Simple Voice AI template as a running app graph)`,
-    `  Platform:      ${platformUrl}`,
-    `  Dev API key:   ${server.apiKey}`,
-    `  API reference: ${platformUrl}/docs`,
-    '',
-    `  Try: curl -H "x-api-key: ${server.apiKey}" ${platformUrl}/v1/voice/list`,
-    '',
-  ].join('\n') + '\n',
-);
+const closers: Array<() => Promise<void>> = [];
 let stopping = false;
-const stop = async () => {
+const stop = async (code: number) => {
   if (stopping) return;
   stopping = true;
-  await Promise.all([voiceDemo.close(), appRunDemo.close()]);
-  await server.close();
-  process.exit(0);
+  await Promise.allSettled(closers.reverse().map((close) => close()));
+  process.exit(code);
 };
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+process.once('SIGINT', () => void stop(0));
+process.once('SIGTERM', () => void stop(0));
+
+try {
+  const platformPort = portFrom('PORT', 8080);
+  const voicePort = portFrom('PALAVER_DEMO_PORT', 3000);
+  const appRunPort = portFrom('PALAVER_APP_DEMO_PORT', 3001);
+  const server: PalaverServer = await createServer({ config: { port: platformPort } });
+  closers.push(() => server.close());
+  const platformUrl = await listenOn('platform', platformPort, 'PORT', () => server.listen());
+  const voiceDemo = await listenOn('voice demo', voicePort, 'PALAVER_DEMO_PORT', () => startVoiceDemo({ platformUrl, apiKey: server.apiKey, port: voicePort }));
+  closers.push(() => voiceDemo.close());
+  const appRunDemo = await listenOn('app run demo', appRunPort, 'PALAVER_APP_DEMO_PORT', () => startAppRunDemo({ platformUrl, apiKey: server.apiKey, port: appRunPort }));
+  closers.push(() => appRunDemo.close());
+  process.stdout.write(
+    [
+      '',
+      `  Voice demo:    ${voiceDemo.url}   (open it in a browser, allow the microphone)`,
+      `  App run demo:  ${appRunDemo.url}   (the Simple Voice AI template as a running app graph)`,
+      `  Platform:      ${platformUrl}`,
+      `  Dev API key:   ${server.apiKey}`,
+      `  API reference: ${platformUrl}/docs`,
+      '',
+      `  Try: curl -H "x-api-key: ${server.apiKey}" ${platformUrl}/v1/voice/list`,
+      '  Stop with Ctrl-C. Ports: PORT, PALAVER_DEMO_PORT, PALAVER_APP_DEMO_PORT.',
+      '',
+    ].join('\n') + '\n',
+  );
+} catch (error) {
+  process.stderr.write(`${startProblemLine(error)}\n`);
+  await stop(1);
+}

@@ -43,6 +43,7 @@ export async function startAppRunDemo(options: AppRunDemoOptions): Promise<AppRu
     title: 'Palaver app run demo',
     entry: fileURLToPath(new URL('./app/main.tsx', import.meta.url)),
     meta: { 'palaver-platform': options.platformUrl },
+    icon: `${options.platformUrl}/favicon.svg`,
     routes: {
       '/api/run': async () => {
         const human = `visitor-${randomBytes(6).toString('hex')}`;

@@ -19,6 +19,8 @@ export interface BrowserAppServerOptions {
   routes: Record<string, () => Promise<unknown>>;
   port?: number;
   host?: string;
+  /** The page's icon (also answered for `/favicon.ico`), e.g. the platform's `/favicon.svg`. */
+  icon?: string;
 }
 
 export interface BrowserAppServer {
@@ -59,7 +61,7 @@ export async function serveBrowserApp(options: BrowserAppServerOptions): Promise
   const html = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(options.title)}</title>
-${meta}<link rel="stylesheet" href="/app.css"></head>
+${meta}${options.icon ? `<link rel="icon" href="${escapeHtml(options.icon)}">` : ''}<link rel="stylesheet" href="/app.css"></head>
 <body><div id="root"></div><script src="/app.js"></script></body>
 </html>`;
   const server: Server = createServer((request, response) => {
@@ -79,6 +81,7 @@ ${meta}<link rel="stylesheet" href="/app.css"></head>
     if (path === '/app.js') response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(app.script);
     else if (path === '/app.css') response.writeHead(200, { 'content-type': 'text/css; charset=utf-8' }).end(app.styles);
     else if (path === '/') response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    else if (path === '/favicon.ico' && options.icon) response.writeHead(302, { location: options.icon }).end();
     else response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
   await new Promise<void>((resolve, reject) => {

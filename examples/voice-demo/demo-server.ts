@@ -28,6 +28,7 @@ export async function startVoiceDemo(options: VoiceDemoOptions): Promise<VoiceDe
     title: 'Palaver voice demo',
     entry: fileURLToPath(new URL('./app/main.tsx', import.meta.url)),
     meta: { 'palaver-platform': options.platformUrl },
+    icon: `${options.platformUrl}/favicon.svg`,
     routes: {
       '/api/session': async () => {
         const human = `visitor-${randomBytes(6).toString('hex')}`;

@@ -60,7 +60,7 @@ export class HttpClient {
     if (options.humanId) headers['x-human-id'] = options.humanId;
     const customFetch = options.fetch;
     this.ky = ky.create({
-      prefixUrl: (options.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
+      prefixUrl: this.baseUrl,
       headers,
       timeout: options.timeoutMs ?? 60_000,
       retry: { limit: options.maxRetries ?? 2, methods: ['get', 'put', 'delete', 'head', 'options'] },
@@ -88,8 +88,13 @@ export class HttpClient {
         ...(options.headers ? { headers: options.headers } : {}),
       });
     } catch (error) {
-      throw await toPalaverError(error, options.signal);
+      throw await toPalaverError(error, options.signal, this.baseUrl);
     }
+  }
+
+  /** Where the platform is (what a connection error names). */
+  get baseUrl(): string {
+    return (this.options.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
   }
 
   /** Calls a contract route and returns its parsed answer. */
@@ -120,7 +125,7 @@ export class HttpClient {
   }
 }
 
-async function toPalaverError(error: unknown, signal: AbortSignal | undefined): Promise<Error> {
+async function toPalaverError(error: unknown, signal: AbortSignal | undefined, baseUrl: string): Promise<Error> {
   if (error instanceof HTTPError) {
     const response = error.response;
     const requestId = response.headers.get('x-request-id') ?? undefined;
@@ -140,5 +145,8 @@ async function toPalaverError(error: unknown, signal: AbortSignal | undefined): 
   if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) {
     return new AbortError('The request was aborted', { cause: error });
   }
-  return new ConnectionError('network', `Could not reach the platform: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND...) is in its cause.
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  const reason = cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
+  return new ConnectionError('network', `Could not reach the platform at ${baseUrl} (${reason})`, { cause: error });
 }

@@ -7,6 +7,7 @@ import { contextRoutes } from './contexts.js';
 import { creditRoutes } from './credits.js';
 import type { RouteDefinition } from './define-route.js';
 import { llmRoutes } from './llms.js';
+import { modelRoutes } from './models.js';
 import { partnerRoutes } from './partner.js';
 import { personaRoutes } from './personas.js';
 import { realtimeRoutes } from './realtime.js';
@@ -23,6 +24,7 @@ export const routes = {
   voices: voiceRoutes,
   credits: creditRoutes,
   chat: chatRoutes,
+  models: modelRoutes,
   personas: personaRoutes,
   scenarios: scenarioRoutes,
   llms: llmRoutes,

@@ -47,7 +47,17 @@ describe('palaver CLI', () => {
     const jwt = token.stdout.trim();
     const check = await fetch(`${url}/v1/voice/list`, { headers: { authorization: `Bearer ${jwt}` } });
     expect(check.status).toBe(200);
+    // PALAVER_URL instead of --url.
+    const fromEnvironment = palaver(['token', '--human', 'cli-user', '--api-key', apiKey], { PALAVER_URL: url });
+    expect(fromEnvironment.status, fromEnvironment.stderr).toBe(0);
   }, 90_000);
+
+  it('token names the URL it could not reach, in one line', () => {
+    const refused = palaver(['token', '--human', 'cli-user', '--api-key', 'pk_x'], { PALAVER_URL: 'http://127.0.0.1:59999' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim()).toMatch(/^palaver: Could not reach the platform at http:\/\/127\.0\.0\.1:59999 \(ECONNREFUSED\).*PALAVER_URL$/);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+  });
 
   it('a file database keeps the generated dev key across restarts; keys lists, creates and revokes', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'palaver-cli-'));

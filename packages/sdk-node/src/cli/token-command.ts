@@ -1,3 +1,4 @@
+import { ConnectionError } from '@palaver/sdk-core';
 import { createUsageToken } from '../tokens/create-usage-token.js';
 
 export interface TokenOptions {
@@ -11,11 +12,19 @@ export interface TokenOptions {
 export async function tokenCommand(options: TokenOptions): Promise<void> {
   const apiKey = options.apiKey ?? process.env.PALAVER_API_KEY;
   if (!apiKey) throw new Error('An API key is required: pass --api-key or set PALAVER_API_KEY');
-  const token = await createUsageToken({
-    baseUrl: options.url ?? process.env.PALAVER_URL ?? 'http://127.0.0.1:8080',
-    apiKey,
-    human: options.human,
-    ...(options.ttl !== undefined ? { ttlSeconds: Number(options.ttl) } : {}),
-  });
+  const baseUrl = options.url ?? process.env.PALAVER_URL ?? 'http://127.0.0.1:8080';
+  let token: string;
+  try {
+    token = await createUsageToken({
+      baseUrl,
+      apiKey,
+      human: options.human,
+      ...(options.ttl !== undefined ? { ttlSeconds: Number(options.ttl) } : {}),
+    });
+  } catch (error) {
+    // The client's connection error names the URL; say how to fix it too.
+    if (ConnectionError.isInstance(error)) throw new Error(`${error.message}; start it (pnpm start, or palaver serve) or pass --url / set PALAVER_URL`);
+    throw error;
+  }
   process.stdout.write(`${token}\n`);
 }

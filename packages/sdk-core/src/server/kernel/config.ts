@@ -36,8 +36,10 @@ export const ServerConfig = z.object({
       url: z.string().optional(),
       apiKey: z.string().optional(),
       apiSecret: z.string().optional(),
+      /** Embedded endpoint: a valid token's room is created when someone joins it (LiveKit's `room.auto_create`). */
+      autoCreateRooms: Flag.default(true),
     })
-    .default({}),
+    .prefault({}),
   webhook: z
     .object({
       url: z.url().optional(),
@@ -146,6 +148,7 @@ const environmentMap: Record<string, string> = {
   LIVEKIT_URL: 'livekit.url',
   LIVEKIT_API_KEY: 'livekit.apiKey',
   LIVEKIT_API_SECRET: 'livekit.apiSecret',
+  PALAVER_MEDIA_AUTO_CREATE_ROOMS: 'livekit.autoCreateRooms',
   PALAVER_WEBHOOK_URL: 'webhook.url',
   PALAVER_WEBHOOK_SECRET: 'webhook.secret',
   PALAVER_WEBHOOK_ALLOW_PRIVATE: 'webhook.allowPrivateAddresses',

@@ -12,6 +12,7 @@ import { renderDocsPage } from './docs-page.js';
 import type { Handler } from './handler.js';
 import { handlers } from './handlers/index.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { registerSiteRoutes } from './site-routes.js';
 import { registerMediaRoutes } from '../media-routes.js';
 import { registerChatAudioRoute } from './chat-audio-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
@@ -75,6 +76,7 @@ export function createApp(services: Services): Hono<AppEnvironment> {
   );
 
   app.get('/health', (context) => context.json({ status: 'ok' }));
+  registerSiteRoutes(app);
   registerMetricsRoute(app, services);
   let openApiDocument: object | undefined;
   app.get('/openapi.json', (context) => {

@@ -167,7 +167,7 @@ function renderPage(specUrl: string, document: OpenApiDocument): string {
   const operationCount = [...groups.values()].reduce((total, entries) => total + entries.length, 0);
 
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${escapeHtml(document.info.title)} reference</title><style>${STYLE}</style></head>
 <body><header><h1>${escapeHtml(document.info.title)} <span class="muted">v${escapeHtml(document.info.version)}</span></h1>
 <input id="search" type="search" placeholder="Search operations and schemas (e.g. persona, POST, token)" aria-label="Search" autocomplete="off">

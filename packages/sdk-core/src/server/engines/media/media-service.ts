@@ -119,6 +119,9 @@ export async function createMediaService(config: ServerConfig, logger: Logger, s
     import('./embedded/embedded-endpoint.js'),
     import('./embedded/agent/embedded-agent-transport.js'),
   ]);
-  const endpoint = new EmbeddedEndpoint({ ...settings, apiKey: key, apiSecret: secret }, logger.child({ component: 'media' }));
+  const endpoint = new EmbeddedEndpoint(
+    { autoCreateRooms: config.livekit.autoCreateRooms, ...settings, apiKey: key, apiSecret: secret },
+    logger.child({ component: 'media' }),
+  );
   return new MediaService('embedded', key, secret, new EmbeddedAgentTransport(endpoint), endpoint, undefined);
 }

@@ -5,6 +5,7 @@ import { personaHandlers } from './personas.js';
 import { chatHandlers } from './chat.js';
 import { scenarioHandlers } from './scenarios.js';
 import { llmHandlers } from './llms.js';
+import { modelHandlers } from './models.js';
 import { toolHandlers } from './tools.js';
 import { secretHandlers } from './secrets.js';
 import { contextHandlers } from './contexts.js';
@@ -24,6 +25,7 @@ export const handlers: { [G in RouteGroupName]: GroupHandlers<Routes[G]> } = {
   voices: voiceHandlers,
   credits: creditHandlers,
   chat: chatHandlers,
+  models: modelHandlers,
   personas: personaHandlers,
   scenarios: scenarioHandlers,
   llms: llmHandlers,

@@ -7,6 +7,7 @@ import {
   LeaveRequest,
   LeaveRequest_Action,
   MediaSectionsRequirement,
+  MuteTrackRequest,
   ParticipantInfo_State,
   ParticipantUpdate,
   Pong,
@@ -164,6 +165,19 @@ export class ClientSession implements RoomMember {
     this.subscribe(track);
   }
 
+  trackMutedByServer(trackSid: string, muted: boolean): void {
+    this.send({ case: 'mute', value: new MuteTrackRequest({ sid: trackSid, muted }) });
+  }
+
+  setSubscriptions(trackSids: string[], subscribe: boolean): void {
+    this.updateSubscription(trackSids, subscribe);
+  }
+
+  /** Track sids this session receives. */
+  subscribedTracks(): string[] {
+    return [...this.subscriptions.keys()];
+  }
+
   removed(reason: DisconnectReason): void {
     if (this.leftFlag) return;
     this.leftFlag = true;
@@ -313,6 +327,7 @@ export class ClientSession implements RoomMember {
         this.unsubscribe(sid);
         continue;
       }
+      if (!this.state.permission.canSubscribe) return;
       const track = this.room
         .list()
         .map((member) => member.state.tracks.get(sid))

@@ -17,7 +17,7 @@ export const defaultEndpointSettings: Omit<EndpointSettings, 'apiKey' | 'apiSecr
   serverVersion: '1.9.0',
   pingIntervalSeconds: 5,
   pingTimeoutSeconds: 15,
-  autoCreateRooms: false,
+  autoCreateRooms: true,
 };
 
 export function serverInfo(settings: EndpointSettings): ServerInfo {

@@ -17,4 +17,8 @@ export interface RoomMember {
   trackPublished(track: PublishedAudioTrack): void;
   /** The room removes the member (kicked, duplicate identity, room closed, timeout). */
   removed(reason: DisconnectReason): void;
+  /** The server muted (or unmuted) one of the member's tracks (RoomService `MutePublishedTrack`). */
+  trackMutedByServer?(trackSid: string, muted: boolean): void;
+  /** The server (un)subscribes the member to tracks (RoomService `UpdateSubscriptions`). */
+  setSubscriptions?(trackSids: string[], subscribe: boolean): void;
 }

@@ -7,10 +7,18 @@ import {
   ListParticipantsResponse,
   ListRoomsRequest,
   ListRoomsResponse,
+  MuteRoomTrackRequest,
+  MuteRoomTrackResponse,
   RemoveParticipantResponse,
   RoomParticipantIdentity,
+  SendDataRequest,
+  SendDataResponse,
+  UpdateParticipantRequest,
   UpdateRoomMetadataRequest,
+  UpdateSubscriptionsRequest,
+  UpdateSubscriptionsResponse,
 } from '@livekit/protocol';
+import { roomServiceData } from './room-service-data.js';
 import { AccessTokenError } from './access-token.js';
 import type { EmbeddedEndpoint } from './embedded-endpoint.js';
 
@@ -23,9 +31,10 @@ export interface TwirpAnswer {
 const twirpError = (status: number, code: string, msg: string): TwirpAnswer => ({ status, body: { code, msg } });
 
 /**
- * The subset of LiveKit's RoomService (Twirp, JSON) the platform and `livekit-server-sdk`'s
- * RoomServiceClient need against the embedded endpoint: create/list/delete rooms, room metadata,
- * list and remove participants. Authorised with a token carrying `roomCreate`/`roomList`/`roomAdmin`.
+ * LiveKit's RoomService (Twirp, JSON) as `livekit-server-sdk`'s RoomServiceClient calls it against the
+ * embedded endpoint: create/list/delete rooms, room metadata, list/get/update/remove participants, mute a
+ * published track, update subscriptions, send data. Authorised with a token carrying
+ * `roomCreate`/`roomList`/`roomAdmin` (admin for one room, or all rooms when the grant names none).
  *
  * @example
  * const answer = await roomServiceCall(endpoint, 'CreateRoom', body, request.headers.get('authorization'));
@@ -88,6 +97,74 @@ export async function roomServiceCall(endpoint: EmbeddedEndpoint, method: string
         if (!room || !member) return twirpError(404, 'not_found', 'participant not found');
         room.remove(member, DisconnectReason.PARTICIPANT_REMOVED);
         return { status: 200, body: new RemoveParticipantResponse().toJson() };
+      }
+      case 'GetParticipant': {
+        const request = RoomParticipantIdentity.fromJson(json as never, { ignoreUnknownFields: true });
+        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        const member = endpoint.rooms.get(request.room)?.member(request.identity);
+        if (!member) return twirpError(404, 'not_found', 'participant not found');
+        return { status: 200, body: member.state.info().toJson() };
+      }
+      case 'UpdateParticipant': {
+        const request = UpdateParticipantRequest.fromJson(json as never, { ignoreUnknownFields: true });
+        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        const room = endpoint.rooms.get(request.room);
+        const member = room?.member(request.identity);
+        if (!room || !member) return twirpError(404, 'not_found', 'participant not found');
+        const { state } = member;
+        state.update({ name: request.name || undefined, metadata: request.metadata || undefined, attributes: request.attributes });
+        if (request.permission) {
+          const permission = request.permission;
+          Object.assign(state.permission, {
+            canPublish: permission.canPublish,
+            canSubscribe: permission.canSubscribe,
+            canPublishData: permission.canPublishData,
+            canUpdateMetadata: permission.canUpdateMetadata,
+            hidden: permission.hidden,
+          });
+          state.touch();
+          // Revoked rights take effect now: its tracks are unpublished, its subscriptions dropped.
+          if (!permission.canPublish) for (const sid of [...state.tracks.keys()]) room.unpublishTrack(member, sid);
+          if (!permission.canSubscribe) {
+            const tracks = room.list().flatMap((other) => [...other.state.tracks.keys()]);
+            member.setSubscriptions?.(tracks, false);
+          }
+        }
+        room.participantChanged(member);
+        return { status: 200, body: state.info().toJson() };
+      }
+      case 'MutePublishedTrack': {
+        const request = MuteRoomTrackRequest.fromJson(json as never, { ignoreUnknownFields: true });
+        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        const room = endpoint.rooms.get(request.room);
+        const member = room?.member(request.identity);
+        if (!room || !member) return twirpError(404, 'not_found', 'participant not found');
+        // Like LiveKit without `enable_remote_unmute`: the server may mute a track, only its publisher unmutes it.
+        if (!request.muted && member.state.tracks.get(request.trackSid)?.info.muted) {
+          return twirpError(412, 'failed_precondition', 'remote unmute not enabled');
+        }
+        if (!room.muteTrack(member, request.trackSid, request.muted)) return twirpError(404, 'not_found', 'track not found');
+        const track = member.state.tracks.get(request.trackSid)!;
+        return { status: 200, body: new MuteRoomTrackResponse({ track: track.info.clone() }).toJson() };
+      }
+      case 'UpdateSubscriptions': {
+        const request = UpdateSubscriptionsRequest.fromJson(json as never, { ignoreUnknownFields: true });
+        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        const member = endpoint.rooms.get(request.room)?.member(request.identity);
+        if (!member) return twirpError(404, 'not_found', 'participant not found');
+        const trackSids = [...request.trackSids, ...request.participantTracks.flatMap((tracks) => tracks.trackSids)];
+        member.setSubscriptions?.(trackSids, request.subscribe);
+        return { status: 200, body: new UpdateSubscriptionsResponse().toJson() };
+      }
+      case 'SendData': {
+        const request = SendDataRequest.fromJson(json as never, { ignoreUnknownFields: true });
+        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        const room = endpoint.rooms.get(request.room);
+        if (!room) return twirpError(404, 'not_found', 'requested room does not exist');
+        const data = roomServiceData(request, (sid) => room.memberBySid(sid)?.state.identity);
+        if (typeof data === 'string') return twirpError(400, 'invalid_argument', data);
+        room.sendData(undefined, data.packet, data.reliable);
+        return { status: 200, body: new SendDataResponse().toJson() };
       }
       default:
         return twirpError(404, 'bad_route', `RoomService/${method} is not served by the embedded endpoint`);

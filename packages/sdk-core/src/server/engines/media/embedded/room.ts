@@ -140,6 +140,25 @@ export class Room {
     this.broadcastParticipant(member);
   }
 
+  /** A member's info changed on the server's side (RoomService): everyone, the member too, hears of it. */
+  participantChanged(member: RoomMember): void {
+    this.broadcastParticipant(member);
+    member.deliverParticipants([member.state.info()]);
+  }
+
+  /** Mutes or unmutes a published track on the server's side; false when the member has no such track. */
+  muteTrack(member: RoomMember, trackSid: string, muted: boolean): boolean {
+    const track = member.state.tracks.get(trackSid);
+    if (!track) return false;
+    if (track.info.muted !== muted) {
+      track.info.muted = muted;
+      member.state.touch();
+      member.trackMutedByServer?.(trackSid, muted);
+      this.participantChanged(member);
+    }
+    return true;
+  }
+
   setMetadata(metadata: string): void {
     this.metadata = metadata;
     const info = this.info();

@@ -69,7 +69,7 @@ export interface PalaverServer {
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<PalaverServer> {
   const config = loadConfig(options.env ?? process.env, options.config);
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, config.logFormat);
   const store = await openStore({
     file: config.database,
     url: config.databaseUrl,

@@ -25,6 +25,8 @@ export const ServerConfig = z.object({
   /** Server secret for token signing and secret encryption (32+ chars); generated and stored when absent. */
   secretKey: z.string().min(32, 'must be at least 32 characters').optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: readable lines on a terminal, JSON lines otherwise; `json` or `pretty` to choose. */
+  logFormat: z.enum(['auto', 'json', 'pretty']).default('auto'),
   /** Origins allowed by CORS: `*` or a comma-separated list. */
   corsOrigins: z.string().min(1).default('*'),
   /** Largest accepted JSON body. */
@@ -142,6 +144,7 @@ const environmentMap: Record<string, string> = {
   PALAVER_API_KEY: 'apiKey',
   PALAVER_SECRET_KEY: 'secretKey',
   PALAVER_LOG_LEVEL: 'logLevel',
+  PALAVER_LOG_FORMAT: 'logFormat',
   PALAVER_CORS_ORIGINS: 'corsOrigins',
   PALAVER_MAX_BODY_BYTES: 'maxBodyBytes',
   PALAVER_MAX_UPLOAD_BYTES: 'maxUploadBytes',

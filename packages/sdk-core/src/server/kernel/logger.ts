@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 /** Paths that may carry credentials; pino replaces them before anything is written. */
 const REDACTED = [
@@ -15,6 +16,19 @@ const REDACTED = [
   '*.secret',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACTED, censor: '[redacted]' }, base: { service: 'palaver' } });
+/** `json`: one JSON object per line (for log collectors); `pretty`: readable lines; `auto`: pretty on a terminal. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/**
+ * The server's logger: JSON lines, or readable lines (pino-pretty, written synchronously to stdout) when the
+ * format says so or, with `auto`, when stdout is a terminal.
+ *
+ * @example
+ * const logger = createLogger('info', 'auto');
+ */
+export function createLogger(level: string, format: LogFormat = 'json'): Logger {
+  const options = { level, redact: { paths: REDACTED, censor: '[redacted]' }, base: { service: 'palaver' } };
+  const readable = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+  if (!readable) return pino(options);
+  return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,service' }));
 }

@@ -112,7 +112,7 @@ export async function createMediaService(config: ServerConfig, logger: Logger, s
   const key = apiKey ?? DEVELOPMENT_API_KEY;
   const secret = apiSecret ?? DEVELOPMENT_API_SECRET;
   if (!apiKey || !apiSecret) {
-    logger.info({ livekitApiKey: key, livekitApiSecretIsDefault: true }, `embedded media endpoint uses development keys (key ${key}, secret ${DEVELOPMENT_API_SECRET}); set LIVEKIT_API_KEY/LIVEKIT_API_SECRET`);
+    logger.info(`embedded media endpoint uses development keys (key ${key}, secret ${DEVELOPMENT_API_SECRET}); set LIVEKIT_API_KEY/LIVEKIT_API_SECRET`);
   }
   // Loaded here: werift and the endpoint are only needed when the embedded media plane is used.
   const [{ EmbeddedEndpoint }, { EmbeddedAgentTransport }] = await Promise.all([

@@ -12,6 +12,8 @@ export const CHAT_AUDIO_PATH = '/v1/chat/audio';
 export const AGENT_IDENTITY = 'agent';
 /** Topic of LiveKit text streams carrying transcripts (LiveKit agent convention). */
 export const TRANSCRIPTION_STREAM_TOPIC = 'lk.transcription';
+/** Topic of LiveKit text streams carrying typed chat (`useChat().send()` of LiveKit's components; agent convention). */
+export const CHAT_STREAM_TOPIC = 'lk.chat';
 /** Participant attribute carrying the agent state (LiveKit agent convention). */
 export const AGENT_STATE_ATTRIBUTE = 'lk.agent.state';
 /** Text-stream attribute: the utterance a transcript belongs to (LiveKit agent convention). */

@@ -44,7 +44,7 @@ export interface TurnContext {
   principal: Principal;
   config: RealtimeSessionConfig;
   chat: AgentChat;
-  connection: Pick<AgentRoomConnection, 'sendData' | 'sendText'>;
+  connection: Pick<AgentRoomConnection, 'sendData' | 'sendText' | 'sendTranscription' | 'identity'>;
   audioTrackSid: string;
   speaker: AgentSpeaker;
   publisher: AgentStatePublisher;

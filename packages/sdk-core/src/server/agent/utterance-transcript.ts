@@ -14,6 +14,11 @@ export const MESSAGE_TOPIC = 'message';
 export interface TranscriptOptions {
   /** true for the agent's own speech. */
   agent: boolean;
+  /**
+   * Whose words they are: the human's identity (their transcription is published as theirs, as LiveKit agents do,
+   * so every client attributes it to them), or undefined for the agent's own.
+   */
+  speaker?: string | undefined;
   /** The audio track the words were (or are being) spoken on. */
   trackSid?: string | undefined;
   /** When the utterance started (default now). */
@@ -22,10 +27,11 @@ export interface TranscriptOptions {
 
 /**
  * One utterance's transcription as the room sees it: every `update` re-sends the whole text with the same
- * id on the `message` topic (the client upserts by id and `agent`) and as a complete `lk.transcription`
+ * id on the `message` topic (the client upserts by id and `agent`), as a complete `lk.transcription`
  * text stream with the same `lk.segment_id` (LiveKit's non-delta mode, which its components merge by
- * segment). `finish` marks it final, with `speaking_ended_at`. Sends happen in order, one at a time;
- * updates after `finish` are ignored.
+ * segment) sent as the speaker's (the human's words as the human's), and as a legacy `Transcription` packet
+ * for older LiveKit clients. `finish` marks it final, with `speaking_ended_at`. Sends happen in order, one at a
+ * time; updates after `finish` are ignored.
  */
 export class UtteranceTranscript {
   readonly id = newId('utterance');
@@ -37,7 +43,7 @@ export class UtteranceTranscript {
   private toolCalls: SDKToolCall[] = [];
 
   constructor(
-    private readonly connection: Pick<AgentRoomConnection, 'sendData' | 'sendText'>,
+    private readonly connection: Pick<AgentRoomConnection, 'sendData' | 'sendText' | 'sendTranscription' | 'identity'>,
     private readonly options: TranscriptOptions,
     private readonly logger: Logger,
   ) {
@@ -109,10 +115,26 @@ export class UtteranceTranscript {
       ...(this.options.trackSid ? { [TRANSCRIBED_TRACK_ATTRIBUTE]: this.options.trackSid } : {}),
     };
     const text = this.text;
+    const speaker = this.options.agent ? undefined : this.options.speaker;
+    const legacy = {
+      participantIdentity: speaker ?? this.connection.identity,
+      trackSid: this.options.trackSid ?? '',
+      segments: [
+        {
+          id: this.id,
+          text,
+          final: state.final,
+          language: 'en',
+          startTimeMs: Date.parse(this.createdAt),
+          endTimeMs: state.endedAt ? Date.parse(state.endedAt) : Date.now(),
+        },
+      ],
+    };
     this.chain = this.chain.then(async () => {
       try {
         await this.connection.sendData(JSON.stringify(transcription), { topic: MESSAGE_TOPIC, reliable: true });
-        await this.connection.sendText(text, { topic: TRANSCRIPTION_STREAM_TOPIC, attributes });
+        await this.connection.sendText(text, { topic: TRANSCRIPTION_STREAM_TOPIC, attributes, ...(speaker ? { senderIdentity: speaker } : {}) });
+        await this.connection.sendTranscription(legacy);
       } catch (error) {
         this.logger.debug({ err: error, utterance: this.id }, 'could not send a transcription');
       }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { ContextMessageCreateParams } from '../../contract/contexts.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
 import { parseDataPacket } from '../../contract/sdk.js';
-import type { AgentRoomConnection, AgentTransport, AudioOutput, ReceivedData, RemoteAudioTrack, RoomParticipant } from '../engines/media/agent-transport.js';
+import type { AgentRoomConnection, AgentTransport, AudioOutput, IncomingTextStream, ReceivedData, RemoteAudioTrack, RoomParticipant } from '../engines/media/agent-transport.js';
 import type { Speech } from '../engines/speech/create-speech.js';
 import type { SttEngine } from '../engines/speech/stt/stt-engine.js';
 import type { VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
@@ -28,7 +28,7 @@ import { speechBudgetRefusal } from './speech-budget.js';
 import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
 import { traceTurn } from './turn-span.js';
 import { UtteranceTranscript } from './utterance-transcript.js';
-import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, TURN_METRICS_TOPIC } from '../../contract/wire.js';
+import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, CHAT_STREAM_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
 import type { AgentTurnMetrics } from '../../contract/sdk.js';
 
 /** The agent's room identity (wire protocol). */
@@ -36,6 +36,8 @@ import type { AgentTurnMetrics } from '../../contract/sdk.js';
 export const ERROR_TOPIC = 'error';
 /** Longest wait for one step of leaving (unpublish, leave). */
 const SHUTDOWN_STEP_TIMEOUT_MS = 5000;
+/** A typed turn's longest text (as `chat_input`'s `SDKSendChatMessageParams`). */
+const MAX_TYPED_CHARACTERS = 10_000;
 
 /** Timing knobs; the defaults suit a person on a microphone. */
 export interface VoiceAgentTuning {
@@ -168,6 +170,7 @@ export class VoiceAgent implements AgentSessionHandle {
         this.connection.on('participantLeft', (participant) => this.participantLeft(participant)),
         this.connection.on('audioTrack', (track) => this.audioTrack(track)),
         this.connection.on('data', (data) => this.data(data)),
+        this.connection.onTextStream(CHAT_STREAM_TOPIC, (stream) => void this.chatStream(stream)),
         this.connection.on('disconnected', (reason) => {
           if (!this.stopping) this.stopByItself('failed', `the agent was disconnected from the room (${reason})`);
         }),
@@ -301,7 +304,7 @@ export class VoiceAgent implements AgentSessionHandle {
       if (this.config.input.interruptable) this.interrupt('the human spoke');
       else if (!this.config.input.parallel_listening) return undefined;
     }
-    const transcript = new UtteranceTranscript(this.connection, { agent: false, trackSid: track.trackSid, createdAt: startedAt }, this.logger);
+    const transcript = new UtteranceTranscript(this.connection, { agent: false, speaker: track.participant.identity, trackSid: track.trackSid, createdAt: startedAt }, this.logger);
     let discarded = 0;
     return {
       interim: (text) => void transcript.update(text),
@@ -378,9 +381,34 @@ export class VoiceAgent implements AgentSessionHandle {
       return;
     }
     if (packet?.topic !== 'chat_input') return;
+    this.typed(packet.payload.text);
+  }
+
+  /** A LiveKit chat message (`lk.chat` text stream, as LiveKit's components send it): a typed turn. */
+  private async chatStream(stream: IncomingTextStream): Promise<void> {
+    if (stream.from !== this.spec.humanIdentity) return;
+    let text = '';
+    for await (const chunk of stream) {
+      text += chunk;
+      // Longer than a typed turn may be: the rest is not read, the message is refused.
+      if (text.length > MAX_TYPED_CHARACTERS) {
+        this.sendError(`A typed message may be at most ${MAX_TYPED_CHARACTERS} characters.`);
+        return;
+      }
+    }
+    if (text.trim() === '' || this.stopping || this.publisher.terminal) return;
+    this.typed(text.trim());
+  }
+
+  /**
+   * A typed turn: it comes back to every client as the human's final transcription (the connector's
+   * `transcriptions`, LiveKit components, `message` topic readers), then the agent answers it.
+   */
+  private typed(text: string): void {
     const now = new Date();
+    void new UtteranceTranscript(this.connection, { agent: false, speaker: this.spec.humanIdentity, createdAt: now }, this.logger).finish(text, now);
     if (this.current && this.config.input.interruptable) this.interrupt('the human typed a message');
-    this.enqueue({ kind: 'user', source: 'text', text: packet.payload.text, startedAt: now, endedAt: now, endedAtClock: performance.now() });
+    this.enqueue({ kind: 'user', source: 'text', text, startedAt: now, endedAt: now, endedAtClock: performance.now() });
   }
 
   private enqueue(turn: PendingTurn): void {

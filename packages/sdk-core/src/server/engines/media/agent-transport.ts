@@ -35,6 +35,23 @@ export interface SendTextOptions {
   topic: string;
   attributes?: Record<string, string>;
   destinationIdentities?: string[];
+  /**
+   * The participant of the room the text speaks for: LiveKit lets an agent publish a human's transcription as
+   * theirs, so clients attribute it to the human. Undefined: the agent itself.
+   */
+  senderIdentity?: string;
+}
+
+/**
+ * A transcription in LiveKit's legacy `Transcription` packet (before text streams): what older clients read
+ * (`RoomEvent.TranscriptionReceived`, `useVoiceAssistant().agentTranscriptions` of components 1.x/2.x).
+ */
+export interface LegacyTranscription {
+  /** Whose words (the human's or the agent's identity). */
+  participantIdentity: string;
+  /** The track they were spoken on ('' for typed text). */
+  trackSid: string;
+  segments: Array<{ id: string; text: string; final: boolean; startTimeMs: number; endTimeMs: number; language: string }>;
 }
 
 /** An incoming text stream (LiveKit data stream with a text header). */
@@ -131,6 +148,8 @@ export interface AgentRoomConnection {
   sendData(payload: Uint8Array | string, options?: SendDataOptions): Promise<void>;
   sendText(text: string, options: SendTextOptions): Promise<void>;
   streamText(options: SendTextOptions): Promise<TextStreamWriter>;
+  /** Publishes a legacy transcription packet (see {@link LegacyTranscription}). */
+  sendTranscription(transcription: LegacyTranscription): Promise<void>;
   /** Receives the text streams others open on `topic` (one handler per topic; returns the unregister function). */
   onTextStream(topic: string, handler: (stream: IncomingTextStream) => void): () => void;
   registerRpcMethod(method: string, handler: (invocation: RpcInvocation) => Promise<string>): void;

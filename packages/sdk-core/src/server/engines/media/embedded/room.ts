@@ -167,10 +167,14 @@ export class Room {
 
   /**
    * Relays a data packet from `sender` (or from the server when undefined) to its destinations.
-   * The sender fields are overwritten: a client cannot speak for someone else.
+   * The sender fields are overwritten: a client cannot speak for someone else. An agent may, like in LiveKit,
+   * speak for another participant of the room (a human's transcription published as theirs).
    */
   sendData(sender: RoomMember | undefined, packet: DataPacket, reliable: boolean): void {
-    if (sender) {
+    const onBehalfOf = sender?.state.permission.agent && packet.participantIdentity ? this.members.get(packet.participantIdentity) : undefined;
+    if (onBehalfOf) {
+      packet.participantSid = onBehalfOf.state.sid;
+    } else if (sender) {
       packet.participantIdentity = sender.state.identity;
       packet.participantSid = sender.state.sid;
       if (packet.value.case === 'user') {

@@ -25,6 +25,7 @@ import type {
   RoomParticipant,
   RpcInvocation,
   SendDataOptions,
+  LegacyTranscription,
   SendTextOptions,
   TextStreamWriter,
 } from '../agent-transport.js';
@@ -196,10 +197,32 @@ export class LivekitRoomConnection implements AgentRoomConnection {
   }
 
   async sendText(text: string, options: SendTextOptions): Promise<void> {
+    if (options.senderIdentity !== undefined) {
+      // rtc-node's sendText cannot speak for another participant; a stream can.
+      const writer = await this.streamText(options);
+      await writer.write(text);
+      await writer.close();
+      return;
+    }
     await this.local().sendText(text, {
       topic: options.topic,
       ...(options.attributes ? { attributes: options.attributes } : {}),
       ...(options.destinationIdentities ? { destinationIdentities: options.destinationIdentities } : {}),
+    });
+  }
+
+  async sendTranscription(transcription: LegacyTranscription): Promise<void> {
+    await this.local().publishTranscription({
+      participantIdentity: transcription.participantIdentity,
+      trackSid: transcription.trackSid,
+      segments: transcription.segments.map((segment) => ({
+        id: segment.id,
+        text: segment.text,
+        final: segment.final,
+        language: segment.language,
+        startTime: BigInt(Math.round(segment.startTimeMs)),
+        endTime: BigInt(Math.round(segment.endTimeMs)),
+      })),
     });
   }
 
@@ -208,6 +231,7 @@ export class LivekitRoomConnection implements AgentRoomConnection {
       topic: options.topic,
       ...(options.attributes ? { attributes: options.attributes } : {}),
       ...(options.destinationIdentities ? { destinationIdentities: options.destinationIdentities } : {}),
+      ...(options.senderIdentity !== undefined ? { senderIdentity: options.senderIdentity } : {}),
     });
     return {
       id: writer.info.streamId,

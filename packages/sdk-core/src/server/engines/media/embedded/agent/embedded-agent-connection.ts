@@ -3,6 +3,8 @@ import {
   DataPacket_Kind,
   DisconnectReason,
   ParticipantInfo_State,
+  Transcription,
+  TranscriptionSegment,
   UserPacket,
   type ParticipantInfo,
 } from '@livekit/protocol';
@@ -11,6 +13,7 @@ import type {
   AgentRoomEvents,
   AudioOutput,
   IncomingTextStream,
+  LegacyTranscription,
   PerformRpcOptions,
   RemoteAudioTrack,
   RoomParticipant,
@@ -149,6 +152,25 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
     return this.createTextStream(options);
   }
 
+  async sendTranscription(transcription: LegacyTranscription): Promise<void> {
+    const value = new Transcription({
+      transcribedParticipantIdentity: transcription.participantIdentity,
+      trackId: transcription.trackSid,
+      segments: transcription.segments.map(
+        (segment) =>
+          new TranscriptionSegment({
+            id: segment.id,
+            text: segment.text,
+            final: segment.final,
+            language: segment.language,
+            startTime: BigInt(Math.round(segment.startTimeMs)),
+            endTime: BigInt(Math.round(segment.endTimeMs)),
+          }),
+      ),
+    });
+    await this.sendPacket(new DataPacket({ kind: DataPacket_Kind.RELIABLE, value: { case: 'transcription', value } }), true);
+  }
+
   onTextStream(topic: string, handler: (stream: IncomingTextStream) => void): () => void {
     this.textHandlers.set(topic, handler);
     return () => {
@@ -185,10 +207,11 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
   private createTextStream(options: SendTextOptions, totalLength?: number): OutgoingTextStream {
     this.assertJoined();
     const destinationIdentities = options.destinationIdentities ?? [];
+    const participantIdentity = options.senderIdentity ?? '';
     return new OutgoingTextStream(
       options.topic,
       options.attributes ?? {},
-      (value) => this.sendPacket(new DataPacket({ kind: DataPacket_Kind.RELIABLE, destinationIdentities, value }), true),
+      (value) => this.sendPacket(new DataPacket({ kind: DataPacket_Kind.RELIABLE, destinationIdentities, participantIdentity, value }), true),
       totalLength,
     );
   }

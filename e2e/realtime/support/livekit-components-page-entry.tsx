@@ -1,0 +1,53 @@
+// Bundled with esbuild into a test page built only on LiveKit's own React components (@livekit/components-react
+// 2.x, unmodified), as a LiveKit user's app would be: it joins a Palaver session's room and renders what the
+// components see of the agent. The tests read the page.
+import { useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { LiveKitRoom, RoomAudioRenderer, useChat, useLocalParticipant, useTranscriptions, useVoiceAssistant } from '@livekit/components-react';
+
+interface Details {
+  url: string;
+  token: string;
+  audio: boolean;
+}
+
+function Inside() {
+  const { state, agentTranscriptions } = useVoiceAssistant();
+  const transcriptions = useTranscriptions();
+  const { send } = useChat();
+  const { localParticipant } = useLocalParticipant();
+  (window as unknown as { sendChat: (text: string) => Promise<unknown> }).sendChat = (text) => send(text);
+  const whose = (identity: string) => (identity === localParticipant.identity ? 'user' : identity);
+  return (
+    <main>
+      <p data-testid="state">{state}</p>
+      <p data-testid="mic-track">{[...localParticipant.audioTrackPublications.values()][0]?.trackSid ?? ''}</p>
+      <ol data-testid="transcriptions">
+        {transcriptions.map((stream) => (
+          <li key={stream.streamInfo.id}>
+            {[whose(stream.participantInfo.identity), stream.streamInfo.attributes?.['lk.transcription_final'] ?? '', stream.streamInfo.attributes?.['lk.transcribed_track_id'] ?? '', stream.text].join('|')}
+          </li>
+        ))}
+      </ol>
+      <ol data-testid="agent-transcriptions">
+        {agentTranscriptions.map((segment) => (
+          <li key={segment.id}>{`${segment.final ? 'final' : 'interim'}|${segment.text}`}</li>
+        ))}
+      </ol>
+    </main>
+  );
+}
+
+function App() {
+  const [details, setDetails] = useState<Details | null>(null);
+  (window as unknown as { setConnectionDetails: typeof setDetails }).setConnectionDetails = setDetails;
+  if (!details) return <p>waiting</p>;
+  return (
+    <LiveKitRoom serverUrl={details.url} token={details.token} connect audio={details.audio}>
+      <Inside />
+      <RoomAudioRenderer />
+    </LiveKitRoom>
+  );
+}
+
+createRoot(document.body.appendChild(document.createElement('div'))).render(<App />);

@@ -118,7 +118,7 @@ export class HumanParticipant {
   readonly remainingSeconds: Array<number | null> = [];
   /** Every `message` packet, in order. */
   readonly messages: SDKSessionTranscription[] = [];
-  readonly textStreams: Array<{ attributes: Record<string, string>; text: string }> = [];
+  readonly textStreams: Array<{ attributes: Record<string, string>; text: string; from: string }> = [];
   readonly errors: string[] = [];
   readonly heard: HeardFrame[] = [];
   agentLeft = false;
@@ -160,7 +160,7 @@ export class HumanParticipant {
       if (packet?.topic === 'error') this.errors.push(packet.payload.message);
     });
     this.connection.onTextStream('lk.transcription', (stream) => {
-      void stream.readAll().then((text) => this.textStreams.push({ attributes: stream.attributes, text }));
+      void stream.readAll().then((text) => this.textStreams.push({ attributes: stream.attributes, text, from: stream.from }));
     });
     const listen = (track: RemoteAudioTrack) => {
       if (track.participant.identity !== 'agent' || this.agentTrack) return;

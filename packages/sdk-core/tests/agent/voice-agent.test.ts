@@ -72,9 +72,15 @@ describe('voice agent: the wire protocol around typed turns, speak() and the ses
     expect(versions.at(-1)).toMatchObject({ final: true, text: expected, agent: true });
     expect(Date.parse(versions.at(-1)!.speaking_ended_at!)).toBeGreaterThanOrEqual(Date.parse(versions.at(-1)!.created_at));
 
-    // The same transcript on lk.transcription text streams, with the LiveKit attributes.
-    await eventually(() => expect(human.textStreams.some((stream) => stream.attributes['lk.transcription_final'] === 'true')).toBe(true));
-    const finalStream = human.textStreams.find((stream) => stream.attributes['lk.transcription_final'] === 'true')!;
+    // The typed turn came back as the human's final transcription: on `message`, and as a text stream sent as theirs.
+    const typedEcho = human.messages.filter((message) => !message.agent);
+    expect(typedEcho).toMatchObject([{ final: true, text: 'What is the weather like today?', agent: false }]);
+    await eventually(() => expect(human.textStreams.some((stream) => stream.from === human.connection.identity && stream.text === 'What is the weather like today?')).toBe(true));
+
+    // The agent's transcript on lk.transcription text streams, with the LiveKit attributes.
+    const agentFinal = (stream: (typeof human.textStreams)[number]) => stream.from === 'agent' && stream.attributes['lk.transcription_final'] === 'true';
+    await eventually(() => expect(human.textStreams.some(agentFinal)).toBe(true));
+    const finalStream = human.textStreams.find(agentFinal)!;
     expect(finalStream.text).toBe(expected);
     expect(finalStream.attributes['lk.segment_id']).toBe(versions[0]!.id);
     expect(finalStream.attributes['lk.transcribed_track_id']).toMatch(/^TR_/);

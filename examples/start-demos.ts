@@ -5,9 +5,11 @@
  *
  * Ports: `PORT` (platform, default 8080), `PALAVER_DEMO_PORT` (voice demo, 3000), `PALAVER_APP_DEMO_PORT`
  * (app run demo, 3001). A problem at start (a taken port, a bad value) is one line on stderr and exit code 1.
+ * With no hosted LLM configured, an OpenAI-compatible server on 127.0.0.1:11434 (Ollama) becomes the demos' LLM.
  */
 import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
 import { startAppRunDemo } from './app-run-demo/demo-server.js';
+import { detectLocalLlm } from './support/local-llm.js';
 import { listenOn, portFrom, startProblemLine } from './support/start-problems.js';
 import { startVoiceDemo } from './voice-demo/demo-server.js';
 
@@ -26,7 +28,12 @@ try {
   const platformPort = portFrom('PORT', 8080);
   const voicePort = portFrom('PALAVER_DEMO_PORT', 3000);
   const appRunPort = portFrom('PALAVER_APP_DEMO_PORT', 3001);
-  const server: PalaverServer = await createServer({ config: { port: platformPort } });
+  // Ollama on this machine, when no LLM is configured: the demos talk to its first model instead of the echo model.
+  const configured = Boolean(process.env.OPENAI_API_KEY || process.env.PALAVER_OLLAMA_URL);
+  const ollama = configured ? undefined : await detectLocalLlm();
+  const server: PalaverServer = await createServer({
+    config: { port: platformPort, ...(ollama ? { llm: { ollamaUrl: ollama.url, ollamaModels: ollama.models.slice(0, 1) } } : {}) },
+  });
   closers.push(() => server.close());
   const platformUrl = await listenOn('platform', platformPort, 'PORT', () => server.listen());
   const voiceDemo = await listenOn('voice demo', voicePort, 'PALAVER_DEMO_PORT', () => startVoiceDemo({ platformUrl, apiKey: server.apiKey, port: voicePort }));
@@ -40,6 +47,7 @@ try {
       `  App run demo:  ${appRunDemo.url}   (the Simple Voice AI template as a running app graph)`,
       `  Platform:      ${platformUrl}`,
       `  Dev API key:   ${server.apiKey}`,
+      ...(ollama ? [`  LLM:           ${ollama.models[0]} on the OpenAI-compatible server at ${ollama.url} (found on this machine)`] : []),
       `  API reference: ${platformUrl}/docs`,
       '',
       `  Try: curl -H "x-api-key: ${server.apiKey}" ${platformUrl}/v1/voice/list`,

@@ -4,6 +4,7 @@ import { RealtimeSessions } from './resources/realtime.js';
 import { Partner } from './resources/partner.js';
 import { Scenarios } from './resources/scenarios.js';
 import { Llms } from './resources/llms.js';
+import { Models } from './resources/models.js';
 import { Tools } from './resources/tools.js';
 import { Secrets } from './resources/secrets.js';
 import { Usage } from './resources/usage.js';
@@ -27,6 +28,8 @@ export class PalaverClient {
   readonly partner: Partner;
   readonly scenarios: Scenarios;
   readonly llms: Llms;
+  /** The caller's LLMs as OpenAI models (Palaver extension). */
+  readonly models: Models;
   readonly tools: Tools;
   readonly secrets: Secrets;
   readonly contexts: Contexts;
@@ -47,6 +50,7 @@ export class PalaverClient {
     this.partner = new Partner(this.http);
     this.scenarios = new Scenarios(this.http);
     this.llms = new Llms(this.http);
+    this.models = new Models(this.http);
     this.tools = new Tools(this.http);
     this.secrets = new Secrets(this.http);
     this.contexts = new Contexts(this.http);

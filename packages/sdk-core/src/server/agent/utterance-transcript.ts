@@ -29,8 +29,8 @@ export interface TranscriptOptions {
  * One utterance's transcription as the room sees it: every `update` re-sends the whole text with the same
  * id on the `message` topic (the client upserts by id and `agent`), as a complete `lk.transcription`
  * text stream with the same `lk.segment_id` (LiveKit's non-delta mode, which its components merge by
- * segment) sent as the speaker's (the human's words as the human's), and as a legacy `Transcription` packet
- * for older LiveKit clients. `finish` marks it final, with `speaking_ended_at`. Sends happen in order, one at a
+ * segment) sent as the speaker's (the human's words as the human's), and, for the agent's own speech, as a
+ * legacy `Transcription` packet for older LiveKit clients. `finish` marks it final, with `speaking_ended_at`. Sends happen in order, one at a
  * time; updates after `finish` are ignored.
  */
 export class UtteranceTranscript {
@@ -117,7 +117,7 @@ export class UtteranceTranscript {
     const text = this.text;
     const speaker = this.options.agent ? undefined : this.options.speaker;
     const legacy = {
-      participantIdentity: speaker ?? this.connection.identity,
+      participantIdentity: this.connection.identity,
       trackSid: this.options.trackSid ?? '',
       segments: [
         {
@@ -134,7 +134,9 @@ export class UtteranceTranscript {
       try {
         await this.connection.sendData(JSON.stringify(transcription), { topic: MESSAGE_TOPIC, reliable: true });
         await this.connection.sendText(text, { topic: TRANSCRIPTION_STREAM_TOPIC, attributes, ...(speaker ? { senderIdentity: speaker } : {}) });
-        await this.connection.sendTranscription(legacy);
+        // Legacy packets only for the agent's own speech (what `agentTranscriptions` reads): LiveKit's Rust SDK
+        // (rtc-node) panics on a legacy packet whose participant is itself or whose track it cannot find.
+        if (this.options.agent && legacy.trackSid !== '') await this.connection.sendTranscription(legacy);
       } catch (error) {
         this.logger.debug({ err: error, utterance: this.id }, 'could not send a transcription');
       }

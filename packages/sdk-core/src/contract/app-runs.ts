@@ -54,6 +54,15 @@ export const AppRunNodePadValueParam = z
 export type AppRunNodePadValueParam = z.infer<typeof AppRunNodePadValueParam>;
 
 const Overrides = z.array(AppRunNodePadValueParam).max(1000);
+
+/** Palaver extension: LiveKit Agents workers whose agents join the run's room next to the graph. */
+export const AppRunLivekitAgent = z
+  .object({
+    agent_name: z.string().min(1).max(128).describe('The `agentName` the worker registered with.'),
+    metadata: z.string().max(64 * 1024).optional().describe("Given to the worker's job (`ctx.job.metadata`)."),
+  })
+  .meta({ id: 'AppRunLivekitAgent', description: 'Palaver extension: a LiveKit Agents worker dispatched to the run\'s room.' });
+const LivekitAgents = z.array(AppRunLivekitAgent).max(8).describe('Palaver extension: LiveKit Agents workers dispatched to the run\'s room when it starts.');
 const RunId = z.string().min(1).max(200);
 
 export const CreateAppRunRequest = z
@@ -63,6 +72,7 @@ export const CreateAppRunRequest = z
     publisher_metadata: FreeObject.optional().describe('Free-form metadata attached to the run.'),
     version: z.number().int().min(1).optional().describe('Version to run (the published one, else the newest, when omitted).'),
     overrides: Overrides.optional(),
+    livekit_agents: LivekitAgents.optional(),
   })
   .meta({ id: 'CreateAppRunRequest' });
 export type CreateAppRunRequest = z.infer<typeof CreateAppRunRequest>;
@@ -73,6 +83,7 @@ export const CreateAppRunFromGraphRequest = z
     publisher_metadata: FreeObject.optional(),
     run_id: RunId.optional().describe('When a run with this id exists it is used and the graph is ignored.'),
     overrides: Overrides.optional(),
+    livekit_agents: LivekitAgents.optional(),
   })
   .meta({ id: 'CreateAppRunFromGraphRequest' });
 export type CreateAppRunFromGraphRequest = z.infer<typeof CreateAppRunFromGraphRequest>;

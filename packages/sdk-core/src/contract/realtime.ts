@@ -44,8 +44,32 @@ const AnswerMessage = z
   .describe("The agent's first utterance when the human joins; when omitted the agent does not speak first.");
 const ResourceId = Id;
 
+/** Longest job metadata handed to a LiveKit Agents worker. */
+export const MAX_WORKER_METADATA_LENGTH = 64 * 1024;
+
+/**
+ * Palaver extension of the general config: who the session's agent is. Palaver's own voice agent (the
+ * default), or an agent of a LiveKit Agents worker registered under `agent_name` (on the embedded endpoint's
+ * `/agent` socket, or with the LiveKit deployment), dispatched to the session's room. Fixed at start.
+ */
+export const RealtimeSessionAgent = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('builtin').describe("Palaver's voice agent: listens, thinks and speaks with the generative config.") }),
+    z.object({
+      type: z.literal('livekit_worker').describe('A LiveKit Agents worker\'s agent; the generative config only names the context its messages are saved to.'),
+      agent_name: z.string().min(1).max(128).describe('The `agentName` the worker registered with.'),
+      metadata: z.string().max(MAX_WORKER_METADATA_LENGTH).optional().describe("Given to the worker's job (`ctx.job.metadata`)."),
+    }),
+  ])
+  .meta({ id: 'RealtimeSessionAgent', description: "Palaver extension: the session's agent (default `builtin`)." });
+export type RealtimeSessionAgent = z.infer<typeof RealtimeSessionAgent>;
+
 export const RealtimeSessionGeneralConfig = z
-  .object({ time_limit_s: TimeLimit.default(null), save_messages: SaveMessages.default(true) })
+  .object({
+    time_limit_s: TimeLimit.default(null),
+    save_messages: SaveMessages.default(true),
+    agent: RealtimeSessionAgent.optional().describe('Palaver extension; when absent, the built-in agent. Cannot change after start.'),
+  })
   .meta({ id: 'RealtimeSessionGeneralConfig' });
 
 const TurnDetectionMode = z

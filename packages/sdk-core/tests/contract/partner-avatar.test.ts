@@ -51,7 +51,7 @@ describe('avatar actions on a LiveKit deployment', () => {
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = fake.address() as AddressInfo;
-      const media = new MediaService('livekit', 'lk-key', 'lk-secret-0123456789-0123456789-0123', undefined as never, undefined, `ws://127.0.0.1:${port}`);
+      const media = new MediaService('livekit', 'lk-key', 'lk-secret-0123456789-0123456789-0123', undefined as never, undefined, `ws://127.0.0.1:${port}`, undefined as never);
       await sendRoomData(media, 'rts_room1', 'avatar_action', '{"action":"wave"}');
       expect(calls).toHaveLength(1);
       expect(calls[0]!.url).toBe('/twirp/livekit.RoomService/SendData');

@@ -23,6 +23,7 @@ import { buildSystemPrompt } from './system-prompt.js';
 import { AnswerPreparer } from './turn-taking/answer-preparer.js';
 import { loadListeningEngines } from './listening-engines.js';
 import { SessionCountdown } from './session-countdown.js';
+import { HumanPresence } from './human-presence.js';
 import { settleWithin } from './settle-within.js';
 import { speechBudgetRefusal } from './speech-budget.js';
 import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
@@ -102,7 +103,7 @@ export class VoiceAgent implements AgentSessionHandle {
   private listener: HumanListener | undefined;
   private pendingTrack: RemoteAudioTrack | undefined;
   private humanSeen = false;
-  private humanLeftTimer: NodeJS.Timeout | undefined;
+  private readonly presence: HumanPresence;
   private voice: { key: string; voice: Promise<SessionVoice> } | undefined;
   private commits: Promise<void> = Promise.resolve();
   private readonly unsubscribe: Array<() => void> = [];
@@ -141,6 +142,10 @@ export class VoiceAgent implements AgentSessionHandle {
         metadata: { realtime_session: this.sessionId, prepared: true },
         signal,
       }),
+    );
+    this.presence = new HumanPresence(
+      { joinTimeoutMs: dependencies.tuning.humanJoinTimeoutMs, leftGraceMs: dependencies.tuning.humanLeftGraceMs },
+      (detail) => this.stopByItself('human_left', detail),
     );
     this.countdown = new SessionCountdown({
       tick: (seconds) => this.publisher?.setRemainingSeconds(seconds),
@@ -184,7 +189,7 @@ export class VoiceAgent implements AgentSessionHandle {
       for (const track of this.connection.audioTracks()) this.audioTrack(track);
       const human = this.connection.participants().find((participant) => participant.identity === this.spec.humanIdentity);
       if (human) this.participantJoined(human);
-      else this.expectHuman(tuning.humanJoinTimeoutMs, `the human did not join within ${tuning.humanJoinTimeoutMs / 1000} s`);
+      else this.presence.expectJoin();
     } catch (error) {
       this.countdown.stop();
       await this.connection.leave().catch(() => undefined);
@@ -240,8 +245,7 @@ export class VoiceAgent implements AgentSessionHandle {
 
   private participantJoined(participant: RoomParticipant): void {
     if (participant.identity !== this.spec.humanIdentity || this.stopping) return;
-    if (this.humanLeftTimer) clearTimeout(this.humanLeftTimer);
-    this.humanLeftTimer = undefined;
+    this.presence.joined();
     if (this.humanSeen) return;
     this.humanSeen = true;
     const answerMessage = this.config.output.answer_message;
@@ -253,14 +257,7 @@ export class VoiceAgent implements AgentSessionHandle {
 
   private participantLeft(participant: RoomParticipant): void {
     if (participant.identity !== this.spec.humanIdentity || this.stopping) return;
-    this.expectHuman(this.dependencies.tuning.humanLeftGraceMs, 'the human left the room and did not come back');
-  }
-
-  /** Stops with `human_left` unless the human is in the room within `ms` (`participantJoined` clears it). */
-  private expectHuman(ms: number, detail: string): void {
-    if (this.humanLeftTimer) clearTimeout(this.humanLeftTimer);
-    this.humanLeftTimer = setTimeout(() => this.stopByItself('human_left', detail), ms);
-    this.humanLeftTimer.unref();
+    this.presence.left();
   }
 
   private audioTrack(track: RemoteAudioTrack): void {
@@ -546,7 +543,7 @@ export class VoiceAgent implements AgentSessionHandle {
     this.stopping ??= (async () => {
       this.logger.debug({ reason }, 'stopping the agent');
       this.countdown.stop();
-      if (this.humanLeftTimer) clearTimeout(this.humanLeftTimer);
+      this.presence.stop();
       this.queue.length = 0;
       this.preparer.discard();
       this.interrupt('the agent stopped');

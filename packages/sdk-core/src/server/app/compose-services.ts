@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { createVoiceAgentHost } from '../agent/voice-agent-host.js';
+import { createRoutingAgentHost } from '../agent/worker-agent-host.js';
 import { AnalyticsService } from '../domain/analytics/analytics-service.js';
 import { GraphChecker } from '../domain/apps/graph-checker.js';
 import { migrateStoredGraphs } from '../domain/apps/graph-format-migration.js';
@@ -122,14 +123,19 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   );
 
   // Realtime: the agents this instance hosts, the sessions, and partner sessions over them.
-  const agents = createVoiceAgentHost({
+  const agents = createRoutingAgentHost({
+    builtin: createVoiceAgentHost({
+      transport: media.transport,
+      speech,
+      chat,
+      voices: voiceSynthesis,
+      toolAddressPolicy: addressPolicy,
+      logger: logger.child({ component: 'agent' }),
+      onTurnMetrics: (turn) => metrics.turnMeasured(turn),
+    }),
     transport: media.transport,
-    speech,
-    chat,
-    voices: voiceSynthesis,
-    toolAddressPolicy: addressPolicy,
-    logger: logger.child({ component: 'agent' }),
-    onTurnMetrics: (turn) => metrics.turnMeasured(turn),
+    dispatcher: media.dispatcher,
+    logger: logger.child({ component: 'worker-agent' }),
   });
   const personas = new PersonaService(store);
   const scenarios = new ScenarioService(store);
@@ -182,6 +188,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
       timing: { renewIntervalMs: leaseMs / 3, reapIntervalMs: leaseMs / 3 },
     },
     tellRoom: (runId, message) => sendRoomData(media, runId, 'error', JSON.stringify({ message })),
+    dispatcher: media.dispatcher,
   });
   const partnerAvatars = new PartnerAvatarService({ store, config, voices, media, realtime });
   const endpoint = media.endpoint;

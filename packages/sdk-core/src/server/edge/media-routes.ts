@@ -1,11 +1,12 @@
 import type { Hono } from 'hono';
 import type { UpgradeHandler } from './upgrade-router.js';
 import { roomServiceCall } from '../engines/media/embedded/room-service-api.js';
+import { agentDispatchCall } from '../engines/media/embedded/workers/agent-dispatch-api.js';
 import { SIGNAL_PATHS, type MediaService } from '../engines/media/media-service.js';
 
 /**
  * Adds the embedded endpoint's HTTP routes: `GET /rtc/validate`, `GET /rtc/v1/validate` (what
- * clients ask after a failed upgrade) and the RoomService Twirp subset under `/twirp`.
+ * clients ask after a failed upgrade), and the RoomService and AgentDispatchService Twirp subsets under `/twirp`.
  * Nothing is added with a LiveKit deployment.
  *
  * @example
@@ -26,13 +27,22 @@ export function registerMediaRoutes(app: Hono<any>, media: MediaService): void {
     const answer = await roomServiceCall(endpoint, context.req.param('method'), body, context.req.header('authorization'));
     return context.json(answer.body as object, answer.status as 200);
   });
+  app.post('/twirp/livekit.AgentDispatchService/:method', async (context) => {
+    const body: unknown = await context.req.json().catch(() => ({}));
+    const answer = await agentDispatchCall(endpoint, context.req.param('method'), body, context.req.header('authorization'));
+    return context.json(answer.body as object, answer.status as 200);
+  });
 }
 
-/** Registers the signalling websocket paths on the server's upgrade router. */
+/** Where LiveKit Agents workers connect (`<url>/agent`). */
+export const AGENT_WORKER_PATH = '/agent';
+
+/** Registers the signalling websocket paths and the agent workers' socket on the server's upgrade router. */
 export function registerMediaUpgrades(onUpgrade: (path: string, handler: UpgradeHandler) => void, media: MediaService): void {
   const endpoint = media.endpoint;
   if (!endpoint) return;
   for (const [path, version] of SIGNAL_PATHS) {
     onUpgrade(path, (request, socket, head) => endpoint.handleUpgrade(request, socket, head, version));
   }
+  onUpgrade(AGENT_WORKER_PATH, (request, socket, head) => endpoint.agentWorkers.handleUpgrade(request, socket, head));
 }

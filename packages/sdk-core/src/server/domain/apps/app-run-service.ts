@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AgentDispatcher } from '../../engines/media/agent-dispatcher.js';
 import type { AppDebugResponse, AppRunNodePadValueParam, CreateAppRunFromGraphRequest, CreateAppRunRequest, CreateAppRunResponse } from '../../../contract/app-runs.js';
 import { clientPadValue } from '../../../contract/graph/pad-values.js';
 import { NotFoundError } from '../../../errors/api-error.js';
@@ -16,7 +17,7 @@ import { ownerOf, scopeOf } from '../access.js';
 import { humanIdentityFor, type SessionRoom } from '../realtime/session-room.js';
 import type { UsageService } from '../usage/usage-service.js';
 import type { EventBus } from '../../kernel/event-bus.js';
-import { HostedControl } from '../hosted-control.js';
+import { HostedControl, HostUnavailableError } from '../hosted-control.js';
 import { SessionKeeper, type SessionKeeperTiming } from '../realtime/session-keeper.js';
 import type { ExpiredLease, SessionLeases } from '../realtime/session-leases.js';
 import type { AppRunHandle } from '../../graph/app-run-host.js';
@@ -55,6 +56,8 @@ export interface AppRunServiceDependencies {
   tellRoom?: (runId: string, message: string) => Promise<void>;
   /** How often a live run checks its human's `conversational_seconds` limit (default 2 s). */
   limitCheckMs?: number;
+  /** LiveKit Agents dispatch (`media.dispatcher`), for runs that name workers (`livekit_agents`). */
+  dispatcher?: AgentDispatcher;
 }
 
 /**
@@ -110,14 +113,14 @@ export class AppRunService {
     if (reused) return reused;
     const app = await this.dependencies.apps.runnable(principal, input.app, input.version);
     const resolved = await this.dependencies.checker.check(principal, 'graph', app.graph);
-    return this.launch(principal, resolved, { app: app.id, version: app.version, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata }, options);
+    return this.launch(principal, resolved, { app: app.id, version: app.version, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata, workers: input.livekit_agents }, options);
   }
 
   async createFromGraph(principal: Principal, input: CreateAppRunFromGraphRequest, options: { fallbackMediaUrl?: string } = {}): Promise<CreateAppRunResponse> {
     const reused = input.run_id ? await this.reuse(principal, input.run_id, options) : undefined;
     if (reused) return reused;
     const resolved = await this.dependencies.checker.check(principal, 'graph', input.graph);
-    return this.launch(principal, resolved, { app: null, version: null, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata }, options);
+    return this.launch(principal, resolved, { app: null, version: null, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata, workers: input.livekit_agents }, options);
   }
 
   /** A live run of the caller's project with this id: its details for one more human. */
@@ -131,9 +134,23 @@ export class AppRunService {
   private async launch(
     principal: Principal,
     resolved: ResolvedGraph,
-    run: { app: string | null; version: number | null; runId: string | undefined; overrides: CreateAppRunRequest['overrides']; metadata: Record<string, unknown> | undefined },
+    run: {
+      app: string | null;
+      version: number | null;
+      runId: string | undefined;
+      overrides: CreateAppRunRequest['overrides'];
+      metadata: Record<string, unknown> | undefined;
+      workers: CreateAppRunRequest['livekit_agents'];
+    },
     options: { fallbackMediaUrl?: string },
   ): Promise<CreateAppRunResponse> {
+    const workers = run.workers ?? [];
+    const dispatcher = this.dependencies.dispatcher;
+    for (const worker of workers) {
+      if (!dispatcher || dispatcher.hasWorker(worker.agent_name) === false) {
+        throw new HostUnavailableError(`no LiveKit Agents worker named '${worker.agent_name}' is registered with the media endpoint (its /agent socket)`);
+      }
+    }
     const document = applyOverrides(
       resolved.document,
       resolved.subgraphs,
@@ -163,6 +180,8 @@ export class AppRunService {
       );
       await this.control.host(runId, handle, principal.project);
       this.principals.set(runId, principal);
+      // The workers' agents join next to the graph; they leave when the run's room closes.
+      for (const worker of workers) await dispatcher!.dispatch({ room: runId, agentName: worker.agent_name, ...(worker.metadata !== undefined ? { metadata: worker.metadata } : {}) });
     } catch (error) {
       await this.finish(principal, runId, 'failed', error instanceof Error ? error.message : String(error));
       throw error;

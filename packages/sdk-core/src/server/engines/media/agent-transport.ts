@@ -168,6 +168,8 @@ export interface JoinRoomOptions {
   name?: string;
   metadata?: string;
   attributes?: Record<string, string>;
+  /** Join unseen by the others (a platform observer of a room whose agent is a LiveKit Agents worker). */
+  hidden?: boolean;
   /** Aborting a pending join leaves the room. */
   signal?: AbortSignal;
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../../kernel/config.js';
+import type { AgentDispatcher } from './agent-dispatcher.js';
 import type { AgentTransport } from './agent-transport.js';
 import type { EmbeddedEndpoint } from './embedded/embedded-endpoint.js';
 import type { EndpointSettings } from './embedded/endpoint-settings.js';
@@ -46,6 +47,8 @@ export class MediaService {
     /** The embedded endpoint (undefined with a LiveKit deployment). */
     readonly endpoint: EmbeddedEndpoint | undefined,
     private readonly livekitUrl: string | undefined,
+    /** LiveKit Agents dispatch: the embedded endpoint's workers, or the deployment's AgentDispatchService. */
+    readonly dispatcher: AgentDispatcher,
   ) {}
 
   /** Tells the embedded endpoint where the server listens (`http://host:port`). */
@@ -106,8 +109,9 @@ export async function createMediaService(config: ServerConfig, logger: Logger, s
   if (url) {
     if (!apiKey || !apiSecret) throw new Error('LIVEKIT_URL needs LIVEKIT_API_KEY and LIVEKIT_API_SECRET');
     const { LivekitAgentTransport } = await importOptional('@livekit/rtc-node', 'LIVEKIT_URL (agents joining a LiveKit deployment)', () => import('./livekit/livekit-agent-transport.js'));
+    const { LivekitAgentDispatcher } = await import('./livekit/livekit-agent-dispatcher.js');
     const transport = new LivekitAgentTransport({ url, apiKey, apiSecret, logger });
-    return new MediaService('livekit', apiKey, apiSecret, transport, undefined, url);
+    return new MediaService('livekit', apiKey, apiSecret, transport, undefined, url, new LivekitAgentDispatcher({ url, apiKey, apiSecret }));
   }
   const key = apiKey ?? DEVELOPMENT_API_KEY;
   const secret = apiSecret ?? DEVELOPMENT_API_SECRET;
@@ -123,5 +127,5 @@ export async function createMediaService(config: ServerConfig, logger: Logger, s
     { autoCreateRooms: config.livekit.autoCreateRooms, ...settings, apiKey: key, apiSecret: secret },
     logger.child({ component: 'media' }),
   );
-  return new MediaService('embedded', key, secret, new EmbeddedAgentTransport(endpoint), endpoint, undefined);
+  return new MediaService('embedded', key, secret, new EmbeddedAgentTransport(endpoint), endpoint, undefined, endpoint.agentWorkers);
 }

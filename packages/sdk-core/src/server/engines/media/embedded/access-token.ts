@@ -1,3 +1,4 @@
+import { RoomConfiguration, type RoomAgentDispatch } from '@livekit/protocol';
 import { TokenVerifier, type ClaimGrants } from 'livekit-server-sdk';
 
 /** Why a token was refused, with the HTTP status LiveKit answers (401 bad token, 403 no permission). */
@@ -25,6 +26,8 @@ export interface JoinClaims {
   canUpdateOwnMetadata: boolean;
   hidden: boolean;
   agent: boolean;
+  /** Agents to dispatch when this join creates the room (the token's `roomConfig.agents`). */
+  roomAgents: RoomAgentDispatch[];
 }
 
 /**
@@ -70,6 +73,7 @@ export class JoinTokenVerifier {
       canUpdateOwnMetadata: video.canUpdateOwnMetadata ?? false,
       hidden: video.hidden ?? false,
       agent: video.agent ?? false,
+      roomAgents: roomAgentsOf(claims.roomConfig),
     };
   }
 }
@@ -80,4 +84,14 @@ export function tokenFromRequest(url: URL, authorization: string | undefined): s
   if (fromQuery) return fromQuery;
   const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
   return match?.[1]?.trim();
+}
+
+/** The agents a token's room configuration dispatches (a malformed configuration dispatches none). */
+function roomAgentsOf(roomConfig: unknown): RoomAgentDispatch[] {
+  if (!roomConfig || typeof roomConfig !== 'object') return [];
+  try {
+    return RoomConfiguration.fromJson(roomConfig as never, { ignoreUnknownFields: true }).agents;
+  } catch {
+    return [];
+  }
 }

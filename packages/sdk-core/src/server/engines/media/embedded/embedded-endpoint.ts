@@ -11,6 +11,7 @@ import { ParticipantState, participantKindFromClaim } from './participant-state.
 import type { Room } from './room.js';
 import { RoomRegistry } from './room-registry.js';
 import { CloseCode, SignalConnection } from './signal-connection.js';
+import { AgentWorkers } from './workers/agent-workers.js';
 
 /** Largest signalling message accepted (an SDP offer with many sections is ~20 kB). */
 const MAX_SIGNAL_BYTES = 512 * 1024;
@@ -33,6 +34,8 @@ export class EmbeddedEndpoint {
   readonly rooms = new RoomRegistry();
   readonly settings: EndpointSettings;
   readonly verifier: JoinTokenVerifier;
+  /** LiveKit Agents workers (`/agent`) and their dispatches. */
+  readonly agentWorkers: AgentWorkers;
   private readonly sockets: WebSocketAcceptor;
   private readonly sessions = new Set<ClientSession>();
 
@@ -43,6 +46,7 @@ export class EmbeddedEndpoint {
     this.settings = { ...defaultEndpointSettings, ...settings };
     this.verifier = new JoinTokenVerifier(this.settings.apiKey, this.settings.apiSecret);
     this.sockets = new WebSocketAcceptor({ maximumMessageBytes: MAX_SIGNAL_BYTES, logger, name: 'media signalling' });
+    this.agentWorkers = new AgentWorkers({ rooms: this.rooms, verifier: this.verifier, settings: this.settings, logger });
   }
 
   /** Answers `GET /rtc/validate` and `/rtc/v1/validate` like LiveKit: 200 `success`, 401, or 404. */
@@ -50,7 +54,7 @@ export class EmbeddedEndpoint {
     try {
       const claims = await this.verifier.verifyJoin(tokenFromRequest(url, authorization));
       parseJoinParameters(url, protocolVersion);
-      this.roomFor(claims);
+      if (!this.rooms.get(claims.room) && !this.settings.autoCreateRooms) throw new RoomNotFoundError();
       return { status: 200, message: 'success' };
     } catch (error) {
       return refusalOf(error);
@@ -86,6 +90,7 @@ export class EmbeddedEndpoint {
 
   close(): void {
     for (const session of this.sessions) session.leave(DisconnectReason.SERVER_SHUTDOWN);
+    this.agentWorkers.close();
     this.rooms.closeAll();
     void this.sockets.close();
   }
@@ -103,7 +108,9 @@ export class EmbeddedEndpoint {
     const existing = this.rooms.get(claims.room);
     if (existing) return existing;
     if (!this.settings.autoCreateRooms) throw new RoomNotFoundError();
-    return this.rooms.ensure({ name: claims.room });
+    const room = this.rooms.ensure({ name: claims.room });
+    this.agentWorkers.roomCreated(room, claims.roomAgents);
+    return room;
   }
 
   private open(connection: SignalConnection, claims: JoinClaims, parameters: JoinParameters, room: Room | undefined): void {

@@ -3,7 +3,7 @@ import { TrackInfo, TrackSource, TrackType } from '@livekit/protocol';
 import type { RtpPacket } from 'werift';
 
 /** A new LiveKit-style id: `TR_` / `PA_` / `RM_` + 12 random characters. */
-export function newSid(prefix: 'TR' | 'PA' | 'RM'): string {
+export function newSid(prefix: 'TR' | 'PA' | 'RM' | 'AW' | 'AJ' | 'AD'): string {
   return `${prefix}_${randomBytes(9).toString('base64url')}`;
 }
 

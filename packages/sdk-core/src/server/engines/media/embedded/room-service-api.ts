@@ -19,16 +19,8 @@ import {
   UpdateSubscriptionsResponse,
 } from '@livekit/protocol';
 import { roomServiceData } from './room-service-data.js';
-import { AccessTokenError } from './access-token.js';
 import type { EmbeddedEndpoint } from './embedded-endpoint.js';
-
-/** A Twirp answer: status and JSON body (errors use Twirp's `{code, msg}`). */
-export interface TwirpAnswer {
-  status: number;
-  body: unknown;
-}
-
-const twirpError = (status: number, code: string, msg: string): TwirpAnswer => ({ status, body: { code, msg } });
+import { administers, isTwirpAnswer, twirpError, twirpGrant, type TwirpAnswer } from './twirp.js';
 
 /**
  * LiveKit's RoomService (Twirp, JSON) as `livekit-server-sdk`'s RoomServiceClient calls it against the
@@ -40,13 +32,8 @@ const twirpError = (status: number, code: string, msg: string): TwirpAnswer => (
  * const answer = await roomServiceCall(endpoint, 'CreateRoom', body, request.headers.get('authorization'));
  */
 export async function roomServiceCall(endpoint: EmbeddedEndpoint, method: string, body: unknown, authorization: string | undefined): Promise<TwirpAnswer> {
-  const token = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1];
-  let grant;
-  try {
-    grant = (await endpoint.verifier.verify(token)).video ?? {};
-  } catch (error) {
-    return twirpError(401, 'unauthenticated', error instanceof AccessTokenError ? error.message : 'invalid token');
-  }
+  const grant = await twirpGrant(endpoint.verifier, authorization);
+  if (isTwirpAnswer(grant)) return grant;
   const json = (body ?? {}) as Record<string, unknown>;
   try {
     switch (method) {
@@ -54,12 +41,14 @@ export async function roomServiceCall(endpoint: EmbeddedEndpoint, method: string
         if (!grant.roomCreate) return twirpError(403, 'permission_denied', 'permissions denied');
         const request = CreateRoomRequest.fromJson(json as never, { ignoreUnknownFields: true });
         if (!request.name) return twirpError(400, 'invalid_argument', 'room name is required');
+        const existed = endpoint.rooms.get(request.name) !== undefined;
         const room = endpoint.rooms.ensure({
           name: request.name,
           metadata: request.metadata,
           ...(request.emptyTimeout ? { emptyTimeoutSeconds: request.emptyTimeout } : {}),
           maxParticipants: request.maxParticipants,
         });
+        if (!existed) endpoint.agentWorkers.roomCreated(room, request.agents);
         return { status: 200, body: room.info().toJson() };
       }
       case 'ListRooms': {
@@ -76,7 +65,7 @@ export async function roomServiceCall(endpoint: EmbeddedEndpoint, method: string
       }
       case 'UpdateRoomMetadata': {
         const request = UpdateRoomMetadataRequest.fromJson(json as never, { ignoreUnknownFields: true });
-        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        if (!administers(grant, request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
         const room = endpoint.rooms.get(request.room);
         if (!room) return twirpError(404, 'not_found', 'requested room does not exist');
         room.setMetadata(request.metadata);
@@ -84,14 +73,14 @@ export async function roomServiceCall(endpoint: EmbeddedEndpoint, method: string
       }
       case 'ListParticipants': {
         const request = ListParticipantsRequest.fromJson(json as never, { ignoreUnknownFields: true });
-        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        if (!administers(grant, request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
         const room = endpoint.rooms.get(request.room);
         if (!room) return twirpError(404, 'not_found', 'requested room does not exist');
         return { status: 200, body: new ListParticipantsResponse({ participants: room.list().map((member) => member.state.info()) }).toJson() };
       }
       case 'RemoveParticipant': {
         const request = RoomParticipantIdentity.fromJson(json as never, { ignoreUnknownFields: true });
-        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        if (!administers(grant, request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
         const room = endpoint.rooms.get(request.room);
         const member = room?.member(request.identity);
         if (!room || !member) return twirpError(404, 'not_found', 'participant not found');
@@ -100,14 +89,14 @@ export async function roomServiceCall(endpoint: EmbeddedEndpoint, method: string
       }
       case 'GetParticipant': {
         const request = RoomParticipantIdentity.fromJson(json as never, { ignoreUnknownFields: true });
-        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        if (!administers(grant, request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
         const member = endpoint.rooms.get(request.room)?.member(request.identity);
         if (!member) return twirpError(404, 'not_found', 'participant not found');
         return { status: 200, body: member.state.info().toJson() };
       }
       case 'UpdateParticipant': {
         const request = UpdateParticipantRequest.fromJson(json as never, { ignoreUnknownFields: true });
-        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        if (!administers(grant, request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
         const room = endpoint.rooms.get(request.room);
         const member = room?.member(request.identity);
         if (!room || !member) return twirpError(404, 'not_found', 'participant not found');
@@ -135,7 +124,7 @@ export async function roomServiceCall(endpoint: EmbeddedEndpoint, method: string
       }
       case 'MutePublishedTrack': {
         const request = MuteRoomTrackRequest.fromJson(json as never, { ignoreUnknownFields: true });
-        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        if (!administers(grant, request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
         const room = endpoint.rooms.get(request.room);
         const member = room?.member(request.identity);
         if (!room || !member) return twirpError(404, 'not_found', 'participant not found');
@@ -149,7 +138,7 @@ export async function roomServiceCall(endpoint: EmbeddedEndpoint, method: string
       }
       case 'UpdateSubscriptions': {
         const request = UpdateSubscriptionsRequest.fromJson(json as never, { ignoreUnknownFields: true });
-        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        if (!administers(grant, request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
         const member = endpoint.rooms.get(request.room)?.member(request.identity);
         if (!member) return twirpError(404, 'not_found', 'participant not found');
         const trackSids = [...request.trackSids, ...request.participantTracks.flatMap((tracks) => tracks.trackSids)];
@@ -158,7 +147,7 @@ export async function roomServiceCall(endpoint: EmbeddedEndpoint, method: string
       }
       case 'SendData': {
         const request = SendDataRequest.fromJson(json as never, { ignoreUnknownFields: true });
-        if (!grant.roomAdmin || (grant.room && grant.room !== request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
+        if (!administers(grant, request.room)) return twirpError(403, 'permission_denied', 'permissions denied');
         const room = endpoint.rooms.get(request.room);
         if (!room) return twirpError(404, 'not_found', 'requested room does not exist');
         const data = roomServiceData(request, (sid) => room.memberBySid(sid)?.state.identity);

@@ -34,6 +34,7 @@ export class Room {
   readonly maxParticipants: number;
   private readonly members = new Map<string, RoomMember>();
   private readonly closeListeners: Array<() => void> = [];
+  private readonly membershipListeners = new Set<(member: RoomMember, joined: boolean) => void>();
   private emptyTimer: NodeJS.Timeout | undefined;
   private closedFlag = false;
 
@@ -101,6 +102,7 @@ export class Room {
       if (other === member) continue;
       for (const track of other.state.tracks.values()) member.trackPublished(track);
     }
+    for (const listener of [...this.membershipListeners]) listener(member, true);
   }
 
   /** Removes a member and tells the others it left. */
@@ -115,6 +117,13 @@ export class Room {
     this.broadcastParticipant(member);
     member.removed(reason);
     this.armEmptyTimer();
+    for (const listener of [...this.membershipListeners]) listener(member, false);
+  }
+
+  /** Calls `listener` after every member joins (`joined` true) or leaves; returns the unsubscribe function. */
+  onMembership(listener: (member: RoomMember, joined: boolean) => void): () => void {
+    this.membershipListeners.add(listener);
+    return () => this.membershipListeners.delete(listener);
   }
 
   /** Tells the others that a member's info changed (metadata, attributes, state, tracks). */

@@ -54,7 +54,7 @@ export class LivekitAgentTransport implements AgentTransport {
       ...(options.attributes !== undefined ? { attributes: options.attributes } : {}),
     });
     token.kind = 'agent';
-    token.addGrant({ roomJoin: true, room: options.room, agent: true, canPublish: true, canSubscribe: true, canPublishData: true, canUpdateOwnMetadata: true });
+    token.addGrant({ roomJoin: true, room: options.room, agent: true, canPublish: true, canSubscribe: true, canPublishData: true, canUpdateOwnMetadata: true, hidden: options.hidden ?? false });
     const room = new Room();
     const connection = new LivekitRoomConnection(room, options.room, (metadata) => this.rooms.updateRoomMetadata(options.room, metadata).then(() => undefined));
     const abort = () => void room.disconnect();

@@ -43,6 +43,7 @@ export class EmbeddedAgentTransport implements AgentTransport {
       kind: ParticipantInfo_Kind.AGENT,
       canUpdateMetadata: true,
       agent: true,
+      hidden: options.hidden ?? false,
     });
     const connection = new EmbeddedAgentConnection(state, room);
     connection.enter();

@@ -1,0 +1,240 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { RoomAgentDispatch, RoomConfiguration } from '@livekit/protocol';
+import { Room, RoomEvent } from '@livekit/rtc-node';
+import { createClient, type PalaverClient } from '@palaver/sdk-core';
+import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
+import { AccessToken, AgentDispatchClient } from 'livekit-server-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { AGENT_NAME } from './agent.js';
+
+const API_KEY = 'worker-test-key';
+const API_SECRET = 'worker-test-secret-0123456789-0123456789';
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A LiveKit client in the room that records the transcriptions it receives. */
+async function joinAsHuman(url: string, token: string): Promise<{ room: Room; heard: Array<{ from: string; text: string }> }> {
+  const room = new Room();
+  const heard: Array<{ from: string; text: string }> = [];
+  room.registerTextStreamHandler('lk.transcription', (reader, from) => {
+    void reader.readAll().then((text) => heard.push({ from: from.identity, text }));
+  });
+  await room.connect(url, token, { autoSubscribe: true, dynacast: false });
+  return { room, heard };
+}
+
+/**
+ * An unmodified `@livekit/agents` worker (agent.ts, which knows nothing of Palaver) registers on the embedded
+ * endpoint's `/agent` socket and is the agent of a Palaver realtime session, of an AgentDispatchService
+ * dispatch, and of a room whose join token names it.
+ */
+describe('a LiveKit Agents worker on the embedded endpoint', () => {
+  let server: PalaverServer;
+  let client: PalaverClient;
+  let url: string;
+  let mediaUrl: string;
+  let worker: ChildProcess;
+  let workerLog = '';
+
+  beforeAll(async () => {
+    server = await createServer({ env: { LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET }, config: { logLevel: 'silent' } });
+    url = await server.listen(0, '127.0.0.1');
+    mediaUrl = url.replace(/^http/, 'ws');
+    client = createClient({ baseUrl: url, apiKey: server.apiKey, maxRetries: 0 });
+    worker = spawn(process.execPath, ['--import', 'tsx', 'agent.ts', 'start'], {
+      cwd: here,
+      env: { ...process.env, LIVEKIT_URL: mediaUrl, LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET, NODE_ENV: 'test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: the worker forks job processes, and all of them go at the end.
+      detached: true,
+    });
+    worker.stdout!.on('data', (chunk: Buffer) => (workerLog += chunk.toString()));
+    worker.stderr!.on('data', (chunk: Buffer) => (workerLog += chunk.toString()));
+    const workers = server.services.media.endpoint!.agentWorkers;
+    await eventually(() => workers.hasWorker(AGENT_NAME), `the worker to register (log: ${workerLog})`, 30_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (worker?.pid && worker.exitCode === null) {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      process.kill(-worker.pid, 'SIGTERM');
+      const timer = setTimeout(() => process.kill(-worker.pid!, 'SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await server?.close();
+  });
+
+  it("is a realtime session's agent: greets with the job metadata, answers typed turns and speak, leaves on bye, and the session ends with its messages saved", async () => {
+    const { session, connection_details } = await client.realtime.start({
+      config: {
+        general: { agent: { type: 'livekit_worker', agent_name: AGENT_NAME, metadata: 'from the test' } },
+        input: {},
+        output: {},
+        generative: { llm: 'builtin-offline' },
+      },
+    });
+    expect(session.state).toBe('in_progress');
+    expect(session.config.general.agent).toEqual({ type: 'livekit_worker', agent_name: AGENT_NAME, metadata: 'from the test' });
+    const { room, heard } = await joinAsHuman(connection_details.url, connection_details.token);
+    try {
+      const agent = await eventually(() => [...room.remoteParticipants.values()].find((participant) => participant.identity.startsWith('agent-')), 'the agent');
+      expect(agent.attributes['lk.agent.name']).toBe(AGENT_NAME);
+      await eventually(() => agent.attributes['lk.agent.state'] === 'listening', 'the agent to listen');
+      expect([...room.remoteParticipants.keys()]).not.toContain('palaver-observer');
+
+      await room.localParticipant!.sendText('hello there', { topic: 'lk.chat' });
+      await eventually(() => heard.some((line) => line.text === 'You said: hello there' && line.from === agent.identity), `the answer (heard: ${JSON.stringify(heard)})`);
+      await client.realtime.speak(session.id, { text: 'A word from the platform.' });
+      await eventually(() => heard.some((line) => line.text === 'A word from the platform.'), 'the spoken text');
+
+      await room.localParticipant!.sendText('bye', { topic: 'lk.chat' });
+      const ended = await eventually(async () => {
+        const current = await client.realtime.retrieve(session.id);
+        return current.state === 'ended' ? current : undefined;
+      }, 'the session to end');
+      expect(heard.map((line) => line.text)).toContain(`Goodbye, ${room.localParticipant!.identity}!`);
+      expect(ended.ended_at).toBeDefined();
+
+      const messages = [];
+      for await (const message of client.contexts.listMessages(session.config.generative.context.id)) {
+        const text = typeof message.content === 'string' ? message.content : message.content.map((part) => ('text' in part ? part.text : '')).join('');
+        messages.push({ role: message.role, content: text });
+      }
+      expect(messages).toEqual(
+        expect.arrayContaining([
+          { role: 'assistant', content: 'Hello! My job says: from the test' },
+          { role: 'user', content: 'hello there' },
+          { role: 'assistant', content: 'You said: hello there' },
+          { role: 'user', content: 'bye' },
+        ]),
+      );
+    } finally {
+      await room.disconnect();
+    }
+  });
+
+  it('ending the session through the API takes the agent out of the room', async () => {
+    const { session, connection_details } = await client.realtime.start({
+      config: { general: { agent: { type: 'livekit_worker', agent_name: AGENT_NAME } }, input: {}, output: {}, generative: { llm: 'builtin-offline' } },
+    });
+    const { room } = await joinAsHuman(connection_details.url, connection_details.token);
+    try {
+      const agent = await eventually(() => [...room.remoteParticipants.values()].find((participant) => participant.identity.startsWith('agent-')), 'the agent');
+      const left = new Promise<void>((resolve) => room.on(RoomEvent.ParticipantDisconnected, (participant) => participant.identity === agent.identity && resolve()));
+      const ended = await client.realtime.end(session.id);
+      expect(ended.state).toBe('ended');
+      await left;
+    } finally {
+      await room.disconnect();
+    }
+  });
+
+  it('is dispatched by the AgentDispatchService and by a join token, and deleting the dispatch ends its job', async () => {
+    const dispatches = new AgentDispatchClient(url, API_KEY, API_SECRET);
+    const dispatch = await dispatches.createDispatch('dispatched-room', AGENT_NAME, { metadata: 'dispatched' });
+    expect(dispatch.agentName).toBe(AGENT_NAME);
+    const token = new AccessToken(API_KEY, API_SECRET, { identity: 'visitor' });
+    token.addGrant({ roomJoin: true, room: 'dispatched-room' });
+    const { room, heard } = await joinAsHuman(mediaUrl, await token.toJwt());
+    try {
+      await eventually(() => heard.some((line) => line.text === 'Hello! My job says: dispatched'), 'the greeting');
+      const [listed] = await dispatches.listDispatch('dispatched-room');
+      const job = listed!.state!.jobs[0]!;
+      expect(job.state?.participantIdentity).toMatch(/^agent-/);
+      const left = new Promise<void>((resolve) => room.on(RoomEvent.ParticipantDisconnected, (participant) => participant.identity === job.state!.participantIdentity && resolve()));
+      await dispatches.deleteDispatch(dispatch.id, 'dispatched-room');
+      await left;
+      expect(await dispatches.listDispatch('dispatched-room')).toEqual([]);
+    } finally {
+      await room.disconnect();
+    }
+
+    const configured = new AccessToken(API_KEY, API_SECRET, { identity: 'guest' });
+    configured.addGrant({ roomJoin: true, room: 'configured-room' });
+    configured.roomConfig = new RoomConfiguration({ agents: [new RoomAgentDispatch({ agentName: AGENT_NAME, metadata: 'from the token' })] });
+    const second = await joinAsHuman(mediaUrl, await configured.toJwt());
+    try {
+      await eventually(() => second.heard.some((line) => line.text === 'Hello! My job says: from the token'), 'the greeting of the token-dispatched agent');
+    } finally {
+      await second.room.disconnect();
+    }
+  });
+
+  it('is the agent of a session on a Palaver that uses a LiveKit deployment (dispatch through its AgentDispatchService)', async () => {
+    // This Palaver's media is "a LiveKit deployment": the first server's endpoint, where the worker is registered.
+    const scaled = await createServer({ env: { LIVEKIT_URL: mediaUrl, LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET }, config: { logLevel: 'silent' } });
+    try {
+      const scaledClient = createClient({ baseUrl: await scaled.listen(0, '127.0.0.1'), apiKey: scaled.apiKey, maxRetries: 0 });
+      const { session, connection_details } = await scaledClient.realtime.start({
+        config: { general: { agent: { type: 'livekit_worker', agent_name: AGENT_NAME } }, input: {}, output: {}, generative: { llm: 'builtin-offline' } },
+      });
+      expect(connection_details.url).toBe(mediaUrl);
+      const { room, heard } = await joinAsHuman(connection_details.url, connection_details.token);
+      try {
+        await eventually(() => [...room.remoteParticipants.values()].some((participant) => participant.attributes['lk.agent.state'] === 'listening'), 'the agent to listen');
+        await room.localParticipant!.sendText('over the deployment', { topic: 'lk.chat' });
+        await eventually(() => heard.some((line) => line.text === 'You said: over the deployment'), 'the answer');
+        expect((await scaledClient.realtime.end(session.id)).state).toBe('ended');
+      } finally {
+        await room.disconnect();
+      }
+    } finally {
+      await scaled.close();
+    }
+  });
+
+  it("joins an app run's room next to the graph", async () => {
+    const { app_run, connection_details } = await client.appRuns.createFromGraph({
+      graph: { nodes: [], portals: [] },
+      livekit_agents: [{ agent_name: AGENT_NAME, metadata: 'app run' }],
+    });
+    const { room, heard } = await joinAsHuman(connection_details.url, connection_details.token);
+    try {
+      await eventually(() => heard.some((line) => line.text === 'Hello! My job says: app run'), 'the greeting in the run');
+      expect(app_run.id).toBeDefined();
+    } finally {
+      await room.disconnect();
+    }
+    const refused = await client.appRuns.createFromGraph({ graph: { nodes: [], portals: [] }, livekit_agents: [{ agent_name: 'nobody-runs-this' }] }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 503 });
+  });
+
+  it('refuses a worker without the agent grant, and a session naming a worker nobody runs', async () => {
+    const token = new AccessToken(API_KEY, API_SECRET, { identity: 'not-a-worker' });
+    token.addGrant({ roomJoin: true, room: 'x' });
+    const status = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(`${mediaUrl}/agent`, { headers: { authorization: `Bearer ${'bad'}` } });
+      socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.on('open', () => resolve(101));
+    });
+    expect(status).toBe(401);
+    const noAgentGrant = await new Promise<number>(async (resolve) => {
+      const socket = new WebSocket(`${mediaUrl}/agent`, { headers: { authorization: `Bearer ${await token.toJwt()}` } });
+      socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.on('open', () => resolve(101));
+    });
+    expect(noAgentGrant).toBe(401);
+
+    const refused = await client.realtime
+      .start({ config: { general: { agent: { type: 'livekit_worker', agent_name: 'nobody-runs-this' } }, input: {}, output: {}, generative: { llm: 'builtin-offline' } } })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 503 });
+    expect(String((refused as Error).message)).toContain("no LiveKit Agents worker named 'nobody-runs-this'");
+    const invalid = await client.realtime
+      .start({ config: { general: { agent: { type: 'livekit_worker', agent_name: '' } }, input: {}, output: {}, generative: { llm: 'builtin-offline' } } })
+      .catch((error: unknown) => error);
+    expect(invalid).toMatchObject({ status: 400 });
+  });
+});

@@ -1,0 +1,79 @@
+import type { Logger } from 'pino';
+import type { AgentDispatcher } from '../engines/media/agent-dispatcher.js';
+import type { AgentTransport } from '../engines/media/agent-transport.js';
+import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
+import type { VoiceAgentHost } from './voice-agent-host.js';
+import { WorkerAgentSession, type WorkerAgentTuning } from './worker-agent-session.js';
+
+export const DEFAULT_WORKER_AGENT_TUNING: WorkerAgentTuning = {
+  joinTimeoutMs: 20_000,
+  humanJoinTimeoutMs: 120_000,
+  humanLeftGraceMs: 30_000,
+  leaveTimeoutMs: 5_000,
+};
+
+export interface RoutingAgentHostDependencies {
+  /** Palaver's own voice agents (`createVoiceAgentHost`). */
+  builtin: VoiceAgentHost;
+  transport: AgentTransport;
+  /** LiveKit Agents dispatch (`services.media.dispatcher`). */
+  dispatcher: AgentDispatcher;
+  logger: Logger;
+  tuning?: Partial<WorkerAgentTuning>;
+}
+
+/**
+ * The server's agent host: a session runs Palaver's voice agent, or, when its `general.agent` names a
+ * LiveKit Agents worker, that worker's agent (a {@link WorkerAgentSession}).
+ *
+ * @example
+ * const agents = createRoutingAgentHost({ builtin: createVoiceAgentHost(...), transport: media.transport, dispatcher: media.dispatcher, logger });
+ */
+export function createRoutingAgentHost(dependencies: RoutingAgentHostDependencies): VoiceAgentHost {
+  const tuning = { ...DEFAULT_WORKER_AGENT_TUNING, ...dependencies.tuning };
+  const running = new Map<string, AgentSessionHandle>();
+
+  async function startWorker(spec: AgentSessionSpec, events: AgentSessionEvents, agentName: string, metadata: string | undefined): Promise<AgentSessionHandle> {
+    const id = spec.session.id;
+    const existing = running.get(id);
+    if (existing) return existing;
+    const session = new WorkerAgentSession(
+      spec,
+      {
+        messageCommitted: (message) => events.messageCommitted(message),
+        stopped: async (reason, detail) => {
+          running.delete(id);
+          await events.stopped(reason, detail);
+        },
+      },
+      { agentName, metadata },
+      { transport: dependencies.transport, dispatcher: dependencies.dispatcher, logger: dependencies.logger, tuning },
+    );
+    await session.start();
+    const handle: AgentSessionHandle = {
+      sessionId: id,
+      speak: (text) => session.speak(text),
+      update: (config) => session.update(config),
+      stop: async (reason) => {
+        running.delete(id);
+        await session.stop(reason);
+      },
+    };
+    running.set(id, handle);
+    return handle;
+  }
+
+  return {
+    start(spec, events) {
+      const agent = spec.session.config.general.agent;
+      if (agent?.type === 'livekit_worker') return startWorker(spec, events, agent.agent_name, agent.metadata);
+      return dependencies.builtin.start(spec, events);
+    },
+    liveSessions: () => dependencies.builtin.liveSessions() + running.size,
+    async close() {
+      const handles = [...running.values()];
+      running.clear();
+      await Promise.all([dependencies.builtin.close(), ...handles.map((handle) => handle.stop('server_shutdown'))]);
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import type { Logger } from 'pino';
+import { CHAT_STREAM_TOPIC, TRANSCRIPTION_FINAL_ATTRIBUTE, TRANSCRIPTION_STREAM_TOPIC } from '../../contract/wire.js';
+import type { RealtimeSessionConfig } from '../../contract/realtime.js';
+import { BadRequestError } from '../../errors/api-error.js';
+import type { AgentDispatcher } from '../engines/media/agent-dispatcher.js';
+import type { AgentRoomConnection, AgentTransport, IncomingTextStream, RoomParticipant } from '../engines/media/agent-transport.js';
+import { RpcCallError, RpcErrorCode } from '../engines/media/rpc-error.js';
+import type { AgentSessionEvents, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
+import { HumanPresence } from './human-presence.js';
+import { SessionCountdown } from './session-countdown.js';
+
+/** The attribute LiveKit Agents workers stamp on their agent participant. */
+export const AGENT_NAME_ATTRIBUTE = 'lk.agent.name';
+/** The RPC method a worker's agent may register to honour `POST /v1/realtime/{session}/speak`. */
+export const SPEAK_RPC_METHOD = 'palaver.speak';
+/** The platform's hidden participant in the rooms of worker-run sessions. */
+export const OBSERVER_IDENTITY = 'palaver-observer';
+
+export interface WorkerAgentTuning {
+  /** How long the worker's agent has to join after the dispatch. */
+  joinTimeoutMs: number;
+  humanJoinTimeoutMs: number;
+  humanLeftGraceMs: number;
+  /** How long a stopped job's agent has to leave before it is let go. */
+  leaveTimeoutMs: number;
+}
+
+export interface WorkerAgentDependencies {
+  transport: AgentTransport;
+  dispatcher: AgentDispatcher;
+  logger: Logger;
+  tuning: WorkerAgentTuning;
+}
+
+/**
+ * A realtime session whose agent is a LiveKit Agents worker's: dispatches the named agent to the session's
+ * room and watches the room as a hidden participant. The session starts once the worker's agent joined; it
+ * stops when that agent leaves (`ended`), the human is gone (`human_left`), the time limit passes, or the
+ * API ends it (the dispatch is deleted and the agent leaves). Final transcriptions and typed messages in
+ * the room are committed as the session's messages; `speak` is a `palaver.speak` RPC to the agent.
+ *
+ * @example
+ * const session = new WorkerAgentSession(spec, events, { name: 'support' }, dependencies);
+ * await session.start();
+ */
+export class WorkerAgentSession {
+  private observer: AgentRoomConnection | undefined;
+  private dispatchId: string | undefined;
+  private agentIdentity: string | undefined;
+  private stopping: Promise<void> | undefined;
+  private commits: Promise<void> = Promise.resolve();
+  private readonly unsubscribe: Array<() => void> = [];
+  private readonly presence: HumanPresence;
+  private readonly countdown: SessionCountdown;
+  private readonly logger: Logger;
+  private agentJoined: (() => void) | undefined;
+
+  constructor(
+    private readonly spec: AgentSessionSpec,
+    private readonly events: AgentSessionEvents,
+    private readonly worker: { agentName: string; metadata?: string | undefined },
+    private readonly dependencies: WorkerAgentDependencies,
+  ) {
+    this.logger = dependencies.logger.child({ session: spec.session.id, agentName: worker.agentName });
+    const { tuning } = dependencies;
+    this.presence = new HumanPresence({ joinTimeoutMs: tuning.humanJoinTimeoutMs, leftGraceMs: tuning.humanLeftGraceMs }, (detail) => this.stopByItself('human_left', detail));
+    this.countdown = new SessionCountdown({ tick: () => undefined, expired: () => this.stopByItself('time_limit_exceeded', 'the session time limit was reached') });
+  }
+
+  get sessionId(): string {
+    return this.spec.session.id;
+  }
+
+  /** Dispatches the worker's agent and resolves once it is in the room. */
+  async start(): Promise<void> {
+    const { transport, dispatcher, tuning } = this.dependencies;
+    const room = this.sessionId;
+    if (dispatcher.hasWorker(this.worker.agentName) === false) {
+      throw new Error(`no LiveKit Agents worker named '${this.worker.agentName}' is registered with the media endpoint (its /agent socket)`);
+    }
+    this.observer = await transport.join({ room, identity: OBSERVER_IDENTITY, name: OBSERVER_IDENTITY, hidden: true });
+    const observer = this.observer;
+    const joined = new Promise<void>((resolve) => (this.agentJoined = resolve));
+    this.unsubscribe.push(
+      observer.on('participantJoined', (participant) => this.participantJoined(participant)),
+      observer.on('participantLeft', (participant) => this.participantLeft(participant)),
+      observer.on('disconnected', (reason) => this.stopByItself('failed', `the platform lost the room (${reason})`)),
+      observer.onTextStream(TRANSCRIPTION_STREAM_TOPIC, (stream) => void this.textStream(stream)),
+      observer.onTextStream(CHAT_STREAM_TOPIC, (stream) => void this.textStream(stream)),
+    );
+    try {
+      this.dispatchId = (await dispatcher.dispatch({ room, agentName: this.worker.agentName, ...(this.worker.metadata !== undefined ? { metadata: this.worker.metadata } : {}) })).id;
+      for (const participant of observer.participants()) this.participantJoined(participant);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the agent of worker '${this.worker.agentName}' did not join within ${tuning.joinTimeoutMs / 1000} s`)), tuning.joinTimeoutMs);
+      });
+      await Promise.race([joined, timedOut]).finally(() => clearTimeout(timer));
+    } catch (error) {
+      await this.shutdown('failed');
+      throw error;
+    }
+    this.countdown.start(this.spec.session.config.general.time_limit_s);
+    if (!observer.participants().some((participant) => participant.identity === this.spec.humanIdentity)) this.presence.expectJoin();
+  }
+
+  /** Asks the worker's agent to say `text` (it must register the `palaver.speak` RPC method). */
+  async speak(text: string): Promise<void> {
+    if (this.stopping || !this.observer || !this.agentIdentity) throw new Error(`the agent of session ${this.sessionId} has stopped`);
+    try {
+      await this.observer.performRpc({ destinationIdentity: this.agentIdentity, method: SPEAK_RPC_METHOD, payload: text, responseTimeoutMs: 10_000 });
+    } catch (error) {
+      if (error instanceof RpcCallError && error.code === RpcErrorCode.unsupportedMethod) {
+        throw new BadRequestError(
+          `the agent of realtime session '${this.sessionId}' is LiveKit Agents worker '${this.worker.agentName}', which does not take speak requests: register the RPC method '${SPEAK_RPC_METHOD}' in its agent`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  update(config: RealtimeSessionConfig): void {
+    this.countdown.setLimit(config.general.time_limit_s);
+  }
+
+  stop(reason: AgentStopReason = 'ended'): Promise<void> {
+    return this.shutdown(reason);
+  }
+
+  private participantJoined(participant: RoomParticipant): void {
+    if (participant.identity === this.spec.humanIdentity) {
+      this.presence.joined();
+      return;
+    }
+    if (this.agentIdentity || participant.kind !== 'agent') return;
+    const name = participant.attributes[AGENT_NAME_ATTRIBUTE];
+    if (name !== undefined && name !== this.worker.agentName) return;
+    this.agentIdentity = participant.identity;
+    this.logger.info({ identity: participant.identity }, "the worker's agent joined");
+    this.agentJoined?.();
+  }
+
+  private participantLeft(participant: RoomParticipant): void {
+    if (participant.identity === this.spec.humanIdentity) this.presence.left();
+    else if (participant.identity === this.agentIdentity) this.stopByItself('ended', `the agent of worker '${this.worker.agentName}' left the room`);
+  }
+
+  /** Commits final transcriptions (the human's and the agent's) and typed messages. */
+  private async textStream(stream: IncomingTextStream): Promise<void> {
+    const final = stream.topic === CHAT_STREAM_TOPIC || stream.attributes[TRANSCRIPTION_FINAL_ATTRIBUTE] !== 'false';
+    const role = stream.from === this.spec.humanIdentity ? 'user' : stream.from === this.agentIdentity ? 'assistant' : undefined;
+    let text: string;
+    try {
+      text = (await stream.readAll()).trim();
+    } catch (error) {
+      this.logger.debug({ err: error }, 'a text stream broke off');
+      return;
+    }
+    if (!final || !role || !text) return;
+    this.commits = this.commits
+      .then(() => this.events.messageCommitted({ role, content: text, speaking_ended_at: new Date().toISOString() }))
+      .catch((error: unknown) => this.logger.error({ err: error, role }, 'committing a message failed'));
+  }
+
+  private stopByItself(reason: AgentStopReason, detail: string): void {
+    if (this.stopping) return;
+    this.logger.info({ reason, detail }, 'the worker-run session stops');
+    void this.shutdown(reason).then(() => this.events.stopped(reason, detail));
+  }
+
+  /** Takes the dispatch back, waits (bounded) for the agent to leave, then leaves the room. */
+  private shutdown(reason: AgentStopReason): Promise<void> {
+    this.stopping ??= (async () => {
+      this.countdown.stop();
+      this.presence.stop();
+      const observer = this.observer;
+      const agentIdentity = this.agentIdentity;
+      const agentHere = () => agentIdentity !== undefined && observer?.participants().some((participant) => participant.identity === agentIdentity);
+      const left = new Promise<void>((resolve) => {
+        if (!agentHere() || !observer) return resolve();
+        this.unsubscribe.push(observer.on('participantLeft', (participant) => participant.identity === agentIdentity && resolve()));
+      });
+      if (this.dispatchId) {
+        await this.dependencies.dispatcher.cancel(this.sessionId, this.dispatchId).catch((error: unknown) => this.logger.warn({ err: error }, 'deleting the dispatch failed'));
+      }
+      if (reason !== 'ended' || agentHere()) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([left, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.dependencies.tuning.leaveTimeoutMs)))]);
+        clearTimeout(timer);
+      }
+      await this.commits;
+      for (const unsubscribe of this.unsubscribe) unsubscribe();
+      await observer?.leave().catch(() => undefined);
+    })();
+    return this.stopping;
+  }
+}

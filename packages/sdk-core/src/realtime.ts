@@ -15,7 +15,7 @@
  * await run.pushValue('chat', 'output', 'Hello!');
  */
 export { createRealtimeSession, RealtimeSession } from './realtime/realtime-session.js';
-export type { AudioSource, RealtimeSessionOptions } from './realtime/realtime-session.js';
+export type { AudioDeviceKind, AudioSource, RealtimeSessionOptions } from './realtime/realtime-session.js';
 export type { RealtimeSessionEvents } from './realtime/session-events.js';
 export { initialRealtimeState } from './realtime/session-state.js';
 export type { RealtimeEnd, RealtimeEndReason, RealtimePhase, RealtimeState, RealtimeStateBase, RealtimeStatus } from './realtime/session-state.js';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import type { RoomOptions } from 'livekit-client';
+import { Room, type RoomOptions } from 'livekit-client';
 import { HttpClient } from '../client/http-client.js';
 import { RealtimeSessions } from '../client/resources/realtime.js';
 import { SDKConnectOptions, SDKSendChatMessageParams } from '../contract/sdk.js';
@@ -34,6 +34,9 @@ export interface RealtimeSessionOptions {
 
 /** Which side's audio a level reading is about. */
 export type AudioSource = 'agent' | 'microphone';
+
+/** Audio devices: microphones (`audioinput`) and speakers (`audiooutput`). */
+export type AudioDeviceKind = 'audioinput' | 'audiooutput';
 
 const DEFAULT_AGENT_TIMEOUT_MS = 20_000;
 
@@ -77,6 +80,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   private readonly meters = new Map<string, { track: unknown; meter: AudioLevelMeter }>();
   private readonly clientTools: ClientToolRunner;
   private readonly latency: TurnLatencyTracker;
+  private readonly chosenDevices: Partial<Record<AudioDeviceKind, string>> = {};
 
   constructor(private readonly options: RealtimeSessionOptions = {}) {
     super();
@@ -192,6 +196,34 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   /** `count` frequency bands (0..1 each) of one side's audio, for visualizers; zeros when there is none. */
   getFrequencyBands(source: AudioSource, count = 5): number[] {
     return this.meter(source)?.bands(count) ?? new Array<number>(count).fill(0);
+  }
+
+  /**
+   * The microphones or speakers of this device (labels are empty until the page may use the microphone).
+   *
+   * @example
+   * const microphones = await session.listAudioDevices('audioinput');
+   */
+  async listAudioDevices(kind: AudioDeviceKind): Promise<MediaDeviceInfo[]> {
+    if (typeof navigator === 'undefined' || !navigator.mediaDevices) return [];
+    return Room.getLocalDevices(kind, false);
+  }
+
+  /** The device chosen with `switchAudioDevice` (undefined: the browser's default). */
+  audioDevice(kind: AudioDeviceKind): string | undefined {
+    return this.chosenDevices[kind];
+  }
+
+  /**
+   * Uses this microphone or speaker: at once when connected (the published track is switched, the agent keeps
+   * hearing), and for every later connect. Rejects when the browser refuses the device.
+   */
+  async switchAudioDevice(kind: AudioDeviceKind, deviceId: string): Promise<void> {
+    const room = this.link?.room;
+    if (room && room.state !== 'disconnected' && !(await room.switchActiveDevice(kind, deviceId))) {
+      throw new Error(`the ${kind === 'audioinput' ? 'microphone' : 'speaker'} '${deviceId}' could not be used`);
+    }
+    this.chosenDevices[kind] = deviceId;
   }
 
   /** Disconnects and drops every listener. */
@@ -321,11 +353,23 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
     );
   }
 
+  /** The app's room options with the chosen devices. */
+  private roomOptions(): RoomOptions {
+    const options = this.options.roomOptions ?? {};
+    const microphone = this.chosenDevices.audioinput;
+    const speaker = this.chosenDevices.audiooutput;
+    return {
+      ...options,
+      ...(microphone ? { audioCaptureDefaults: { ...options.audioCaptureDefaults, deviceId: microphone } } : {}),
+      ...(speaker ? { audioOutput: { ...options.audioOutput, deviceId: speaker } } : {}),
+    };
+  }
+
   private joinRoom(attempt: number, url: string, token: string): void {
     const link = new LiveKitRoomLink({
       attempt,
       dispatch: (input) => this.dispatch(input),
-      ...(this.options.roomOptions ? { roomOptions: this.options.roomOptions } : {}),
+      roomOptions: this.roomOptions(),
       ...(this.options.audioElement ? { audioElement: this.options.audioElement } : {}),
       ...(this.options.microphoneTrackName ? { microphoneTrackName: this.options.microphoneTrackName } : {}),
     });

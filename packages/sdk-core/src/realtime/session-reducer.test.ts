@@ -130,6 +130,16 @@ describe('reduceRealtime: connecting', () => {
     }
   });
 
+  it('hanging up ends the unfinished line with what was said and stops the countdown', () => {
+    const { state } = run(
+      [packet('message', utterance('u1', 'I was saying', '2024-01-01T00:00:00Z')), { type: 'disconnect_requested' }],
+      connectedWithAgent({ agent_state: 'speaking', remaining_seconds: 120 }),
+    );
+    expect(state.status).toBe('not_connected');
+    expect(state.remainingSeconds).toBeNull();
+    expect(state.transcriptions).toEqual([expect.objectContaining({ id: 'u1', text: 'I was saying', final: true })]);
+  });
+
   it('a new connect starts clean: no transcript, error or agent state from the last session', () => {
     const ended = run(
       [packet('message', utterance('u1', 'hello', '2024-01-01T00:00:00Z')), packet('error', { message: 'boom' }), { type: 'disconnect_requested' }],

@@ -79,9 +79,13 @@ function arrive(state: RealtimeState, participants: ParticipantView[], changes: 
 function end(state: RealtimeState, reason: RealtimeEndReason, error?: Error): RealtimeTransition {
   const ended: RealtimeEnd = error ? { reason, error } : { reason };
   const agentState: SDKAgentState | undefined = isTerminalAgentState(state.agentState) ? state.agentState : undefined;
+  // Lines still being spoken or transcribed end with what was said so far; the time limit no longer runs.
+  const unfinished = state.transcriptions.some((line) => !line.final);
   const next = enter(state, { status: 'not_connected', ended }, {
     agentState,
     agentAudio: false,
+    remainingSeconds: null,
+    ...(unfinished ? { transcriptions: Object.freeze(state.transcriptions.map((line) => (line.final ? line : Object.freeze({ ...line, final: true })))) } : {}),
     ...(state.toolCalls.length > 0 ? { toolCalls: Object.freeze([]) } : {}),
     microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
     ...(error ? { error } : {}),

@@ -45,32 +45,105 @@ const test = base.extend<{}, DemoFixtures>({
 
 test.skip(!chromiumAvailable(), 'Debian Chromium (/usr/bin/chromium) is not installed');
 
-async function openDemo(browser: Browser, url: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
+/** Screenshots of the demo's states go here (reviewed by hand; CI keeps them as artifacts). */
+const shots = (name: string) => test.info().outputPath(`${name}.png`);
+
+async function openDemo(browser: Browser, url: string, viewport = { width: 1100, height: 820 }): Promise<Page> {
+  const page = await (await browser.newContext({ viewport })).newPage();
   await page.goto(url);
-  await page.getByTestId('call').click();
-  await expect(page.getByTestId('connection-state')).toHaveText('connected', { timeout: 20_000 });
+  // The pickers are filled from the platform with the visitor's usage token.
+  await expect(page.getByTestId('persona').locator('option')).not.toHaveCount(1, { timeout: 20_000 });
   return page;
 }
 
-test('the demo page calls the agent: greeting, a typed question answered, hang up', async ({ platform, quietBrowser }) => {
+async function startCall(page: Page): Promise<void> {
+  await page.getByTestId('call').click();
+  await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected', { timeout: 20_000 });
+}
+
+test('the demo walks through a call: pickers, greeting, a typed turn, mute, device switch, hang up, ended state', async ({ platform, quietBrowser }) => {
   const page = await openDemo(quietBrowser, platform.demo.url);
+  await expect(page.getByTestId('connection-state')).toHaveText('Not in a call');
+  await expect(page.getByTestId('persona')).toContainText('Ada, a patient tutor');
+  await expect(page.getByTestId('voice').locator('option')).not.toHaveCount(1);
+  await page.getByTestId('persona').selectOption({ label: 'Ada, a patient tutor' });
+  await page.screenshot({ path: shots('01-before-the-call'), fullPage: true });
+
+  // Keyboard only: the call button is reachable and starts the call.
+  await page.getByTestId('call').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected', { timeout: 20_000 });
   const transcript = page.getByTestId('transcript');
   await expect(transcript).toContainText('I am the Palaver demo agent', { timeout: 20_000 });
+  await expect(page.getByTestId('connection-state')).toHaveText(/Listening|Speaking/);
+  await expect(page.getByTestId('time-left')).toHaveText(/^\d+:\d\d left$/);
+  await expect(page.getByTestId('persona')).toBeDisabled();
+  const sessions = await platform.server.services.realtime.list({ project: platform.server.project, kind: 'key', human: null, credentialId: 'e2e' }, {});
+  const live = sessions.values.find((session) => session.state === 'in_progress');
+  expect(live?.config.generative.persona?.name).toBe('Ada, a patient tutor');
+  await page.screenshot({ path: shots('02-in-the-call'), fullPage: true });
+
+  // A typed turn: the visitor's line, then the agent's answer.
   await page.getByTestId('chat-input').fill('what is a typed question');
   await page.getByTestId('chat-input').press('Enter');
-  // The offline model answers about what it was asked; its answer is a new agent line.
+  await expect(transcript.locator('li.human')).toContainText('what is a typed question', { timeout: 20_000 });
   await expect(transcript.locator('li.agent')).toHaveCount(2, { timeout: 20_000 });
   await expect(transcript.locator('li.agent').nth(1)).toContainText(/typed question/i, { timeout: 20_000 });
-  const sessions = await platform.server.services.realtime.list({ project: platform.server.project, kind: 'key', human: null, credentialId: 'e2e' }, {});
-  expect(sessions.values.some((session) => session.state === 'in_progress')).toBe(true);
+  await page.screenshot({ path: shots('03-typed-turn'), fullPage: true });
+
+  // Mute, and a live microphone switch (Chromium's fake device) without leaving the call.
+  await page.getByTestId('microphone').click();
+  await expect(page.getByTestId('muted')).toBeVisible();
+  await expect(page.getByTestId('microphone')).toHaveAttribute('aria-pressed', 'true');
+  await page.screenshot({ path: shots('04-muted'), fullPage: true });
+  await page.getByTestId('microphone').click();
+  await expect(page.getByTestId('muted')).toHaveCount(0);
+  const microphones = await page.getByTestId('microphone-device').locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+  const device = microphones.find((value) => value !== '');
+  if (device) {
+    await page.getByTestId('microphone-device').selectOption(device);
+    await expect(page.getByTestId('problem')).toHaveCount(0);
+  }
+  await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected');
+
+  // Hang up: a clean ended state, no countdown, every line finished, and a way to call again.
   await page.getByTestId('hang-up').click();
-  await expect(page.getByTestId('connection-state')).toHaveText('not_connected');
+  await expect(page.getByTestId('ended')).toHaveText('You hung up.');
+  await expect(page.getByTestId('time-left')).toHaveCount(0);
+  await expect(transcript.locator('li[data-final="false"]')).toHaveCount(0);
+  await expect(page.getByTestId('call')).toHaveText('Call again');
+  await page.screenshot({ path: shots('05-ended'), fullPage: true });
+});
+
+test('the last minute is a warning, and the page fits a phone', async ({ platform, quietBrowser }) => {
+  const page = await openDemo(quietBrowser, `${platform.demo.url}?time_limit_s=65`, { width: 390, height: 844 });
+  await startCall(page);
+  await expect(page.getByTestId('time-left')).toHaveText(/^\d:\d\d left: the call ends soon$/, { timeout: 15_000 });
+  await expect(page.getByTestId('time-left')).toHaveClass(/warning/);
+  await expect(page.getByTestId('transcript')).toContainText('I am the Palaver demo agent', { timeout: 20_000 });
+  await page.screenshot({ path: shots('06-phone-time-warning'), fullPage: true });
+  // Nothing wider than the screen.
+  const overflow = await page.evaluate(() => ({
+    by: document.documentElement.scrollWidth - window.innerWidth,
+    widest: [...document.querySelectorAll('body *')].map((element) => [element.className || element.tagName, Math.round(element.getBoundingClientRect().right)] as const).filter(([, right]) => right > window.innerWidth).slice(0, 5),
+  }));
+  expect(overflow).toEqual({ by: 0, widest: [] });
+  await page.getByTestId('hang-up').click();
+});
+
+test('a problem is said in words', async ({ platform, quietBrowser }) => {
+  const page = await (await quietBrowser.newContext()).newPage();
+  await page.route('**/api/session', (route) => route.fulfill({ status: 502, body: 'the platform refused the API key' }));
+  await page.goto(platform.demo.url);
+  await expect(page.getByTestId('problem')).toHaveText('The demo backend could not open a visit (502): the platform refused the API key');
+  await expect(page.getByTestId('call')).toBeDisabled();
+  await page.screenshot({ path: shots('07-problem'), fullPage: true });
 });
 
 test('the demo page hears the microphone: the human line carries what was said, and the agent answers it', async ({ platform, speakingBrowser }) => {
   await requireSpeechToText(platform.server, test.skip);
   const page = await openDemo(speakingBrowser, platform.demo.url);
+  await startCall(page);
   const humanLines = page.getByTestId('transcript').locator('li.human');
   await expect(humanLines.first()).toContainText(/weather/i, { timeout: 30_000 });
   await expect(page.getByTestId('transcript').locator('li.agent')).toHaveCount(2, { timeout: 30_000 });
@@ -83,6 +156,6 @@ test('the demo page hears the microphone: the human line carries what was said, 
   expect(heardMs).toBeGreaterThan(50);
   expect(heardMs).toBeLessThan(3000);
   await expect(page.getByTestId('turn-latencies').locator('li').first()).toContainText('at the agent');
-  await page.screenshot({ path: test.info().outputPath('voice-demo-latency.png'), fullPage: true });
+  await page.screenshot({ path: shots('08-spoken-turn-latency'), fullPage: true });
   await page.getByTestId('hang-up').click();
 });

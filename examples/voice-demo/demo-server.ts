@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { createClient } from '@palaver/sdk-core';
 import { createUsageToken } from '@palaver/sdk-node';
 import { preferredLlm, serveBrowserApp, type BrowserAppServer } from '../support/browser-app-server.js';
 
@@ -24,6 +25,7 @@ export type VoiceDemo = BrowserAppServer;
 export async function startVoiceDemo(options: VoiceDemoOptions): Promise<VoiceDemo> {
   const llm = preferredLlm(options.platformUrl, options.apiKey);
   llm.catch(() => {}); // reported to the visitor through /api/session
+  await ensureDemoPersonas(options.platformUrl, options.apiKey);
   return serveBrowserApp({
     title: 'Palaver voice demo',
     entry: fileURLToPath(new URL('./app/main.tsx', import.meta.url)),
@@ -41,4 +43,17 @@ export async function startVoiceDemo(options: VoiceDemoOptions): Promise<VoiceDe
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.host !== undefined ? { host: options.host } : {}),
   });
+}
+
+/** Personas the demo offers, created once in the project (a customer's backend would manage its own). */
+const DEMO_PERSONAS = [
+  { name: 'Ada, a patient tutor', description: 'A patient tutor who explains one idea at a time and checks that it landed.', voice: 'flite-slt' },
+  { name: 'Rob, a travel guide', description: 'A cheerful travel guide who answers briefly and suggests one thing to see.', voice: 'flite-rms' },
+];
+
+async function ensureDemoPersonas(platformUrl: string, apiKey: string): Promise<void> {
+  const client = createClient({ baseUrl: platformUrl, apiKey, maxRetries: 1 });
+  const existing = new Set<string>();
+  for await (const persona of client.personas.list()) existing.add(persona.name);
+  for (const persona of DEMO_PERSONAS) if (!existing.has(persona.name)) await client.personas.create(persona);
 }

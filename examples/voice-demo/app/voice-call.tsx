@@ -1,31 +1,63 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useVoiceAgent } from '@palaver/sdk-react';
 import type { RealtimeSessionConfigCreate } from '@palaver/sdk-core';
-import { fetchSessionTicket } from './session-ticket.js';
+import { AgentVisual } from './agent-visual.js';
+import { CallSettings, type CallChoices } from './call-settings.js';
+import { DeviceControls } from './device-controls.js';
+import { loadCatalog, type Catalog } from './platform-catalog.js';
+import { fetchSessionTicket, type SessionTicket } from './session-ticket.js';
+import { TimeLeft } from './time-left.js';
 import { Transcript } from './transcript.js';
 import { TurnTimings } from './turn-timings.js';
+import { callWords, endWords, problemWords } from './words.js';
 
-/** The session every visitor gets: the LLM the backend picked, the default voice, ten minutes. */
-function demoConfig(llm: string): RealtimeSessionConfigCreate {
+/** Ten minutes, unless the page says otherwise (`?time_limit_s=90`). */
+function timeLimit(): number {
+  const asked = Number(new URLSearchParams(location.search).get('time_limit_s'));
+  return Number.isInteger(asked) && asked > 0 ? asked : 600;
+}
+
+function sessionConfig(choices: CallChoices, suggestedLlm: string): RealtimeSessionConfigCreate {
   return {
-    general: { time_limit_s: 600 },
+    general: { time_limit_s: timeLimit() },
     input: { interruptable: true },
-    generative: { llm },
+    generative: {
+      llm: choices.llm || suggestedLlm,
+      ...(choices.persona ? { persona: choices.persona } : {}),
+      ...(choices.voice ? { voice_override: choices.voice } : {}),
+    },
     output: { answer_message: 'Hello! I am the Palaver demo agent. Say something, or type below.' },
   };
 }
 
-/** One call with the agent: connect, talk or type, read the transcript, hang up. */
+/** One call with the agent: pick who it is, call, talk or type, watch it listen and speak, hang up. */
 export function VoiceCall({ platformUrl }: { platformUrl: string }) {
   const agent = useVoiceAgent({ baseUrl: platformUrl });
+  const [ticket, setTicket] = useState<SessionTicket>();
+  const [catalog, setCatalog] = useState<Catalog>();
+  const [choices, setChoices] = useState<CallChoices>({ persona: '', voice: '', llm: '' });
   const [typed, setTyped] = useState('');
   const [problem, setProblem] = useState<string>();
+
+  useEffect(() => {
+    fetchSessionTicket()
+      .then(async (first) => {
+        setTicket(first);
+        setCatalog(await loadCatalog(platformUrl, first.token));
+      })
+      .catch((error: unknown) => setProblem((error as Error).message));
+  }, [platformUrl]);
+
+  const live = agent.connectionState !== 'not_connected';
+  const connected = agent.connectionState === 'connected';
 
   const call = async () => {
     setProblem(undefined);
     try {
-      const ticket = await fetchSessionTicket();
-      await agent.connect({ token: ticket.token, config: demoConfig(ticket.llm) });
+      // A fresh token per call: the one from page load may have expired.
+      const current = await fetchSessionTicket();
+      setTicket(current);
+      await agent.connect({ token: current.token, config: sessionConfig(choices, current.llm) });
     } catch (error) {
       setProblem((error as Error).message);
     }
@@ -34,60 +66,88 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
     const text = typed.trim();
     if (text === '') return;
     setTyped('');
-    await agent.sendChatMessage({ text }).catch((error: unknown) => setProblem((error as Error).message));
+    await agent.sendChatMessage({ text }).catch(() => setProblem('The message was not sent: the agent is not in the call.'));
   };
-  const live = agent.connectionState !== 'not_connected';
+
+  const shownProblem = problem ?? problemWords(agent.error);
 
   return (
-    <main>
-      <h1>Palaver voice demo</h1>
-      <p className="status" data-testid="status">
-        <span data-testid="connection-state">{agent.connectionState}</span>
-        {agent.agentState && (
-          <>
-            {' · agent '}
-            <span data-testid="agent-state">{agent.agentState}</span>
-          </>
+    <main className={live ? 'call live' : 'call'}>
+      <header>
+        <h1>Palaver</h1>
+        <p className="tagline">Talk to a voice agent running on this machine.</p>
+      </header>
+
+      <section className="stage" aria-label="The agent">
+        <AgentVisual session={agent.session} state={agent.agentState} live={connected} />
+        <p className="state" data-testid="connection-state" data-state={agent.connectionState} aria-live="polite">
+          {callWords(agent.connectionState, agent.agentState)}
+        </p>
+        {agent.agentState && <span hidden data-testid="agent-state">{agent.agentState}</span>}
+        <TimeLeft seconds={live ? agent.remainingSeconds : null} />
+        {live && !agent.microphoneEnabled && (
+          <p className="muted" data-testid="muted">
+            Your microphone is muted. Typing still works.
+          </p>
         )}
-        {agent.remainingSeconds !== null && <> · {agent.remainingSeconds}s left</>}
-      </p>
-      <div className="controls">
+        {!live && agent.ended && (
+          <p className="ended" data-testid="ended" data-reason={agent.ended.reason}>
+            {endWords(agent.ended)}
+          </p>
+        )}
+      </section>
+
+      <nav className="controls" aria-label="Call controls">
         {!live ? (
-          <button data-testid="call" onClick={() => void call()}>
-            Start a call
+          <button className="primary" data-testid="call" onClick={() => void call()} disabled={!ticket}>
+            {agent.ended ? 'Call again' : 'Start a call'}
           </button>
         ) : (
           <>
-            <button data-testid="hang-up" onClick={() => void agent.disconnect()}>
+            <button className="danger" data-testid="hang-up" onClick={() => void agent.disconnect()}>
               Hang up
             </button>
-            <button data-testid="microphone" onClick={() => void agent.setMicrophoneEnabled(!agent.microphoneEnabled)}>
-              {agent.microphoneEnabled ? 'Mute microphone' : 'Unmute microphone'}
+            <button data-testid="microphone" aria-pressed={!agent.microphoneEnabled} onClick={() => void agent.setMicrophoneEnabled(!agent.microphoneEnabled)}>
+              {agent.microphoneEnabled ? 'Mute' : 'Unmute'}
             </button>
-            {!agent.canPlayAudio && <button onClick={() => void agent.startAudio()}>Enable audio</button>}
+            {!agent.canPlayAudio && (
+              <button data-testid="enable-audio" onClick={() => void agent.startAudio()}>
+                Turn on sound
+              </button>
+            )}
           </>
         )}
-      </div>
-      <Transcript transcriptions={agent.transcriptions} />
-      <TurnTimings latencies={agent.turnLatencies} agentTurns={agent.agentTurns} />
-      {live && (
-        <form
-          className="chat"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void send();
-          }}
-        >
-          <input data-testid="chat-input" value={typed} onChange={(event) => setTyped(event.target.value)} placeholder="Type to the agent" />
-          <button type="submit">Send</button>
-        </form>
-      )}
-      {(problem ?? agent.error?.message) && (
-        <p className="problem" data-testid="problem">
-          {problem ?? agent.error?.message}
+      </nav>
+
+      {shownProblem && (
+        <p className="problem" role="alert" data-testid="problem">
+          {shownProblem}
         </p>
       )}
-      {agent.ended && <p data-testid="ended">Call ended: {agent.ended.reason}</p>}
+
+      <section className="conversation" aria-label="Conversation">
+        <Transcript transcriptions={agent.transcriptions} live={live} />
+        {live && (
+          <form
+            className="composer"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void send();
+            }}
+          >
+            <input data-testid="chat-input" aria-label="Message to the agent" value={typed} onChange={(event) => setTyped(event.target.value)} placeholder="Type a message" disabled={!connected} />
+            <button type="submit" disabled={!connected || typed.trim() === ''}>
+              Send
+            </button>
+          </form>
+        )}
+        <TurnTimings latencies={agent.turnLatencies} agentTurns={agent.agentTurns} />
+      </section>
+
+      <aside className="setup">
+        <CallSettings catalog={catalog} choices={choices} onChange={setChoices} disabled={live} />
+        <DeviceControls session={agent.session} onProblem={setProblem} />
+      </aside>
     </main>
   );
 }

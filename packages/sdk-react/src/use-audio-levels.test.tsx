@@ -55,6 +55,18 @@ describe('useAudioLevels', () => {
     expect(Number(screen.getByTestId('meter').dataset.renders)).toBe(meterRenders);
   });
 
+  it('falls to zero when the source goes away (the call ended)', async () => {
+    const source = risingSource();
+    const { rerender } = render(<Meter source={source} />);
+    await waitFor(() => expect(screen.getByTestId('meter').textContent).toContain('1.00'), { timeout: 3000 });
+    function Gone() {
+      const { agent } = useAudioLevels(undefined, { bands: 3 });
+      return <p data-testid="meter">{agent.map((value) => value.toFixed(2)).join(' ')}</p>;
+    }
+    rerender(<Gone />);
+    expect(screen.getByTestId('meter').textContent).toBe('0.00 0.00 0.00');
+  });
+
   it('reads nothing without a source', async () => {
     function Empty() {
       const { agent } = useAudioLevels(undefined, { bands: 4 });

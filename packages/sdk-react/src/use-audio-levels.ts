@@ -42,7 +42,14 @@ export function useAudioLevels(source: AudioLevelSource | undefined, options: Us
   const latest = useRef(levels);
 
   useEffect(() => {
-    if (!source) return;
+    if (!source) {
+      // Nothing to hear any more: the levels fall to zero instead of freezing at the last reading.
+      if (latest.current.agent.some((value) => value > 0) || latest.current.microphone.some((value) => value > 0)) {
+        latest.current = { agent: new Array<number>(bands).fill(0), microphone: new Array<number>(bands).fill(0) };
+        setLevels(latest.current);
+      }
+      return;
+    }
     let frame = 0;
     let last = 0;
     const schedule = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (callback: FrameRequestCallback) => setTimeout(() => callback(performance.now()), 1000 / fps) as unknown as number;

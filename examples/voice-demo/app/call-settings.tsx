@@ -1,0 +1,43 @@
+import type { Catalog } from './platform-catalog.js';
+
+export interface CallChoices {
+  persona: string;
+  voice: string;
+  llm: string;
+}
+
+function Picker({ label, value, options, empty, onChange, disabled, testId }: {
+  label: string;
+  value: string;
+  options: Catalog['voices'];
+  empty: string;
+  onChange: (value: string) => void;
+  disabled: boolean;
+  testId: string;
+}) {
+  return (
+    <label className="picker">
+      <span>{label}</span>
+      <select data-testid={testId} value={value} onChange={(event) => onChange(event.target.value)} disabled={disabled}>
+        <option value="">{empty}</option>
+        {options.map((option) => (
+          <option key={option.id} value={option.id}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Who the agent is for the next call: persona, voice and LLM, filled from the platform. */
+export function CallSettings({ catalog, choices, onChange, disabled }: { catalog: Catalog | undefined; choices: CallChoices; onChange: (choices: CallChoices) => void; disabled: boolean }) {
+  return (
+    <fieldset className="settings" disabled={disabled || !catalog}>
+      <legend>The agent</legend>
+      <Picker testId="persona" label="Persona" value={choices.persona} options={catalog?.personas ?? []} empty="No persona" disabled={disabled} onChange={(persona) => onChange({ ...choices, persona })} />
+      <Picker testId="voice" label="Voice" value={choices.voice} options={catalog?.voices ?? []} empty={choices.persona ? "The persona's voice" : 'Default voice'} disabled={disabled} onChange={(voice) => onChange({ ...choices, voice })} />
+      <Picker testId="llm" label="Model" value={choices.llm} options={(catalog?.llms ?? []).filter((llm) => llm.id !== '')} empty="Suggested" disabled={disabled} onChange={(llm) => onChange({ ...choices, llm })} />
+    </fieldset>
+  );
+}

@@ -117,7 +117,7 @@ export class VoiceAgent implements AgentSessionHandle {
   ) {
     this.sessionId = spec.session.id;
     this.config = spec.session.config;
-    this.logger = dependencies.logger.child({ component: 'voice-agent', session: this.sessionId });
+    this.logger = dependencies.logger.child({ session: this.sessionId });
     this.conversation = new Conversation(this.config.generative.context.latest_messages);
     const toolTuning: AgentToolTuning = { ...DEFAULT_AGENT_TOOL_TUNING, ...dependencies.tuning.tools };
     this.clientTools = new ClientToolCalls(

@@ -86,7 +86,7 @@ export class AppRunHost {
   async start(spec: AppRunSpec, events: AppRunEvents): Promise<AppRunHandle> {
     const existing = this.runs.get(spec.runId);
     if (existing) return existing;
-    const logger = this.dependencies.logger.child({ component: 'app-run', run: spec.runId });
+    const logger = this.dependencies.logger.child({ run: spec.runId });
     const connection = await this.dependencies.transport.join({ room: spec.runId, identity: AGENT_IDENTITY, name: 'agent' });
     let api: RuntimeApi | undefined;
     const sendError = (message: string): void => {

@@ -1,3 +1,5 @@
+const MARKER_PREFIX = 'palaver.error.';
+
 interface MarkedClass {
   readonly marker: symbol;
 }
@@ -16,7 +18,9 @@ export class PalaverError extends Error {
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
+    // The name comes from the marker, not the class's own name, which bundlers may rename (`ConnectionError2`).
+    const marker = Object.hasOwn(new.target, 'marker') ? ((new.target as unknown as MarkedClass).marker.description ?? '') : '';
+    this.name = marker.startsWith(MARKER_PREFIX) ? marker.slice(MARKER_PREFIX.length) : new.target.name;
     // Mark the instance with the marker of every class in its chain.
     for (let klass: unknown = new.target; klass && typeof (klass as MarkedClass).marker === 'symbol'; klass = Object.getPrototypeOf(klass)) {
       Object.defineProperty(this, (klass as MarkedClass).marker, { value: true, enumerable: false });

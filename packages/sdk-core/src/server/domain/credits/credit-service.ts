@@ -25,6 +25,9 @@ function requireHuman(principal: Principal): string {
   return principal.human;
 }
 
+/** Credits remembered per instance before the memory is cleared (a credit row is ~200 bytes). */
+const MAX_KNOWN_CREDITS = 10_000;
+
 /**
  * Credits (project-wide currencies) and each human's ledger of signed entries. The balance of a human is
  * the `balance` of their latest entry, kept equal to the sum of their entries by {@link LedgerWriter}.
@@ -35,6 +38,11 @@ function requireHuman(principal: Principal): string {
  */
 export class CreditService {
   private readonly ledger: LedgerWriter;
+  /**
+   * Credits read so far, by id. A credit never changes or goes away once created (the API has no update or
+   * delete), so every instance may keep what it read: a charge then reads no credit row.
+   */
+  private readonly known = new Map<string, CreditRow>();
 
   constructor(private readonly store: Store) {
     this.ledger = new LedgerWriter(store);
@@ -124,8 +132,12 @@ export class CreditService {
   }
 
   private async find(project: string, id: string): Promise<CreditRow> {
+    const known = this.known.get(id);
+    if (known && known.project === project) return known;
     const row = await this.store.db.selectFrom('credits').selectAll().where('id', '=', id).where('project', '=', project).executeTakeFirst();
     if (!row) throw new NotFoundError(`credit '${id}' not found`);
+    if (this.known.size >= MAX_KNOWN_CREDITS) this.known.clear();
+    this.known.set(id, row);
     return row;
   }
 }

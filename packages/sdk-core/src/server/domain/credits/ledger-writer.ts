@@ -1,9 +1,25 @@
 import { sql, type Transaction } from 'kysely';
 import type { CreateCreditLedgerEntryRequest, CreditLedgerEntry } from '../../../contract/credits.js';
 import { BadRequestError } from '../../../errors/api-error.js';
-import type { DialectName, Store } from '../../store/database.js';
+import type { Store } from '../../store/database.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { CreditLedgerEntryRow, CreditRow, Database } from '../../store/tables.js';
+
+type SqliteHandle = Parameters<NonNullable<Store['sqlite']>>[0] extends (database: infer D) => unknown ? D : never;
+
+/** The ledger's SQLite statements, prepared once per database. */
+function prepareLedgerStatements(database: SqliteHandle) {
+  return {
+    byKey: database.prepare('SELECT * FROM credit_ledger_entries WHERE credit = ? AND human = ? AND idempotency_key = ?'),
+    ensureBalance: database.prepare('INSERT INTO credit_balances (credit, human, balance, entry_count, updated_at) VALUES (?, ?, 0, 0, ?) ON CONFLICT (credit, human) DO NOTHING'),
+    balance: database.prepare('SELECT balance, entry_count FROM credit_balances WHERE credit = ? AND human = ?'),
+    insert: database.prepare(
+      'INSERT INTO credit_ledger_entries (id, credit, project, human, sequence, amount, balance, idempotency_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    update: database.prepare('UPDATE credit_balances SET balance = ?, entry_count = ?, updated_at = ? WHERE credit = ? AND human = ?'),
+  };
+}
+type LedgerStatements = ReturnType<typeof prepareLedgerStatements>;
 
 /** Whether `error` is a unique-index violation (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_*). */
 function isUniqueViolation(error: unknown): boolean {
@@ -31,17 +47,18 @@ export function toLedgerEntry(row: CreditLedgerEntryRow): CreditLedgerEntry {
  * on (credit, human, idempotency_key) backs the rule at the database level.
  */
 export class LedgerWriter {
+  private sqliteStatements: LedgerStatements | undefined;
+
   constructor(private readonly store: Store) {}
 
   async write(credit: CreditRow, human: string, input: CreateCreditLedgerEntryRequest): Promise<CreditLedgerEntry> {
-    // A retried request usually finds its entry without taking the lock.
-    const replay = await this.findByKey(this.store.db, credit.id, human, input.idempotency_key);
-    if (replay) return this.replayed(replay, input);
-
+    const sqlite = this.store.sqlite;
+    // SQLite: the whole check-and-write is a handful of prepared statements run synchronously in one transaction.
+    if (sqlite) return sqlite((database) => this.writeSqlite(database, credit, human, input));
     for (let attempt = 1; ; attempt += 1) {
       try {
-        if (this.store.dialect === 'postgres') return await this.writePostgres(credit, human, input);
-        return await this.store.transaction((trx) => this.writeLocked(trx, credit, human, input));
+        // PostgreSQL: one statement locks, checks the key and writes; a replay is found after it.
+        return await this.writePostgres(credit, human, input);
       } catch (error) {
         // Only reachable if two writers raced on a path the lock does not cover; the retry reads the winner.
         if (!isUniqueViolation(error) || attempt >= 3) throw error;
@@ -49,23 +66,18 @@ export class LedgerWriter {
     }
   }
 
-  private async writeLocked(
-    trx: Transaction<Database>,
-    credit: CreditRow,
-    human: string,
-    input: CreateCreditLedgerEntryRequest,
-  ): Promise<CreditLedgerEntry> {
-    const now = nowIso();
-    await trx
-      .insertInto('credit_balances')
-      .values({ credit: credit.id, human, balance: 0, entry_count: 0, updated_at: now })
-      .onConflict((conflict) => conflict.columns(['credit', 'human']).doNothing())
-      .execute();
-    const account = await lockBalance(trx, this.store.dialect, credit.id, human);
-
-    const existing = await this.findByKey(trx, credit.id, human, input.idempotency_key);
+  /**
+   * SQLite: runs inside the store's synchronous transaction (nothing else touches the database meanwhile), so the
+   * key check, the balance check and both writes see and leave one consistent state. A refusal throws, which
+   * rolls the transaction back.
+   */
+  private writeSqlite(database: SqliteHandle, credit: CreditRow, human: string, input: CreateCreditLedgerEntryRequest): CreditLedgerEntry {
+    const statements = (this.sqliteStatements ??= prepareLedgerStatements(database));
+    const existing = statements.byKey.get(credit.id, human, input.idempotency_key) as CreditLedgerEntryRow | undefined;
     if (existing) return this.replayed(existing, input);
-
+    const now = nowIso();
+    statements.ensureBalance.run(credit.id, human, now);
+    const account = statements.balance.get(credit.id, human) as { balance: number; entry_count: number };
     const balance = Number(account.balance) + input.amount;
     if (!Number.isSafeInteger(balance) || (balance < 0 && input.amount < 0 && credit.allow_negative_balance === 0)) {
       this.refuse(credit, human, Number(account.balance), input.amount);
@@ -82,13 +94,8 @@ export class LedgerWriter {
       idempotency_key: input.idempotency_key,
       created_at: now,
     };
-    await trx.insertInto('credit_ledger_entries').values(row).execute();
-    await trx
-      .updateTable('credit_balances')
-      .set({ balance, entry_count: sequence, updated_at: now })
-      .where('credit', '=', credit.id)
-      .where('human', '=', human)
-      .execute();
+    statements.insert.run(row.id, row.credit, row.project, row.human, row.sequence, row.amount, row.balance, row.idempotency_key, row.created_at);
+    statements.update.run(balance, sequence, now, credit.id, human);
     return toLedgerEntry(row);
   }
 
@@ -176,13 +183,4 @@ export class LedgerWriter {
       .where('idempotency_key', '=', key)
       .executeTakeFirst();
   }
-}
-
-async function lockBalance(trx: Transaction<Database>, dialect: DialectName, credit: string, human: string) {
-  const query = trx
-    .selectFrom('credit_balances')
-    .select(['balance', 'entry_count'])
-    .where('credit', '=', credit)
-    .where('human', '=', human);
-  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
 }

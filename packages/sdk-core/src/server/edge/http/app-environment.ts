@@ -8,7 +8,8 @@ export interface AppEnvironment {
   Bindings: Partial<HttpBindings>;
   Variables: {
     requestId: string;
-    logger: Logger;
+    /** The request's logger (a child with the request id), made on first use: most requests never log. */
+    logger: () => Logger;
     principal?: Principal;
   };
 }

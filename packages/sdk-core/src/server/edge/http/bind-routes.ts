@@ -80,14 +80,9 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, location: 'body' 
 /** Registers one route: auth, body limit, input validation, the handler, and response validation. */
 export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, handler: Handler<RouteDefinition>, services: Services): void {
   const maxSize = route.request?.bodyEncoding === 'multipart' ? services.config.maxUploadBytes : services.config.maxBodyBytes;
-  const limit = bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new PayloadTooLargeError(`Request body is larger than ${maxSize} bytes`);
-    },
-  });
-
-  app.on(route.method, toHonoPath(route.path), limit, async (context) => {
+  // Routes without a body read none: the limit is only on the way of those that do.
+  const path = toHonoPath(route.path);
+  const answer = async (context: Context<AppEnvironment>) => {
     const principal = await authenticate(context.req.raw.headers, route.auth, services, {
       humanHeader: route.humanHeader !== false,
     });
@@ -106,7 +101,9 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
       get signal() {
         return (signal ??= clientSignal(context));
       },
-      logger: context.get('logger'),
+      get logger() {
+        return context.get('logger')();
+      },
     };
     const output = await handler(input as never, handlerContext);
 
@@ -129,5 +126,16 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
         return new Response(null, { headers: { [ALREADY_SENT]: 'true' } });
       }
     }
+  };
+  if (!route.request?.body) {
+    app.on(route.method, path, answer);
+    return;
+  }
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new PayloadTooLargeError(`Request body is larger than ${maxSize} bytes`);
+    },
   });
+  app.on(route.method, path, limit, answer);
 }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { Logger } from 'pino';
 import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import { HTTPException } from 'hono/http-exception';
@@ -44,11 +45,13 @@ export function createApp(services: Services): Hono<AppEnvironment> {
     }),
   );
   app.use(async (context, next) => {
-    const logger = services.logger.child({ requestId: context.get('requestId') });
-    context.set('logger', logger);
+    let logger: Logger | undefined;
+    const requestLogger = () => (logger ??= services.logger.child({ requestId: context.get('requestId') }));
+    context.set('logger', requestLogger);
+    if (!services.logger.isLevelEnabled('debug')) return next();
     const started = performance.now();
     await next();
-    logger.debug(
+    requestLogger().debug(
       { method: context.req.method, path: new URL(context.req.url).pathname, status: context.res.status, ms: Math.round(performance.now() - started) },
       'request',
     );
@@ -66,7 +69,7 @@ export function createApp(services: Services): Hono<AppEnvironment> {
       const type = error.status === 413 ? 'payload_too_large' : 'invalid_input';
       return context.json(errorBody(path, type, error.message, error.status), error.status);
     }
-    (context.get('logger') ?? services.logger).error({ err: error }, 'unhandled error');
+    (context.get('logger')?.() ?? services.logger).error({ err: error }, 'unhandled error');
     const message = `Internal server error (request ${requestIdentifier})`;
     return context.json(errorBody(path, 'internal_error', message, 500), 500);
   });

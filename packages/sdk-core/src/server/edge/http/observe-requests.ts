@@ -18,9 +18,16 @@ const headerGetter: TextMapGetter<Headers> = {
  */
 function routeTemplate(context: Context): string {
   const path = routePath(context);
-  if (path === '' || path.includes('*')) return UNMATCHED_ROUTE;
-  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  let template = templates.get(path);
+  if (template === undefined) {
+    template = path === '' || path.includes('*') ? UNMATCHED_ROUTE : path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    templates.set(path, template);
+  }
+  return template;
 }
+
+/** Route templates by Hono path: the routes are fixed, so the map stays as small as the contract. */
+const templates = new Map<string, string>();
 
 /** The parent of a request's span: a span already active (the application's own HTTP instrumentation), else the caller's. */
 function parentOf(headers: Headers): TraceContext {

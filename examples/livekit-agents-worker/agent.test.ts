@@ -141,6 +141,25 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
     }
   });
 
+  it("ends the session at its time limit and takes the worker's agent out", async () => {
+    const { session, connection_details } = await client.realtime.start({
+      config: { general: { time_limit_s: 2, agent: { type: 'livekit_worker', agent_name: AGENT_NAME } }, input: {}, output: {}, generative: { llm: 'builtin-offline' } },
+    });
+    const { room } = await joinAsHuman(connection_details.url, connection_details.token);
+    try {
+      const agent = await eventually(() => [...room.remoteParticipants.values()].find((participant) => participant.identity.startsWith('agent-')), 'the agent');
+      const left = new Promise<void>((resolve) => room.on(RoomEvent.ParticipantDisconnected, (participant) => participant.identity === agent.identity && resolve()));
+      const ended = await eventually(async () => {
+        const current = await client.realtime.retrieve(session.id);
+        return current.state === 'ended' ? current : undefined;
+      }, 'the time limit to end the session', 10_000);
+      expect(ended.state).toBe('ended');
+      await left;
+    } finally {
+      await room.disconnect();
+    }
+  });
+
   it('is dispatched by the AgentDispatchService and by a join token, and deleting the dispatch ends its job', async () => {
     const dispatches = new AgentDispatchClient(url, API_KEY, API_SECRET);
     const dispatch = await dispatches.createDispatch('dispatched-room', AGENT_NAME, { metadata: 'dispatched' });

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { BadRequestError } from '../../errors/api-error.js';
 import { nowIso } from './ids.js';
 import type { Store } from './database.js';
@@ -113,7 +113,11 @@ export function documentFromRow<T>(row: DocumentRow): StoredDocument<T> {
   };
 }
 
+/** Placeholders of `find`'s prepared query: its compiled parameters equal to one are replaced by the call's value. */
+const SLOT = { id: '\u0000id', project: '\u0000project', human: '\u0000human' } as const;
+
 export class DocumentStore<T> {
+  private readonly findQueries = new Map<string, { sql: string; parameters: readonly unknown[] }>();
   constructor(
     private readonly store: Store,
     readonly kind: string,
@@ -217,12 +221,23 @@ export class DocumentStore<T> {
   }
 
   async find(id: string, scope: AccessScope, executor: Executor = this.store.db): Promise<StoredDocument<T> | undefined> {
-    const row = await executor
-      .selectFrom('documents')
-      .selectAll()
-      .where('id', '=', id)
-      .where(this.visible(scope))
-      .executeTakeFirst();
+    // The hottest read of the API (every GET by id): its SQL is built once per scope shape, then only run.
+    const shape = `${scope.includeGlobal ? 'global' : 'project'}:${scope.human === null ? 'all' : 'human'}`;
+    let prepared = this.findQueries.get(shape);
+    if (!prepared) {
+      const compiled = this.store.db
+        .selectFrom('documents')
+        .selectAll()
+        .where('id', '=', SLOT.id)
+        .where(this.visible({ project: SLOT.project, human: scope.human === null ? null : SLOT.human, ...(scope.includeGlobal ? { includeGlobal: true } : {}) }))
+        .compile();
+      prepared = { sql: compiled.sql, parameters: compiled.parameters };
+      this.findQueries.set(shape, prepared);
+    }
+    const values: Record<string, unknown> = { [SLOT.id]: id, [SLOT.project]: scope.project, [SLOT.human]: scope.human };
+    const parameters = prepared.parameters.map((parameter) => (typeof parameter === 'string' && parameter in values ? values[parameter] : parameter));
+    const { rows } = await executor.executeQuery<DocumentRow>(CompiledQuery.raw(prepared.sql, parameters));
+    const row = rows[0];
     return row ? this.toDocument(row) : undefined;
   }
 

@@ -127,10 +127,7 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
       }
     }
   };
-  if (!route.request?.body) {
-    app.on(route.method, path, answer);
-    return;
-  }
+  // Every route, bodiless ones too: an unread body would otherwise be drained by Node, however large.
   const limit = bodyLimit({
     maxSize,
     onError: () => {

@@ -100,11 +100,12 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
       await eventually(() => heard.some((line) => line.text === 'A word from the platform.'), 'the spoken text');
 
       await room.localParticipant!.sendText('bye', { topic: 'lk.chat' });
+      // The goodbye is read on this side while the agent leaves: wait for it, not only for the session's end.
+      await eventually(() => heard.some((line) => line.text === `Goodbye, ${room.localParticipant!.identity}!`), 'the goodbye');
       const ended = await eventually(async () => {
         const current = await client.realtime.retrieve(session.id);
         return current.state === 'ended' ? current : undefined;
       }, 'the session to end');
-      expect(heard.map((line) => line.text)).toContain(`Goodbye, ${room.localParticipant!.identity}!`);
       expect(ended.ended_at).toBeDefined();
 
       const messages = [];

@@ -30,6 +30,9 @@ export default defineAgent({
         await local.setAttributes({ 'lk.agent.state': 'thinking' });
         if (/\bbye\b/i.test(text)) {
           await say(room, `Goodbye, ${from.identity}!`);
+          // Data goes over the data channel and the leave over the signalling socket: give the last words a
+          // moment to reach the room before leaving it (on a busy machine the leave can overtake them).
+          await new Promise((resolve) => setTimeout(resolve, 1000));
           ctx.shutdown('the human said bye');
           return;
         }

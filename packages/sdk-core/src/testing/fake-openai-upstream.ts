@@ -18,7 +18,9 @@ export interface ScriptedChunk {
 /** What the fake answers to one request; scenarios are consumed in order, then the default answers. */
 export type Scenario =
   /** An HTTP error before any byte of a stream (429/500...), with optional headers such as Retry-After. */
-  | { kind: 'error'; status: number; headers?: Record<string, string>; message?: string }
+  | { kind: 'error'; status: number; headers?: Record<string, string>; message?: string; body?: string }
+  /** One whole `chat.completion` (JSON) even for a streamed request, as servers that ignore `stream` answer. */
+  | { kind: 'whole'; chunks: ScriptedChunk[]; usage?: UsageFigures }
   /** Accepts the connection and destroys it without answering (a reset before the first byte). */
   | { kind: 'reset-before-headers' }
   /** Sends headers, then nothing for `ms` before continuing with `then` (a stall before the first chunk). */
@@ -145,9 +147,16 @@ export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
 
     switch (scenario.kind) {
       case 'error':
-        response.writeHead(scenario.status, { 'content-type': 'application/json', ...scenario.headers });
-        response.end(JSON.stringify({ error: { message: scenario.message ?? `fake upstream error ${scenario.status}`, type: 'server_error', code: null } }));
+        response.writeHead(scenario.status, { 'content-type': scenario.body === undefined ? 'application/json' : 'text/plain', ...scenario.headers });
+        response.end(scenario.body ?? JSON.stringify({ error: { message: scenario.message ?? `fake upstream error ${scenario.status}`, type: 'server_error', code: null } }));
         return;
+      case 'whole': {
+        const content = scenario.chunks.map((chunk) => chunk.delta.content ?? '').join('');
+        const usage = scenario.usage ?? { prompt_tokens: 11, completion_tokens: scenario.chunks.length, total_tokens: 11 + scenario.chunks.length };
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }], usage }));
+        return;
+      }
       case 'reset-before-headers':
         request.socket.destroy();
         return;

@@ -128,6 +128,43 @@ describe('upstream faults and aborts', () => {
     });
   });
 
+  describe('what the upstream answers, read as it says it', () => {
+    it('a whole JSON completion to a streamed request is streamed on as its chunks, usage included', async () => {
+      upstream.enqueue({ kind: 'whole', chunks: textChunks(['not', ' streamed']), usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } });
+      const stream = await openai.chat.completions.create({ model: llm, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+      let text = '';
+      let usage: OpenAI.CompletionUsage | null | undefined;
+      let finish: string | null | undefined;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta.content ?? '';
+        finish = chunk.choices[0]?.finish_reason ?? finish;
+        usage = chunk.usage ?? usage;
+      }
+      expect(text).toBe('not streamed');
+      expect(finish).toBe('stop');
+      expect(usage).toMatchObject({ prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 });
+    });
+
+    it('an error answer that is not JSON, or has no body, still names its status and text', async () => {
+      upstream.enqueue({ kind: 'error', status: 403, body: 'Forbidden by the proxy in front of the model' });
+      const plain = await openai.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+      expect(plain).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((plain as Error).message).toContain('upstream LLM failed after 1 attempt: 403 Forbidden by the proxy in front of the model');
+      upstream.enqueue({ kind: 'error', status: 401, body: '' });
+      const empty = await openai.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+      expect((empty as Error).message).toContain('401 status code (no body)');
+    });
+
+    it('sends the model its JSON body with the LLM\'s headers, asking for an event stream', async () => {
+      const before = upstream.requests.length;
+      await openai.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] });
+      const [seen] = upstream.requests.slice(before);
+      expect(seen!.headers['content-type']).toBe('application/json');
+      expect(seen!.headers.accept).toContain('text/event-stream');
+      expect(seen!.body).toMatchObject({ model: 'fake-gpt', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+    });
+  });
+
   it('an unreachable upstream is a 502 upstream_error naming the LLM and the cause, streamed or not', async () => {
     const closed = await startFakeOpenAiUpstream();
     const chatUrl = closed.chatUrl;
@@ -169,6 +206,8 @@ describe('upstream faults and aborts', () => {
       // Stored while loopback was allowed...
       const permissive = await startTestServer('sqlite', { config: { database, llm: { allowLoopback: true } } });
       const stored = await permissive.client.llms.create({ name: 'local', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl });
+      // A host name is judged on the address a connection resolves it to.
+      const byName = await permissive.client.llms.create({ name: 'by name', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl.replace('127.0.0.1', 'localhost') });
       await permissive.close();
       // ...then the configuration was tightened.
       const strict = await startTestServer('sqlite', { config: { database, llm: { allowLoopback: false } } });
@@ -187,6 +226,15 @@ describe('upstream faults and aborts', () => {
         );
         expect(response.status).toBe(400);
         expect(((await response.json()) as { message: string }).message).toMatch(/model: .*loopback/);
+        const named = await strict.server.fetch(
+          new Request('http://palaver.test/v1/chat/completions', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': strict.server.apiKey },
+            body: JSON.stringify({ model: byName.id, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+          }),
+        );
+        expect(named.status).toBe(400);
+        expect(((await named.json()) as { message: string }).message).toMatch(/model: the LLM's post_url resolves to a loopback address/);
         expect(upstream.requests.length).toBe(before);
       } finally {
         await strict.close();

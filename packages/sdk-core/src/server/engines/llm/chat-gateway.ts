@@ -186,16 +186,15 @@ export class ChatGateway implements ChatPort {
     const deltas: AsyncIterable<ChatDelta> = {
       [Symbol.asyncIterator]() {
         let pending: IteratorResult<ChatDelta> | undefined = first;
+        // Plain functions handing over the run's own promises: no async wrapper (and its extra ticks) per delta.
         return {
-          next: async () => {
-            if (pending) {
-              const result = pending;
-              pending = undefined;
-              return result;
-            }
-            return iterator.next();
+          next: () => {
+            if (!pending) return iterator.next();
+            const result = pending;
+            pending = undefined;
+            return Promise.resolve(result);
           },
-          return: async () => iterator.return(undefined),
+          return: () => iterator.return(undefined),
         };
       },
     };
@@ -322,8 +321,9 @@ export class ChatGateway implements ChatPort {
       const usage = reported ?? { prompt_tokens: promptEstimate, completion_tokens: completionTokens, total_tokens: promptEstimate + completionTokens };
       const metadata = { ...(request.metadata ?? {}), model: request.model, stream, outcome };
       try {
-        // A request that produced nothing (refused upstream, aborted before the first token) used nothing.
-        if (firstDeltaMs === undefined) await reservation.release();
+        // A request the model refused or failed before answering used nothing. One its caller abandoned before the
+        // first token (a preemptive answer thrown away) had its prompt sent and read: the prompt counts.
+        if (firstDeltaMs === undefined && outcome !== 'aborted') await reservation.release();
         else await reservation.commit(usage.total_tokens, metadata);
       } catch (error) {
         this.dependencies.logger.error({ err: error, model: request.model }, 'could not record token usage');

@@ -5,7 +5,7 @@ import type { Principal } from '../../kernel/principal.js';
 import type { ChatModel } from './chat-model.js';
 import { OFFLINE_MODEL_ID, createOfflineChatModel } from './offline-model.js';
 import { createOpenAiCompatibleModel, type OpenAiCompatibleModelOptions } from './openai-compatible-model.js';
-import { assertUpstreamAllowed, type UpstreamAddressPolicy } from './upstream-address.js';
+import type { UpstreamAddressPolicy } from './upstream-address.js';
 
 /**
  * Turns a request's `model` (an LLM id) into the model that answers it. Throws 400 `invalid_input`
@@ -89,7 +89,7 @@ export function createModelResolver(options: ModelResolverOptions): ResolveModel
         model,
         headers,
         ...options.upstream,
-        ...(builtIn ? {} : { beforeAttempt: (target: URL) => assertUpstreamAllowed(target, options.addressPolicy) }),
+        ...(builtIn ? {} : { addressPolicy: options.addressPolicy }),
       }),
     );
   };

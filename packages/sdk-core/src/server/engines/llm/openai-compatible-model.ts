@@ -1,18 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type OpenAI from 'openai';
-import type { ChatCompletionChunk as UpstreamChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { ApiError } from '../../../errors/api-error.js';
 import type { ChatDelta, ChatModel, ChatModelRequest, ChatStreamOptions } from './chat-model.js';
 import { ChatModelError } from './chat-model.js';
 import { DEFAULT_RETRY_POLICY, retryAfterMs, retryDelayMs, type RetryPolicy } from './retry-policy.js';
-
-type OpenAiModule = typeof import('openai');
-let openAiModule: Promise<OpenAiModule> | undefined;
-/** Loaded on first use: servers that only use the offline model never load the `openai` package. */
-function loadOpenAi(): Promise<OpenAiModule> {
-  openAiModule ??= import('openai');
-  return openAiModule;
-}
+import { eventStreamChunks, wholeCompletionChunks, type UpstreamChunk } from './upstream/upstream-chunks.js';
+import { assertUpstreamTarget, type UpstreamAddressPolicy } from './upstream-address.js';
+import { errorMessageOf, headersOf, postJson } from './upstream/upstream-request.js';
 
 export interface OpenAiCompatibleModelOptions {
   /** The platform's LLM id (logs, metrics). */
@@ -32,11 +26,13 @@ export interface OpenAiCompatibleModelOptions {
   idleTimeoutMs?: number;
   /** Whether image and video parts are forwarded (default true: the upstream decides). */
   accepts?: { images: boolean; video: boolean };
-  /** Called before every attempt, e.g. the SSRF check of the resolved address. */
-  beforeAttempt?: (url: URL) => Promise<void>;
+  /**
+   * Which destinations a project's LLM may reach (SSRF): checked on the URL before every attempt and on the
+   * resolved addresses when a connection opens. Absent for the operator's built-in LLMs.
+   */
+  addressPolicy?: UpstreamAddressPolicy;
   /** Observes retries (logs, tests). */
   onRetry?: (event: { attempt: number; delayMs: number; reason: string }) => void;
-  fetch?: typeof globalThis.fetch;
 }
 
 /** Why an attempt ended before its first chunk. */
@@ -56,16 +52,29 @@ function rootCause(error: Error): string {
   return root.code && !root.message.includes(root.code) ? `${root.code}: ${root.message}` : root.message;
 }
 
-function classify(error: unknown, module: OpenAiModule, timedOut: boolean, timeoutMs: number, host: string): AttemptFailure {
+/** An upstream's refusal before any chunk: an HTTP status >= 400 with the message of its body. */
+class UpstreamStatusError extends Error {
+  override name = 'UpstreamStatusError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly headers: Headers,
+  ) {
+    super(message);
+  }
+}
+
+function classify(error: unknown, timedOut: boolean, timeoutMs: number, host: string): AttemptFailure {
   if (timedOut) return { retryable: true, message: `no answer within ${timeoutMs} ms`, cause: error };
-  if (error instanceof module.APIConnectionError) return { retryable: true, message: `connection to ${host} failed (${rootCause(error)})`, cause: error };
-  if (error instanceof module.APIError && typeof error.status === 'number') {
+  if (error instanceof UpstreamStatusError) {
     const status = error.status;
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
     return { retryable, status, serverDelayMs: retryAfterMs(error.headers), message: error.message, cause: error };
   }
-  // A body cut before the first chunk (a reset) surfaces as a plain error from the stream reader.
-  return { retryable: !(error instanceof module.APIError), message: (error as Error)?.message ?? String(error), cause: error };
+  // Everything else before the first chunk (refused or reset connections, a body cut short) may succeed on retry.
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === 'string' && code !== 'ABORT_ERR') return { retryable: true, message: `connection to ${host} failed (${rootCause(error as Error)})`, cause: error };
+  return { retryable: true, message: (error as Error)?.message ?? String(error), cause: error };
 }
 
 function redact(message: string, secrets: readonly string[]): string {
@@ -128,11 +137,12 @@ export function deltasOf(chunk: UpstreamChunk): ChatDelta[] {
 }
 
 /**
- * An upstream OpenAI-compatible endpoint reached through the `openai` package. Chunks are passed on as
- * they arrive. Failures before the first chunk (timeouts, 408/409/429/5xx honouring `Retry-After`,
- * connection resets) are retried with backoff, because nothing reached the caller yet; after the first
- * chunk a failure or a stall ends the stream with a {@link ChatModelError}. Aborting the signal aborts
- * the upstream request.
+ * An upstream OpenAI-compatible endpoint, reached with Node's HTTP client over kept-alive connections and read
+ * as server-sent events (`eventsource-parser`). Chunks are passed on as they arrive. Failures before the first
+ * chunk (timeouts, 408/409/429/5xx honouring `Retry-After`, refused or reset connections) are retried with
+ * backoff, because nothing reached the caller yet; after the first chunk a failure or a stall ends the stream
+ * with a {@link ChatModelError}. Aborting the signal aborts the upstream request. An upstream that answers a
+ * streamed request with one JSON completion is read as the stream it stands for.
  *
  * @example
  * const model = createOpenAiCompatibleModel({ id: 'llm_1', url: 'https://api.openai.com/v1/chat/completions', model: 'gpt-4o-mini', headers: { authorization: `Bearer ${key}` } });
@@ -142,41 +152,30 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
   const firstChunkTimeoutMs = options.firstChunkTimeoutMs ?? 30_000;
   const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
   const url = new URL(options.url);
-  const secrets = Object.values(options.headers ?? {});
+  const headers = options.headers ?? {};
+  const secrets = Object.values(headers);
   const label = options.label ?? `LLM '${options.id}'`;
-  const baseFetch = options.fetch ?? globalThis.fetch;
-  let client: OpenAI | undefined;
 
-  async function clientOf(module: OpenAiModule): Promise<OpenAI> {
-    client ??= new module.OpenAI({
-      // Explicit values so the server's own OPENAI_* environment never leaks into a project's upstream.
-      apiKey: 'unused',
-      organization: null,
-      project: null,
-      baseURL: url.origin,
-      maxRetries: 0,
-      timeout: firstChunkTimeoutMs,
-      // The LLM's post_url is the full endpoint; the package would append `/chat/completions` to a base.
-      fetch: (_input, init) => baseFetch(url, init),
-      defaultHeaders: { authorization: null, ...options.headers },
-      // This client only ever runs in the server; the package's browser guard misfires where a DOM is
-      // emulated in the same process (component tests, happy-dom).
-      dangerouslyAllowBrowser: true,
-    });
-    return client;
+  /** One attempt: the request, its answer's status, and an iterator over its chunks. */
+  async function open(body: string, signal: AbortSignal): Promise<AsyncGenerator<UpstreamChunk>> {
+    if (options.addressPolicy) assertUpstreamTarget(url, options.addressPolicy);
+    const response = await postJson(url, headers, body, signal, options.addressPolicy);
+    if (response.status < 200 || response.status >= 300) {
+      throw new UpstreamStatusError(await errorMessageOf(response), response.status, headersOf(response));
+    }
+    const type = response.headers['content-type'] ?? '';
+    return type.includes('application/json') ? wholeCompletionChunks(response.body) : eventStreamChunks(response.body);
   }
 
   return {
     id: options.id,
     accepts: options.accepts ?? { images: true, video: true },
     async *stream(request: ChatModelRequest, { signal }: ChatStreamOptions): AsyncIterable<ChatDelta> {
-      const module = await loadOpenAi();
-      const openai = await clientOf(module);
-      const body = toUpstreamBody(options.model, request);
+      const body = JSON.stringify(toUpstreamBody(options.model, request));
 
       let attempt = 0;
       let attemptController: AbortController;
-      let iterator: AsyncIterator<UpstreamChunk>;
+      let iterator: AsyncGenerator<UpstreamChunk>;
       let first: IteratorResult<UpstreamChunk>;
       const abortAttempt = () => attemptController.abort(signal.reason);
       signal.addEventListener('abort', abortAttempt);
@@ -191,9 +190,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
             attemptController.abort(new Error('first chunk timeout'));
           }, firstChunkTimeoutMs);
           try {
-            await options.beforeAttempt?.(url);
-            const stream = await openai.chat.completions.create(body, { signal: attemptController.signal });
-            iterator = stream[Symbol.asyncIterator]();
+            iterator = await open(body, attemptController.signal);
             first = await iterator.next();
             if (first.done && (timedOut || signal.aborted)) throw new Error('aborted before the first chunk');
             clearTimeout(timer);
@@ -203,7 +200,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
             if (signal.aborted) throw signal.reason;
             // The platform's own refusals (e.g. the SSRF check) are final.
             if (ApiError.isInstance(error) || error instanceof ChatModelError) throw error;
-            const failure = classify(error, module, timedOut, firstChunkTimeoutMs, url.host);
+            const failure = classify(error, timedOut, firstChunkTimeoutMs, url.host);
             const delayMs = failure.retryable ? retryDelayMs(policy, attempt, failure.serverDelayMs) : undefined;
             if (delayMs === undefined) {
               const message = redact(`${label}: upstream LLM failed after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${failure.message}`, secrets);
@@ -218,12 +215,14 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
         // Streaming: no retries from here on; a stall or an error ends the stream.
         let stalled = false;
         let idleTimer: NodeJS.Timeout | undefined;
+        // One timer, restarted per chunk (cheaper than a new timer for every chunk of every stream).
         const armIdle = () => {
-          clearTimeout(idleTimer);
-          idleTimer = setTimeout(() => {
-            stalled = true;
-            attemptController.abort(new Error('upstream stalled'));
-          }, idleTimeoutMs);
+          if (idleTimer) idleTimer.refresh();
+          else
+            idleTimer = setTimeout(() => {
+              stalled = true;
+              attemptController.abort(new Error('upstream stalled'));
+            }, idleTimeoutMs);
         };
         try {
           let result = first;
@@ -239,12 +238,12 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
         } finally {
           clearTimeout(idleTimer);
         }
-        // The package ends the iteration quietly when its request is aborted.
         if (signal.aborted) throw signal.reason;
         if (stalled) throw new ChatModelError(`${label}: upstream LLM stalled: no data for ${idleTimeoutMs} ms`, { kind: 'upstream' });
       } finally {
         signal.removeEventListener('abort', abortAttempt);
-        // Releases the upstream connection when the caller stops early (a client disconnect).
+        // Releases the upstream connection when the caller stops early (a client disconnect); a request that
+        // already ended keeps its socket in the pool.
         attemptController!.abort(new Error('stream closed'));
       }
     },

@@ -1,3 +1,4 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { BadRequestError } from '../../../errors/api-error.js';
@@ -68,6 +69,72 @@ function classify(address: string): AddressClass {
 export const CREDENTIALS_IN_URL = (field: string): string =>
   `${field}: credentials in the URL ('user@host') are not allowed; send them in a header (an Authorization header can reference a secret)`;
 
+function refusal(kind: AddressClass): BadRequestError {
+  return new BadRequestError(
+    `model: the LLM's post_url resolves to a ${kind} address, which this server does not allow (set PALAVER_LLM_ALLOW_${kind === 'loopback' ? 'LOOPBACK' : 'PRIVATE'}=true to allow it)`,
+  );
+}
+
+/** Whether the policy lets a connection go to this address. */
+function allowed(address: string, policy: UpstreamAddressPolicy): BadRequestError | undefined {
+  const kind = addressClass(address);
+  if ((kind === 'loopback' && !policy.allowLoopback) || (kind === 'private' && !policy.allowPrivateNetworks)) return refusal(kind);
+  return undefined;
+}
+
+/** The refusal for the first of a host's addresses the policy does not allow: every one must be allowed. */
+function firstRefusal(addresses: ReadonlyArray<{ address: string }>, policy: UpstreamAddressPolicy): BadRequestError | undefined {
+  for (const { address } of addresses) {
+    const refused = allowed(address, policy);
+    if (refused) return refused;
+  }
+  return undefined;
+}
+
+function unresolvable(host: string, cause: unknown): BadRequestError {
+  return new BadRequestError(`model: the LLM's post_url host '${host}' does not resolve`, { cause });
+}
+
+/** The URL's host without the brackets of an IPv6 literal. */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/**
+ * What can be judged from the URL alone: http(s), no credentials, and an IP literal host's class. A host name is
+ * judged by {@link checkedLookup} when a connection resolves it.
+ */
+export function assertUpstreamTarget(url: URL, policy: UpstreamAddressPolicy): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadRequestError(`model: the LLM's post_url must be http(s), not ${url.protocol}`);
+  if (url.username || url.password) throw new BadRequestError(CREDENTIALS_IN_URL('model: the LLM\'s post_url'));
+  const host = hostOf(url);
+  if (isIP(host)) {
+    const refused = allowed(host, policy);
+    if (refused) throw refused;
+  }
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for sockets (an HTTP agent's connections) that resolves the host and refuses the connection when any
+ * of its addresses is one the policy does not allow: the address checked is the address connected to, and a
+ * kept-alive connection is not resolved again.
+ */
+export function checkedLookup(policy: UpstreamAddressPolicy): (hostname: string, options: LookupOptions, callback: LookupCallback) => void {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      const refused = error ? unresolvable(hostname, error) : firstRefusal(addresses, policy);
+      if (refused) {
+        callback(refused as unknown as NodeJS.ErrnoException, []);
+        return;
+      }
+      if (options.all) callback(null, addresses);
+      else callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
+
 /**
  * Refuses an upstream URL whose host resolves to a loopback or private address unless the policy allows
  * it (SSRF, OWASP API7): every resolved address must be allowed.
@@ -76,21 +143,15 @@ export const CREDENTIALS_IN_URL = (field: string): string =>
  * await assertUpstreamAllowed(new URL(llm.post_url), { allowLoopback: false, allowPrivateNetworks: false });
  */
 export async function assertUpstreamAllowed(url: URL, policy: UpstreamAddressPolicy, resolve: typeof lookup = lookup): Promise<void> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadRequestError(`model: the LLM's post_url must be http(s), not ${url.protocol}`);
-  if (url.username || url.password) throw new BadRequestError(CREDENTIALS_IN_URL('model: the LLM\'s post_url'));
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  let addresses: string[];
+  assertUpstreamTarget(url, policy);
+  const host = hostOf(url);
+  if (isIP(host)) return;
+  let addresses: LookupAddress[];
   try {
-    addresses = isIP(host) ? [host] : (await resolve(host, { all: true })).map((entry) => entry.address);
+    addresses = await resolve(host, { all: true });
   } catch (error) {
-    throw new BadRequestError(`model: the LLM's post_url host '${host}' does not resolve`, { cause: error });
+    throw unresolvable(host, error);
   }
-  for (const address of addresses) {
-    const kind = addressClass(address);
-    if ((kind === 'loopback' && !policy.allowLoopback) || (kind === 'private' && !policy.allowPrivateNetworks)) {
-      throw new BadRequestError(
-        `model: the LLM's post_url resolves to a ${kind} address, which this server does not allow (set PALAVER_LLM_ALLOW_${kind === 'loopback' ? 'LOOPBACK' : 'PRIVATE'}=true to allow it)`,
-      );
-    }
-  }
+  const refused = firstRefusal(addresses, policy);
+  if (refused) throw refused;
 }

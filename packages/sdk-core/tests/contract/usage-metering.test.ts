@@ -25,6 +25,32 @@ describe.each(await storeKinds())('usage metering and limits (%s)', (kind) => {
     expect(projectWide.human).toBeUndefined();
   });
 
+  it('records made together share transactions, each with its own record, event and counter share; a bad one fails alone', async () => {
+    const { usage, store } = test.server.services;
+    const project = await test.server.services.projects.create('group-commit');
+    const humans = ['ann', 'bob', 'cyd'];
+    const write = (index: number) => usage.record({ project, human: humans[index % 3]! }, 'token_cnt', index + 1, index === 75 ? { unserialisable: 1n } : { index });
+    // A first wave written together, then a second whose batch fails on one record and is retried record by record.
+    const first = await Promise.allSettled(Array.from({ length: 60 }, (_, index) => write(index)));
+    const second = await Promise.allSettled(Array.from({ length: 30 }, (_, index) => write(60 + index)));
+    const outcomes = [...first, ...second];
+    expect(first.every((outcome) => outcome.status === 'fulfilled')).toBe(true);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(1);
+    expect(outcomes[75]!.status).toBe('rejected');
+    const written = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    expect(new Set(written.map((record) => record.id)).size).toBe(89);
+    expect(written[10]).toMatchObject({ project, human: 'bob', value: 11, metadata: { index: 10 } });
+
+    const records = await store.db.selectFrom('usage_records').select(['id', 'human', 'value']).where('project', '=', project).execute();
+    expect(records).toHaveLength(89);
+    const events = await store.db.selectFrom('webhook_events').select('body').where('project', '=', project).execute();
+    expect(events.map((event) => (JSON.parse(event.body) as { payload: { id: string } }).payload.id).sort()).toEqual(written.map((record) => record.id).sort());
+    const counters = await store.db.selectFrom('usage_counters').select(['human', 'used']).where('project', '=', project).where('type', '=', 'token_cnt').execute();
+    const expected = new Map(humans.map((human) => [human, 0]));
+    for (const record of written) expected.set(record.human!, expected.get(record.human!)! + record.value);
+    expect(new Map(counters.map((counter) => [counter.human, Number(counter.used)]))).toEqual(expected);
+  });
+
   it('enforces per-human limits: 400 usage_limit_exceeded on consumers, 429 on GET /v1/usage/limits', async () => {
     const { usage } = test.server.services;
     const project = test.server.project;

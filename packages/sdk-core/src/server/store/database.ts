@@ -22,6 +22,9 @@ export interface DatabaseOptions {
   onConnectionError?: (error: Error) => void;
 }
 
+/** The SQLite database handed to `Store.sqlite`'s work (better-sqlite3's, for statements prepared once). */
+export type SqliteHandle = BetterSqlite3.Database;
+
 /** The storage handle every repository uses. */
 export interface Store {
   db: Kysely<Database>;
@@ -36,9 +39,9 @@ export interface Store {
   /**
    * SQLite only (undefined on PostgreSQL): runs synchronous statements on the database handle in one transaction
    * while holding Kysely's connection, so no other query interleaves. For hot paths where several small
-   * statements would each cost a trip through the query builder (the credit ledger).
+   * statements would each cost a trip through the query builder (the credit ledger, usage records and their outbox rows).
    */
-  sqlite?: <T>(work: (database: BetterSqlite3.Database) => T) => Promise<T>;
+  sqlite?: <T>(work: (database: SqliteHandle) => T) => Promise<T>;
   close(): Promise<void>;
 }
 

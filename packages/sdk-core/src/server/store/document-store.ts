@@ -235,7 +235,7 @@ export class DocumentStore<T> {
       this.findQueries.set(shape, prepared);
     }
     const values: Record<string, unknown> = { [SLOT.id]: id, [SLOT.project]: scope.project, [SLOT.human]: scope.human };
-    const parameters = prepared.parameters.map((parameter) => (typeof parameter === 'string' && parameter in values ? values[parameter] : parameter));
+    const parameters = prepared.parameters.map((parameter) => (typeof parameter === 'string' && Object.hasOwn(values, parameter) ? values[parameter] : parameter));
     const { rows } = await executor.executeQuery<DocumentRow>(CompiledQuery.raw(prepared.sql, parameters));
     const row = rows[0];
     return row ? this.toDocument(row) : undefined;

@@ -1,11 +1,9 @@
 import { sql, type Transaction } from 'kysely';
 import type { CreateCreditLedgerEntryRequest, CreditLedgerEntry } from '../../../contract/credits.js';
 import { BadRequestError } from '../../../errors/api-error.js';
-import type { Store } from '../../store/database.js';
+import type { SqliteHandle, Store } from '../../store/database.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { CreditLedgerEntryRow, CreditRow, Database } from '../../store/tables.js';
-
-type SqliteHandle = Parameters<NonNullable<Store['sqlite']>>[0] extends (database: infer D) => unknown ? D : never;
 
 /** The ledger's SQLite statements, prepared once per database. */
 function prepareLedgerStatements(database: SqliteHandle) {

@@ -1,13 +1,28 @@
 import type { Transaction } from 'kysely';
 import type { Usage, UsageLimits, UsageType } from '../../../contract/usage.js';
 import { UsageLimitExceededError } from '../../../errors/api-error.js';
-import type { Store } from '../../store/database.js';
+import type { SqliteHandle, Store } from '../../store/database.js';
+import { GroupCommit } from '../../store/group-commit.js';
 import { newId } from '../../store/ids.js';
 import type { Database } from '../../store/tables.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import type { UsageLimitService } from './usage-limits.js';
 import { UsageReservation } from './usage-reservation.js';
+import { usageBatch, type PendingRecord, type UsageEntry } from './usage-batch.js';
+
+/** The usage writers' SQLite statements, prepared once per database. */
+function prepareUsageStatements(database: SqliteHandle) {
+  return {
+    settle: database.prepare('DELETE FROM usage_reservations WHERE id = ?'),
+    insertRecord: database.prepare('INSERT INTO usage_records (id, project, human, type, value, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    addToCounter: database.prepare(
+      'INSERT INTO usage_counters (project, human, type, used, updated_at) VALUES (?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (project, human, type) DO UPDATE SET used = usage_counters.used + excluded.used, updated_at = excluded.updated_at',
+    ),
+  };
+}
+type UsageStatements = ReturnType<typeof prepareUsageStatements>;
 
 /** Who consumed: a request's principal, or an explicit project and (optional) human. */
 export type UsageSubject = Pick<Principal, 'project' | 'human'> | { project: string; human?: string | null };
@@ -41,6 +56,8 @@ type Executor = Store['db'] | Transaction<Database>;
 export class UsageService {
   private readonly reservationTtlMs: number;
   private readonly now: () => number;
+  private readonly records: GroupCommit<PendingRecord, Usage>;
+  private sqliteStatements: UsageStatements | undefined;
 
   constructor(
     private readonly store: Store,
@@ -50,41 +67,68 @@ export class UsageService {
   ) {
     this.reservationTtlMs = options.reservationTtlMs ?? 10 * 60_000;
     this.now = options.now ?? Date.now;
+    this.records = new GroupCommit((items) => this.commitRecords(items));
   }
 
-  /** Records usage and its `usage.tracked` event in one transaction. */
+  /**
+   * Records usage and its `usage.tracked` event; resolves once committed. Records made at the same time share
+   * one transaction (a {@link GroupCommit}): under load the meter costs one transaction per batch, not per record.
+   */
   async record(subject: UsageSubject, type: UsageType, value: number, metadata: Record<string, unknown> = {}): Promise<Usage> {
-    return this.store.transaction((trx) => this.recordIn(trx, subject, type, value, metadata));
+    return this.records.submit({ entry: this.entryOf(subject, type, value, metadata), reservationId: null });
   }
 
   /** Like {@link record}, inside the caller's transaction (so usage commits or rolls back with the caller's change). */
   async recordIn(trx: Transaction<Database>, subject: UsageSubject, type: UsageType, value: number, metadata: Record<string, unknown> = {}): Promise<Usage> {
+    const [usage] = await this.writeRecords(trx, [{ entry: this.entryOf(subject, type, value, metadata), reservationId: null }]);
+    return usage!;
+  }
+
+  private entryOf(subject: UsageSubject, type: UsageType, value: number, metadata: Record<string, unknown>): UsageEntry {
     if (!Number.isFinite(value) || value < 0) throw new RangeError(`usage value must be a finite number >= 0, got ${value}`);
-    const human = subject.human ?? null;
-    const createdAt = new Date(this.now()).toISOString();
-    const id = newId('usage');
-    await trx
-      .insertInto('usage_records')
-      .values({ id, project: subject.project, human, type, value, metadata: JSON.stringify(metadata), created_at: createdAt })
-      .execute();
-    if (human !== null) {
+    return { id: newId('usage'), project: subject.project, human: subject.human ?? null, type, value, metadata, createdAt: new Date(this.now()).toISOString() };
+  }
+
+  /** Writes a batch in one transaction: on SQLite as prepared statements run synchronously, else through the builder. */
+  private commitRecords(items: readonly PendingRecord[]): Promise<Usage[]> {
+    const sqlite = this.store.sqlite;
+    if (sqlite) return sqlite((database) => this.writeRecordsSqlite(database, items));
+    return this.store.transaction((trx) => this.writeRecords(trx, items));
+  }
+
+  /**
+   * Writes records (settling their reservations) in the given transaction: the records, the humans' counters
+   * (one upsert per human and type, values summed), and their `usage.tracked` events.
+   */
+  private async writeRecords(trx: Transaction<Database>, items: readonly PendingRecord[]): Promise<Usage[]> {
+    const batch = usageBatch(items);
+    if (batch.settled.length > 0) await trx.deleteFrom('usage_reservations').where('id', 'in', batch.settled).execute();
+    await trx.insertInto('usage_records').values(batch.records).execute();
+    if (batch.counters.length > 0) {
       await trx
         .insertInto('usage_counters')
-        .values({ project: subject.project, human, type, used: value, updated_at: createdAt })
+        .values(batch.counters)
         .onConflict((conflict) =>
           conflict.columns(['project', 'human', 'type']).doUpdateSet((builder) => ({
             used: builder('usage_counters.used', '+', builder.ref('excluded.used')),
-            updated_at: createdAt,
+            updated_at: builder.ref('excluded.updated_at'),
           })),
         )
         .execute();
     }
-    const usage: Usage = { id, type, value, project: subject.project, metadata, ...(human !== null ? { human } : {}) };
-    await this.webhooks.enqueue(trx, subject.project, {
-      type: 'usage.tracked',
-      payload: { ...usage, ...(human !== null ? { human_id: human } : {}), extra: { created_at: createdAt } },
-    });
-    return usage;
+    await this.webhooks.enqueueMany(trx, batch.events, { checked: false });
+    return batch.usages;
+  }
+
+  /** {@link writeRecords} inside the store's synchronous SQLite transaction, with statements prepared once. */
+  private writeRecordsSqlite(database: SqliteHandle, items: readonly PendingRecord[]): Usage[] {
+    const statements = (this.sqliteStatements ??= prepareUsageStatements(database));
+    const batch = usageBatch(items);
+    for (const id of batch.settled) statements.settle.run(id);
+    for (const row of batch.records) statements.insertRecord.run(row.id, row.project, row.human, row.type, row.value, row.metadata, row.created_at);
+    for (const counter of batch.counters) statements.addToCounter.run(counter.project, counter.human, counter.type, counter.used, counter.updated_at);
+    this.webhooks.enqueueManySqlite(database, batch.events, { checked: false });
+    return batch.usages;
   }
 
   /**
@@ -109,11 +153,8 @@ export class UsageService {
   async reserve(project: string, human: string | null | undefined, type: UsageType, amount: number, options: ReserveOptions = {}): Promise<UsageReservation> {
     if (!Number.isFinite(amount) || amount < 0) throw new RangeError(`reservation amount must be a finite number >= 0, got ${amount}`);
     const settler = {
-      commit: (reservationId: string | null, actual: number, metadata: Record<string, unknown>) =>
-        this.store.transaction(async (trx) => {
-          if (reservationId) await trx.deleteFrom('usage_reservations').where('id', '=', reservationId).execute();
-          return this.recordIn(trx, { project, human: human ?? null }, type, actual, metadata);
-        }),
+      commit: async (reservationId: string | null, actual: number, metadata: Record<string, unknown>) =>
+        this.records.submit({ entry: this.entryOf({ project, human: human ?? null }, type, actual, metadata), reservationId }),
       release: async (reservationId: string | null) => {
         if (reservationId) await this.store.db.deleteFrom('usage_reservations').where('id', '=', reservationId).execute();
       },

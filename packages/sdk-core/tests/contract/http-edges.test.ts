@@ -24,6 +24,47 @@ describe('HTTP edges', () => {
     expect(simple.headers.get('access-control-expose-headers')).toContain('x-request-id');
   });
 
+  it('answers only the configured origins over a real socket, refusals included', async () => {
+    const limited = await startTestServer('sqlite', { config: { corsOrigins: 'https://app.example.com, https://admin.example.com' } });
+    try {
+      const base = await limited.server.listen(0, '127.0.0.1');
+      const allowed = await fetch(`${base}/v1/persona/list`, { headers: { origin: 'https://admin.example.com', 'x-api-key': limited.server.apiKey } });
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
+      expect(allowed.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after');
+      expect(allowed.headers.get('vary')).toBe('Origin');
+      expect(allowed.headers.get('x-request-id')).toMatch(/.{8,}/);
+      // A browser reads a refusal's message only when the refusal carries the CORS headers too.
+      const refused = await fetch(`${base}/v1/persona/list`, { headers: { origin: 'https://app.example.com', 'x-api-key': 'pk_wrong' } });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+      expect(await refused.json()).toMatchObject({ type: 'unauthorized' });
+      // A streamed answer, written straight to the socket, carries them too.
+      const streamed = await fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { origin: 'https://app.example.com', 'x-api-key': limited.server.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'builtin-offline', stream: true, messages: [{ role: 'user', content: 'hello' }] }),
+      });
+      expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+      expect(streamed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+      expect(streamed.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after');
+      expect(streamed.headers.get('x-request-id')).toMatch(/.{8,}/);
+      expect((await streamed.text()).endsWith('data: [DONE]\n\n')).toBe(true);
+      const stranger = await fetch(`${base}/v1/persona/list`, { headers: { origin: 'https://evil.example.com', 'x-api-key': limited.server.apiKey } });
+      expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+      const preflight = await fetch(`${base}/v1/persona`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+      expect(preflight.headers.get('access-control-max-age')).toBe('600');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('gives every answer a request id', async () => {
     const response = await test.server.fetch(new Request('http://palaver.test/v1/persona/list'));
     expect(response.headers.get('x-request-id')).toMatch(/.{8,}/);

@@ -13,7 +13,15 @@ describe.runIf(withPostgres)('PostgreSQL connections lost under the server', () 
     const admin = new pg.Client({ connectionString: postgresUrl });
     await admin.connect();
     try {
-      const list = () => fetch(`${server.url}/v1/voice/list`, { headers: { 'x-api-key': server.apiKey } });
+      const get = () => fetch(`${server.url}/v1/voice/list`, { headers: { 'x-api-key': server.apiKey } });
+      // A kept-alive socket the server closes as the client reuses it is reset (a race of the two idle timers on a
+      // loaded machine, not the database): such a GET is sent once more on a new connection. The server must still
+      // be alive and answer 200, which is what this test is about.
+      const list = () =>
+        get().catch((error: unknown) => {
+          console.warn(`GET /v1/voice/list failed on the wire (${String((error as Error).cause ?? error)}); server alive: ${server.alive()}`);
+          return get();
+        });
       for (let round = 1; round <= 3; round += 1) {
         // Several requests at once leave several idle connections in the pool.
         expect((await Promise.all([list(), list(), list()])).map((response) => response.status)).toEqual([200, 200, 200]);

@@ -1,16 +1,17 @@
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import type { RouteDefinition } from '../../../contract/define-route.js';
 import { BadRequestError, PayloadTooLargeError } from '../../../errors/api-error.js';
 import type { Services } from '../../domain/services.js';
 import { authenticate } from './authenticate.js';
-import type { Handler, HandlerContext } from './handler.js';
+import type { Handler } from './handler.js';
+import { RequestHandlerContext } from './request-handler-context.js';
 import type { AppEnvironment } from './app-environment.js';
 import { assertStorableInput } from './input-hygiene.js';
 import { invalidInput } from './validation-error.js';
-import { clientSignal, readRequestText } from './node-request.js';
-import { eventStreamOf, writeEventStream } from './event-stream.js';
+import { readRequestText } from './node-request.js';
+import { EventStream, writeEventStream } from './event-stream.js';
 
 /** The header by which @hono/node-server leaves a response that was written to Node directly alone. */
 const ALREADY_SENT = 'x-hono-already-sent';
@@ -92,19 +93,7 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
     if (route.request?.query) input.query = parse(route.request.query, readQuery(new URL(context.req.url), route.request.query), 'query');
     if (route.request?.body) input.body = parse(route.request.body, await readBody(context, route), 'body');
 
-    let signal: AbortSignal | undefined;
-    const handlerContext: HandlerContext = {
-      principal,
-      services,
-      requestId: context.get('requestId'),
-      request: context.req.raw,
-      get signal() {
-        return (signal ??= clientSignal(context));
-      },
-      get logger() {
-        return context.get('logger')();
-      },
-    };
+    const handlerContext = new RequestHandlerContext(principal, services, context);
     const output = await handler(input as never, handlerContext);
 
     switch (route.success.kind) {
@@ -115,24 +104,34 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
       case 'binary':
         return output as Response;
       case 'json-or-sse': {
-        const response = output as Response;
-        const stream = eventStreamOf(response);
+        if (!(output instanceof EventStream)) return output as Response;
         const outgoing = context.env?.outgoing;
-        if (!stream || !outgoing) return response;
-        // Headers set so far by the middlewares (CORS, request id), then the response's own.
-        const headers = new Headers(context.res.headers);
-        response.headers.forEach((value, name) => headers.set(name, value));
-        void writeEventStream(outgoing, response.status, headers, stream);
+        if (!outgoing) return output.toResponse();
+        // Headers set so far by the middlewares (CORS, request id). Read through an empty text response:
+        // `context.res` would build a full web Response under @hono/node-server just to hand them over.
+        const head: Record<string, string | string[]> = {};
+        const headers = context.newResponse('').headers;
+        headers.forEach((value, name) => (head[name] = name === 'set-cookie' ? headers.getSetCookie() : value));
+        void writeEventStream(outgoing, 200, head, output);
         return new Response(null, { headers: { [ALREADY_SENT]: 'true' } });
       }
     }
   };
   // Every route, bodiless ones too: an unread body would otherwise be drained by Node, however large.
-  const limit = bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new PayloadTooLargeError(`Request body is larger than ${maxSize} bytes`);
-    },
-  });
+  const tooLarge = () => {
+    throw new PayloadTooLargeError(`Request body is larger than ${maxSize} bytes`);
+  };
+  const streamedLimit = bodyLimit({ maxSize, onError: tooLarge });
+  // Hono's bodyLimit asks the web `Request` for its body first, which under @hono/node-server builds the full
+  // Request (5% of a small GET). GET and HEAD carry no body there, and a declared length is checked as bodyLimit
+  // would; only a body without a length (chunked) goes through bodyLimit's counting reader.
+  const limit: MiddlewareHandler<AppEnvironment> = async (context, next) => {
+    const method = context.req.method;
+    if (method === 'GET' || method === 'HEAD') return next();
+    const headers = context.req.raw.headers;
+    const length = headers.get('content-length');
+    if (length !== null && !headers.has('transfer-encoding')) return Number.parseInt(length, 10) > maxSize ? tooLarge() : next();
+    return streamedLimit(context, next);
+  };
   app.on(route.method, path, limit, answer);
 }

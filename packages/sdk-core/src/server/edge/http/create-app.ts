@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
-import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import { HTTPException } from 'hono/http-exception';
 import { allRoutes, routes } from '../../../contract/routes.js';
@@ -18,6 +17,7 @@ import { registerMediaRoutes } from '../media-routes.js';
 import { registerChatAudioRoute } from './chat-audio-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { observeRequests } from './observe-requests.js';
+import { crossOrigin } from './cross-origin.js';
 
 /**
  * The error body: the spec's `{type, message}`. OpenAI-compatible routes also carry OpenAI's `error` object so
@@ -36,12 +36,12 @@ export function createApp(services: Services): Hono<AppEnvironment> {
   app.use(observeRequests(services.metrics));
   // Credentials travel in headers, never cookies, so any origin may call the API (browsers use usage tokens).
   app.use(
-    cors({
-      origin: services.config.corsOrigins === '*' ? '*' : services.config.corsOrigins.split(',').map((origin) => origin.trim()),
+    crossOrigin({
+      origins: services.config.corsOrigins,
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       allowHeaders: ['x-api-key', 'authorization', 'x-human-id', 'content-type', 'accept'],
       exposeHeaders: ['x-request-id', 'retry-after'],
-      maxAge: 600,
+      maxAgeSeconds: 600,
     }),
   );
   app.use(async (context, next) => {

@@ -1,103 +1,136 @@
 import type { ServerResponse } from 'node:http';
 
-/** A `text/event-stream` body: its encoded frames, and what to do when the client goes away. */
-interface EventStreamSource {
-  frames: AsyncIterator<Uint8Array>;
+/** What a `text/event-stream` body is made of: its events, how each is written, and how it ends. */
+export interface EventStreamSource<T> {
+  events: AsyncIterable<T>;
+  /** The frame of one event (`data: ...\n\n`). */
+  encode: (event: T) => string;
+  /** The frame that replaces the rest when the events fail (the stream still ends with `last`). */
+  failure: (error: unknown) => string;
+  /** The frame every stream ends with (`data: [DONE]\n\n`). */
+  last: string;
+  /** The client went away: stop the work behind the events (the upstream request). */
   onCancel: () => void;
+  headers: Record<string, string>;
 }
 
-const EVENT_STREAM = Symbol('palaver.eventStream');
-type TaggedResponse = Response & { [EVENT_STREAM]?: EventStreamSource };
+const encoder = new TextEncoder();
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
- * A streamed response over encoded frames, pulled one at a time (nothing is read ahead of the client).
- * Served through `fetch`, it is an ordinary Response; under Node, {@link writeEventStream} writes the same
- * frames straight to the socket instead (see docs/decisions/0064).
+ * A handler's streamed answer. Under Node, {@link writeEventStream} writes its frames straight to the socket; anywhere
+ * else (`server.fetch`) it becomes a web Response through {@link EventStream.toResponse}. No ReadableStream or Response
+ * is built on Node's path: they cost as much as the rest of a streamed request's plumbing (see docs/decisions/0064).
  *
  * @example
- * return eventStreamResponse(frames(), { onCancel: () => controller.abort(), headers: { 'content-type': 'text/event-stream' } });
+ * return new EventStream({ events, encode, failure, last: 'data: [DONE]\n\n', onCancel: () => controller.abort(), headers });
  */
-export function eventStreamResponse(frames: AsyncIterable<Uint8Array>, options: { onCancel: () => void; headers: Record<string, string> }): Response {
-  const iterator = frames[Symbol.asyncIterator]();
-  let pulls = 0;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        pulls += 1;
-        // The head and the first frame leave before the rest is pulled (see writeEventStream).
-        if (pulls === 2) await yieldToEventLoop();
-        const next = await iterator.next();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
+export class EventStream<T = unknown> {
+  constructor(readonly source: EventStreamSource<T>) {}
+
+  /** The frames, pulled one at a time (nothing is read ahead of the client), failures turned into `failure`. */
+  async *frames(): AsyncGenerator<string> {
+    const { events, encode, failure, last } = this.source;
+    try {
+      for await (const event of events) yield encode(event);
+    } catch (error) {
+      yield failure(error);
+    }
+    yield last;
+  }
+
+  /** The stream as a web Response (for `fetch`-style serving). */
+  toResponse(): Response {
+    const iterator = this.frames();
+    const { onCancel } = this.source;
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          pulls += 1;
+          // The head and the first frame leave before the rest is pulled (see writeEventStream).
+          if (pulls === 2) await yieldToEventLoop();
+          const next = await iterator.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        },
+        async cancel() {
+          onCancel();
+          await iterator.return(undefined);
+        },
       },
-      async cancel() {
-        options.onCancel();
-        await iterator.return?.();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  const response: TaggedResponse = new Response(body, { status: 200, headers: options.headers });
-  response[EVENT_STREAM] = { frames: iterator, onCancel: options.onCancel };
-  return response;
+      { highWaterMark: 0 },
+    );
+    return new Response(body, { status: 200, headers: this.source.headers });
+  }
 }
 
-/** The frames behind a response made by {@link eventStreamResponse}, or undefined for any other response. */
-export function eventStreamOf(response: Response): EventStreamSource | undefined {
-  return (response as TaggedResponse)[EVENT_STREAM];
+/** Resolves when the response drained its buffer or closed. */
+function drained(outgoing: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const settle = () => {
+      outgoing.off('drain', settle);
+      outgoing.off('close', settle);
+      resolve();
+    };
+    outgoing.on('drain', settle);
+    outgoing.on('close', settle);
+  });
 }
 
 /**
  * Writes an event stream straight to Node's response: the head goes out together with the first frame in
- * one write, then each later frame as it comes (frames produced in the same turn share a write). Going
- * through the web Response costs a separate write for the head and a ReadableStream pipeline; on loopback
- * each write is a system call that delivers the data to the reader, about 0.5 ms on a small VM.
+ * one write, then each later frame as it comes (frames produced in the same turn share a write: Node corks a
+ * response's socket until the next tick). Each event is encoded as it is written, with no generator in between;
+ * on loopback each write is a system call that delivers the data to the reader, about 0.15-0.5 ms on a small VM.
+ * `head` holds the headers set so far (the middlewares'); the stream's own are added to it.
  */
-export async function writeEventStream(outgoing: ServerResponse, status: number, headers: Headers, source: EventStreamSource): Promise<void> {
+export async function writeEventStream<T>(outgoing: ServerResponse, status: number, head: Record<string, string | string[]>, stream: EventStream<T>): Promise<void> {
+  const { events, encode, failure, last, onCancel, headers } = stream.source;
+  const iterator = events[Symbol.asyncIterator]();
   let closed = false;
   const onClose = () => {
     if (outgoing.writableFinished) return;
     closed = true;
-    source.onCancel();
-    void source.frames.return?.();
+    onCancel();
+    void iterator.return?.(undefined);
   };
   outgoing.once('close', onClose);
-  const head: Record<string, string | string[]> = {};
-  headers.forEach((value, name) => {
-    if (name === 'set-cookie') head[name] = headers.getSetCookie();
-    else if (name !== 'content-length') head[name] = value;
-  });
+  Object.assign(head, headers);
+  // The stream's length is not known: it goes chunked, whatever a middleware's empty response said.
+  delete head['content-length'];
   outgoing.writeHead(status, head);
   try {
     let first = true;
     for (;;) {
-      const next = await source.frames.next();
-      if (closed) return;
-      if (next.done) break;
-      const drained = outgoing.write(next.value);
+      let frame: string;
+      let done = false;
+      try {
+        const next = await iterator.next();
+        if (closed) return;
+        if (next.done) break;
+        frame = encode(next.value);
+      } catch (error) {
+        if (closed) return;
+        frame = failure(error);
+        done = true;
+      }
+      const room = outgoing.write(frame);
+      if (done) break;
       if (first) {
         first = false;
         // Lets Node uncork the head and the first frame before the next frames are pulled: when they are
         // already buffered, pulling on would run the whole answer in one turn and delay the first frame.
         await yieldToEventLoop();
-      } else if (!drained) {
-        await new Promise<void>((resolve) => {
-          const settle = () => {
-            outgoing.off('drain', settle);
-            outgoing.off('close', settle);
-            resolve();
-          };
-          outgoing.on('drain', settle);
-          outgoing.on('close', settle);
-        });
+      } else if (!room) {
+        await drained(outgoing);
       }
       if (closed) return;
     }
-    outgoing.end();
+    outgoing.end(last);
   } catch (error) {
     outgoing.destroy(error as Error);
   } finally {

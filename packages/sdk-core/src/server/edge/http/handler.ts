@@ -3,6 +3,7 @@ import type { RouteDefinition, RouteHandlerOutput, RouteParsedInput } from '../.
 import { NotImplementedError } from '../../../errors/api-error.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { Services } from '../../domain/services.js';
+import type { EventStream } from './event-stream.js';
 
 /** What every handler receives besides its parsed input. */
 export interface HandlerContext {
@@ -16,11 +17,18 @@ export interface HandlerContext {
   logger: Logger;
 }
 
+/**
+ * What a handler answers: the contract's output; a route that may stream answers its events as an {@link EventStream}
+ * (of any event type: each stream encodes its own).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type HandlerOutput<R extends RouteDefinition> = R['success'] extends { kind: 'json-or-sse' } ? Response | EventStream<any> : RouteHandlerOutput<R>;
+
 /** A thin function that turns parsed input into a service call. */
 export type Handler<R extends RouteDefinition> = (
   input: RouteParsedInput<R>,
   context: HandlerContext,
-) => Promise<RouteHandlerOutput<R>>;
+) => Promise<HandlerOutput<R>>;
 
 /** One handler per route of a contract group; the compiler rejects a missing one. */
 export type GroupHandlers<G extends Record<string, RouteDefinition>> = { [K in keyof G]: Handler<G[K]> };

@@ -1,6 +1,6 @@
 import { ChatCompletionResponse, type chatRoutes } from '../../../../contract/chat.js';
 import type { GroupHandlers } from '../handler.js';
-import { sseResponse } from '../chat-sse.js';
+import { chatEventStream } from '../chat-sse.js';
 
 export const chatHandlers: GroupHandlers<typeof chatRoutes> = {
   create: async ({ body }, { services, principal, request, requestId, signal }) => {
@@ -15,7 +15,7 @@ export const chatHandlers: GroupHandlers<typeof chatRoutes> = {
     const options = { signal: controller.signal, audioBaseUrl };
     if (body.stream) {
       const events = await services.chat.stream(principal, body, options);
-      return sseResponse(events, abort, { 'x-request-id': requestId });
+      return chatEventStream(events, abort, { 'x-request-id': requestId });
     }
     try {
       const completion = await services.chat.complete(principal, body, options);

@@ -1,5 +1,4 @@
 import { Mp3Encoder } from '@breezystack/lamejs';
-import { MPEGDecoder } from 'mpg123-decoder';
 import { joinArrays } from './join-arrays.js';
 import { mixToMono } from './mix-to-mono.js';
 import { float32ToInt16 } from './pcm.js';
@@ -41,6 +40,8 @@ export interface DecodedMp3 {
  * const { pcm, sampleRate } = await decodeMp3(await readFile('voice.mp3'));
  */
 export async function decodeMp3(file: Uint8Array): Promise<DecodedMp3> {
+  // Loaded on first use: the wasm decoder is ~40 ms of a cold start that most servers never need.
+  const { MPEGDecoder } = await import('mpg123-decoder');
   const decoder = new MPEGDecoder();
   await decoder.ready;
   try {

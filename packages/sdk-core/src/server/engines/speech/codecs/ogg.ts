@@ -1,6 +1,5 @@
-import { OggVorbisDecoder } from '@wasm-audio-decoders/ogg-vorbis';
-import CodecParser, { type OggPage } from 'codec-parser';
-import { OggOpusDecoder } from 'ogg-opus-decoder';
+import type CodecParserClass from 'codec-parser';
+import type { OggPage } from 'codec-parser';
 import { mixToMono } from './mix-to-mono.js';
 import { float32ToInt16 } from './pcm.js';
 
@@ -36,8 +35,10 @@ export class UnsupportedOggCodecError extends Error {
  * const { pcm, sampleRate, codec } = await decodeOgg(await readFile('recording.ogg')); // MediaRecorder's Opus
  */
 export async function decodeOgg(file: Uint8Array): Promise<DecodedOgg> {
-  const codec = identifyOggCodec(file);
-  const decoder = codec === 'opus' ? new OggOpusDecoder() : new OggVorbisDecoder();
+  // Loaded on first use: the demuxer and the wasm decoders are ~100 ms of a cold start that most servers never need.
+  const { default: CodecParser } = await import('codec-parser');
+  const codec = identifyOggCodec(file, CodecParser);
+  const decoder = codec === 'opus' ? new (await import('ogg-opus-decoder')).OggOpusDecoder() : new (await import('@wasm-audio-decoders/ogg-vorbis')).OggVorbisDecoder();
   await decoder.ready;
   try {
     const decoded = await decoder.decodeFile(file);
@@ -63,7 +64,7 @@ export function looksLikeOgg(file: Uint8Array): boolean {
 }
 
 /** Reads the pages and names the first audio stream's codec; throws for data that is not a complete Ogg stream. */
-function identifyOggCodec(file: Uint8Array): OggAudioCodec {
+function identifyOggCodec(file: Uint8Array, CodecParser: typeof CodecParserClass): OggAudioCodec {
   let detected: string | undefined;
   let pages: OggPage[];
   try {

@@ -1,0 +1,40 @@
+import type { MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+import type { AppEnvironment } from './app-environment.js';
+
+export interface CrossOriginOptions {
+  /** `*` or a comma-separated list of origins. */
+  origins: string;
+  allowMethods: string[];
+  allowHeaders: string[];
+  exposeHeaders: string[];
+  maxAgeSeconds: number;
+}
+
+/**
+ * CORS. Preflights are Hono's `cors`. On every other request the same two headers are set through
+ * `context.header`, which goes into the headers the handler's response is built with: Hono's `cors` sets them on
+ * `context.res` before the handler runs, and the handler's response is then copied over that one, which under
+ * @hono/node-server turns the lightweight response into a full web `Response` (7% of a small GET's CPU).
+ */
+export function crossOrigin(options: CrossOriginOptions): MiddlewareHandler<AppEnvironment> {
+  const anyOrigin = options.origins === '*';
+  const allowed = anyOrigin ? [] : options.origins.split(',').map((origin) => origin.trim());
+  const preflight = cors({
+    origin: anyOrigin ? '*' : allowed,
+    allowMethods: options.allowMethods,
+    allowHeaders: options.allowHeaders,
+    exposeHeaders: options.exposeHeaders,
+    maxAge: options.maxAgeSeconds,
+  });
+  const exposed = options.exposeHeaders.join(',');
+  return async (context, next) => {
+    if (context.req.method === 'OPTIONS') return preflight(context, next);
+    const origin = context.req.header('origin');
+    const allowOrigin = anyOrigin ? '*' : origin !== undefined && allowed.includes(origin) ? origin : undefined;
+    if (allowOrigin) context.header('access-control-allow-origin', allowOrigin);
+    if (exposed) context.header('access-control-expose-headers', exposed);
+    await next();
+    if (!anyOrigin) context.header('vary', 'Origin', { append: true });
+  };
+}

@@ -210,7 +210,10 @@ function corpusLine(outcomes: TurnCorpusOutcome[]): string {
       return `${voice} ${mine.filter((outcome) => outcome.premature).length}/${mine.length}`;
     })
     .join(', ');
-  return `premature ${premature.length}/${outcomes.length} (${fixed((premature.length / outcomes.length) * 100, 1)} %; ${byVoice}); answers prepared at pauses and thrown away: ${resumed} of ${pauses} pauses`;
+  const which = premature.length > 0 && premature.length <= 6 ? `\n      cut in: ${premature.map((outcome) => `${outcome.item.id} (${outcome.texts.map((text) => `"${text}"`).join(' + ')})`).join(', ')}` : '';
+  const ends = outcomes.flatMap((outcome) => (outcome.endAfterSpeechMs === undefined ? [] : [outcome.endAfterSpeechMs]));
+  const endLine = ends.length > 0 ? `; end of the last turn after the speech p50 ${fixed(percentile(ends, 50), 0)} ms, p90 ${fixed(percentile(ends, 90), 0)} ms` : '';
+  return `premature ${premature.length}/${outcomes.length} (${fixed((premature.length / outcomes.length) * 100, 1)} %; ${byVoice}); answers prepared at pauses and thrown away: ${resumed} of ${pauses} pauses${endLine}${which}`;
 }
 
 try {

@@ -30,7 +30,7 @@ export interface TurnCorpusOutcome {
   turns: number;
   /** Pauses the listener heard, and how many the human went on after. */
   pauses: HeardPause[];
-  /** The early words at each pause (the decoder's hypothesis, before the segment's final). */
+  /** The decoder's early words handed over to prepare an answer (its hypothesis when the voice went quiet, before the segment's final). */
   early: string[];
   resumptions: number;
   /** The end of the last turn, ms after the speech ended for good (the wait the human felt). */

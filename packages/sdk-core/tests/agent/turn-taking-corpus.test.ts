@@ -33,7 +33,10 @@ describe.skipIf(!pocketsphinxAvailable())('turn taking on the corpus: real VAD a
     for (const outcome of waited) {
       expect(outcome.turns).toBe(1);
       expect(outcome.resumptions).toBeGreaterThanOrEqual(1);
-      expect(outcome.pauses[0]!.waitMs).toBeGreaterThan(900);
+      // The mid-sentence pause was waited through because its words read as unfinished (1.1 s) or as an unsure
+      // ending (840 ms: a misheard last word after words that stop mid-clause). Under load
+      // the VAD can also hear a short gap earlier in the sentence, so the long wait is not always the first pause.
+      expect(Math.max(...outcome.pauses.map((pause) => pause.waitMs)), `${outcome.item.id}: ${JSON.stringify(outcome.pauses)}`).toBeGreaterThan(800);
     }
     // After the whole sentence the turn ends sooner than a fixed 550 ms silence would (plus its STT final).
     const endsAfter = waited.map((outcome) => outcome.endAfterSpeechMs!);

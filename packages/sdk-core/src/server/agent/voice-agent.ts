@@ -303,10 +303,14 @@ export class VoiceAgent implements AgentSessionHandle {
     }
     const transcript = new UtteranceTranscript(this.connection, { agent: false, speaker: track.participant.identity, trackSid: track.trackSid, createdAt: startedAt }, this.logger);
     let discarded = 0;
+    // The segment's final may read other words than the decoder's early ones: the answer to those is thrown away.
+    const prepare = (text: string) => {
+      if (this.prepareAnswer(text)) discarded += 1;
+    };
     return {
       interim: (text) => void transcript.update(text),
-      pausing: (text) => this.prepareAnswer(text),
-      paused: (pause) => this.prepareAnswer(pause.text),
+      pausing: prepare,
+      paused: (pause) => prepare(pause.text),
       resumed: () => {
         if (this.preparer.discard()) discarded += 1;
       },
@@ -332,15 +336,15 @@ export class VoiceAgent implements AgentSessionHandle {
   /**
    * At a pause (adaptive): asks the model now with the words so far, to play the answer the moment the turn
    * ends. Not while a turn runs or waits (the conversation would differ), and never with tools (their calls
-   * act on the world before the turn is confirmed).
+   * act on the world before the turn is confirmed). Whether an answer prepared for other words was thrown away.
    */
-  private prepareAnswer(text: string): void {
+  private prepareAnswer(text: string): boolean {
     const settings = this.turnDetection();
-    if (!settings.preemptive || settings.mode !== 'adaptive' || text === '') return;
-    if (this.stopping || this.publisher.terminal || this.current || this.queue.length > 0) return;
-    if (this.config.generative.tool_definitions.length > 0) return;
-    if (this.preparer.holds(text, this.conversation.version)) return;
-    this.preparer.prepare(text, this.conversation.version);
+    if (!settings.preemptive || settings.mode !== 'adaptive' || text === '') return false;
+    if (this.stopping || this.publisher.terminal || this.current || this.queue.length > 0) return false;
+    if (this.config.generative.tool_definitions.length > 0) return false;
+    if (this.preparer.holds(text, this.conversation.version)) return false;
+    return this.preparer.prepare(text, this.conversation.version);
   }
 
   private heard(utterance: HeardUtterance, transcript: UtteranceTranscript, discardedAnswers: number): void {

@@ -11,9 +11,35 @@ export interface PreparedAnswer {
   controller: AbortController;
 }
 
+/** Endings a recogniser's early words and its final often disagree on ("leave" / "leaves"). */
+const INFLECTIONS = ['s', 'es', 'd', 'ed', 'ing'];
+
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, ' ').split(' ').filter((word) => word !== '');
+}
+
+/** Whether two words differ at most by an inflection of a word of three letters or more ("leave" / "leaves"). */
+function sameWord(left: string, right: string): boolean {
+  if (left === right) return true;
+  const [short, long] = left.length < right.length ? [left, right] : [right, left];
+  return short.length >= 3 && long.startsWith(short) && INFLECTIONS.includes(long.slice(short.length));
+}
+
+/**
+ * Whether an answer asked for `prepared` answers `heard` as well: the same words, case, punctuation and inflections
+ * aside ("what time does the train leave" / "What time does the train leaves?"). The decoder's early words and its
+ * final disagree like that often, and such an answer would otherwise be thrown away and asked again.
+ */
+export function answersTheSame(prepared: string, heard: string): boolean {
+  if (prepared === heard) return true;
+  const left = wordsOf(prepared);
+  const right = wordsOf(heard);
+  return left.length === right.length && left.length > 0 && left.every((word, index) => sameWord(word, right[index]!));
+}
+
 /**
  * Preemptive answers: at a pause the agent asks the model with the words heard so far; if the turn ends
- * with the same words on the same conversation, that answer is played at once, otherwise it is aborted and
+ * with the same words (inflections aside) on the same conversation, that answer is played at once, otherwise it is aborted and
  * the turn asks again. Holds at most one prepared answer.
  *
  * @example
@@ -28,18 +54,20 @@ export class AnswerPreparer {
 
   constructor(private readonly ask: (text: string, signal: AbortSignal) => Answer) {}
 
-  prepare(text: string, version: number): void {
-    this.discard();
+  /** Asks for an answer to `text`; whether an answer held for other words was thrown away for it. */
+  prepare(text: string, version: number): boolean {
+    const replaced = this.discard();
     const controller = new AbortController();
     const answer = this.ask(text, controller.signal);
     // A discarded answer's failure (its abort) is nobody's concern.
     answer.done.catch(() => undefined);
     this.held = { text, version, answer, controller };
+    return replaced;
   }
 
-  /** Whether the answer held is for `text` at `version` already. */
+  /** Whether the answer held answers `text` at `version` already (see {@link answersTheSame}). */
   holds(text: string, version: number): boolean {
-    return this.held !== undefined && this.held.text === text && this.held.version === version;
+    return this.held !== undefined && this.held.version === version && answersTheSame(this.held.text, text);
   }
 
   /** Throws the prepared answer away; whether there was one. */
@@ -56,7 +84,7 @@ export class AnswerPreparer {
   take(text: string, version: number): PreparedAnswer | undefined {
     const held = this.held;
     if (!held) return undefined;
-    if (held.text !== text || held.version !== version) {
+    if (held.version !== version || !answersTheSame(held.text, text)) {
       this.discard();
       return undefined;
     }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { scoreEndOfTurn, transcriptWords, unsureTail } from './end-of-turn-scorer.js';
+import { heardConfidence, scoreEndOfTurn, transcriptWords, unsureTail } from './end-of-turn-scorer.js';
 import { DEFAULT_TURN_END, turnEndWait } from './turn-end-policy.js';
 
 /** The turn-taking corpus' texts (the words before each pause, and the whole sentences). */
@@ -48,15 +48,47 @@ describe('the end-of-turn scorer and the adaptive wait, on the corpus texts', ()
     expect(unsureTail(heard)).toBe(4);
     const text = heard.map(({ word }) => word).join(' ');
     expect(turnEndWait(DEFAULT_TURN_END, text).score.reason).toBe('statement');
+    // The sure words stop mid-clause, the unsure ones read finished: the ending is unknown, a middle wait that
+    // outlasts most pauses mid-sentence (the corpus' are 300-800 ms, this one 500 ms).
     const judged = turnEndWait(DEFAULT_TURN_END, text, { unsureWords: unsureTail(heard) });
-    expect(judged.score).toEqual({ probability: 0.05, reason: 'continuation', unsureWords: 4 });
-    expect(judged.waitMs).toBeGreaterThan(1000);
+    expect(judged.score).toEqual({ probability: 0.2, reason: 'unsure', unsureWords: 4 });
+    expect(judged.waitMs).toBeGreaterThan(800);
+    expect(judged.waitMs).toBeLessThan(900);
+    // The same for a finished sentence whose last word was misheard ("blue" as "uglier", Flite through pocketsphinx):
+    // it no longer waits as long as a continuation.
+    expect(turnEndWait(DEFAULT_TURN_END, 'my favorite color is uglier', { unsureWords: 1 }).waitMs).toBe(judged.waitMs);
+    expect(turnEndWait(DEFAULT_TURN_END, 'i would like to').waitMs).toBeGreaterThan(1000);
+    // Unsure words that themselves stop mid-clause keep the continuation's long wait.
+    expect(scoreEndOfTurn('please remind me to calm my', { unsureWords: 2 })).toEqual({ probability: 0.05, reason: 'continuation', unsureWords: 2 });
+    // Sure words that read as a likely end or a short start keep their reading.
+    expect(scoreEndOfTurn('the reason why colleagues', { unsureWords: 2 })).toMatchObject({ reason: 'short', probability: 0.35 });
     // A finished question whose last word is unsure still reads as a question.
     expect(scoreEndOfTurn('what time does the train leave', { unsureWords: 1 })).toMatchObject({ reason: 'question', probability: 0.95 });
     // Nothing sure at all: in between.
     expect(scoreEndOfTurn('can u it', { unsureWords: 3 })).toMatchObject({ reason: 'empty', probability: 0.5 });
     expect(unsureTail([{ confidence: 0.9 }])).toBe(0);
     expect(unsureTail([])).toBe(0);
+  });
+
+  it('words the recogniser was mostly unsure of cannot say the turn ended: a moderate wait, never a shorter one', () => {
+    // Posteriors pocketsphinx gave for eSpeak's "Could you help me find a" at a 300 ms pause mid-sentence.
+    const heard = [
+      { word: 'could', confidence: 0.03 }, { word: 'you', confidence: 0.48 }, { word: 'help', confidence: 0.37 }, { word: 'me', confidence: 0.6 },
+      { word: 'find', confidence: 0.87 }, { word: 'a', confidence: 0.08 }, { word: 'group', confidence: 0.13 },
+    ];
+    expect(heardConfidence(heard)).toEqual({ unsureWords: 2, mostlyUnsure: true });
+    const text = heard.map(({ word }) => word).join(' ');
+    expect(turnEndWait(DEFAULT_TURN_END, text, { unsureWords: 2 }).waitMs).toBeLessThan(250);
+    const judged = turnEndWait(DEFAULT_TURN_END, text, heardConfidence(heard));
+    expect(judged.score).toEqual({ probability: 0.4, reason: 'unsure', unsureWords: 2 });
+    expect(judged.waitMs).toBeGreaterThan(500);
+    expect(judged.waitMs).toBeLessThan(650);
+    // A reading that already waits longer keeps its wait.
+    expect(scoreEndOfTurn('i want to go to', { mostlyUnsure: true })).toMatchObject({ reason: 'continuation', probability: 0.05 });
+    // Even counts: the median is the mean of the middle two; no words, nothing to say.
+    expect(heardConfidence([{ confidence: 0.3 }, { confidence: 0.6 }])).toEqual({ unsureWords: 0, mostlyUnsure: true });
+    expect(heardConfidence([{ confidence: 0.3 }, { confidence: 0.8 }])).toEqual({ unsureWords: 0, mostlyUnsure: false });
+    expect(heardConfidence([])).toEqual({ unsureWords: 0, mostlyUnsure: false });
   });
 
   it('the wait stays within the bounds; fixed mode waits the set silence whatever was said', () => {

@@ -64,13 +64,29 @@ export function transcriptWords(text: string): string[] {
 export interface EndOfTurnScore {
   /** 0 (the human is surely going on) .. 1 (the turn is surely over). */
   probability: number;
-  reason: 'empty' | 'filler' | 'continuation' | 'short' | 'reply' | 'question' | 'statement';
+  reason: 'empty' | 'filler' | 'continuation' | 'short' | 'reply' | 'question' | 'statement' | 'unsure';
   /** Words at the end left out because the recogniser was unsure of them. */
   unsureWords?: number;
 }
 
 /** A recognised word below this posterior is not trusted to say how the turn ends. */
 export const UNSURE_WORD_CONFIDENCE = 0.5;
+
+/**
+ * The ending is unknown: the sure words stop mid-clause, and the unsure words after them read as a finished
+ * sentence ("my favourite colour is [blue you]" as much as "i would like to [but the cable far]"). With the
+ * default bounds a ~840 ms wait: it outlasts the corpus' pauses mid-sentence up to ~650 ms (a resumption is
+ * confirmed ~150 ms after it starts), and is ~260 ms shorter than a continuation's 1.1 s. At 0.3 (~690 ms) a
+ * 500 ms pause was cut into.
+ */
+export const UNSURE_ENDING_PROBABILITY = 0.2;
+
+/**
+ * The most a reading of words the recogniser was mostly unsure of can say the turn ended: ~560 ms with the default
+ * bounds, enough for a short pause mid-sentence (300-400 ms). Lower would hold up every badly recognised turn end
+ * (a quarter of the corpus' ends, mostly eSpeak and short segments, at 0.2 waited ~890 ms instead of ~280 ms).
+ */
+export const MOSTLY_UNSURE_PROBABILITY = 0.4;
 
 /**
  * How many words at the end of a final transcript the recogniser was unsure of (confidence below
@@ -86,20 +102,51 @@ export function unsureTail(words: ReadonlyArray<{ confidence: number }>): number
 }
 
 /**
- * Scores the words heard so far. With `unsureWords`, the last words the recogniser was unsure of are left
- * out: a misheard ending ("a table far" for "a table for") must not pass for a finished sentence, so the
- * turn is judged by the words it is sure of ("i would like to" -> unfinished).
+ * What the recogniser says of the words of its last final: how many at the end it was unsure of, and whether it
+ * was unsure of most of them (the median word below {@link UNSURE_WORD_CONFIDENCE}).
+ *
+ * @example
+ * heardConfidence([{ word: 'find', confidence: 0.87 }, { word: 'a', confidence: 0.08 }, { word: 'group', confidence: 0.13 }]); // { unsureWords: 2, mostlyUnsure: true }
+ */
+export function heardConfidence(words: ReadonlyArray<{ confidence: number }>): { unsureWords: number; mostlyUnsure: boolean } {
+  if (words.length === 0) return { unsureWords: 0, mostlyUnsure: false };
+  const sorted = words.map((word) => word.confidence).sort((a, b) => a - b);
+  const median = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+  return { unsureWords: unsureTail(words), mostlyUnsure: median < UNSURE_WORD_CONFIDENCE };
+}
+
+/**
+ * Scores the words heard so far. With `unsureWords`, the last words the recogniser was unsure of do not
+ * decide alone: a misheard ending ("a table far" for "a table for") must not pass for a finished sentence,
+ * nor a misheard last word of a finished one ("my favourite colour is uglier" for "... is blue") for an
+ * unfinished clause. The turn is judged by the words it is sure of when they read as likely an end as
+ * {@link UNSURE_ENDING_PROBABILITY} or more, or when the whole reading stops mid-clause too; otherwise the
+ * ending is `unsure` (in between).
  *
  * @example
  * scoreEndOfTurn('what time does the train leave'); // { probability: 0.95, reason: 'question' }
  * scoreEndOfTurn('i would like to book a table and'); // { probability: 0.05, reason: 'continuation' }
- * scoreEndOfTurn('i would like to but the cable far', { unsureWords: 4 }); // { probability: 0.05, reason: 'continuation', unsureWords: 4 }
+ * scoreEndOfTurn('i would like to but the cable far', { unsureWords: 4 }); // { probability: 0.2, reason: 'unsure', unsureWords: 4 }
+ * scoreEndOfTurn('please remind me to calm my', { unsureWords: 2 }); // { probability: 0.05, reason: 'continuation', unsureWords: 2 }
  */
-export function scoreEndOfTurn(text: string, options: { unsureWords?: number } = {}): EndOfTurnScore {
-  const heard = transcriptWords(text);
-  const unsure = Math.min(options.unsureWords ?? 0, heard.length);
+export function scoreEndOfTurn(text: string, options: { unsureWords?: number; mostlyUnsure?: boolean } = {}): EndOfTurnScore {
+  const score = scoreHeard(transcriptWords(text), options.unsureWords ?? 0);
+  // Words the recogniser was unsure of for the most part cannot tell a finished turn ("could you help me find a
+  // group" for "could you help me find a [pause] good restaurant", eSpeak): at most a moderate wait.
+  if (options.mostlyUnsure && score.probability > MOSTLY_UNSURE_PROBABILITY) return { ...score, probability: MOSTLY_UNSURE_PROBABILITY, reason: 'unsure' };
+  return score;
+}
+
+function scoreHeard(heard: string[], unsureWords: number): EndOfTurnScore {
+  const unsure = Math.min(unsureWords, heard.length);
   if (unsure === 0) return scoreWords(heard);
-  return { ...scoreWords(heard.slice(0, heard.length - unsure)), unsureWords: unsure };
+  const sure = scoreWords(heard.slice(0, heard.length - unsure));
+  if (sure.probability >= UNSURE_ENDING_PROBABILITY || stopsMidClause(scoreWords(heard))) return { ...sure, unsureWords: unsure };
+  return { probability: UNSURE_ENDING_PROBABILITY, reason: 'unsure', unsureWords: unsure };
+}
+
+function stopsMidClause(score: EndOfTurnScore): boolean {
+  return score.reason === 'continuation' || score.reason === 'filler';
 }
 
 function scoreWords(words: string[]): EndOfTurnScore {

@@ -40,9 +40,9 @@ export interface TurnEndDecision {
  * @example
  * turnEndWait(DEFAULT_TURN_END, 'can you tell me a story about a dog'); // { waitMs: 203, ... }
  * turnEndWait(DEFAULT_TURN_END, 'i would like to'); // { waitMs: 1103, ... }
- * turnEndWait(DEFAULT_TURN_END, 'i would like to but the cable far', { unsureWords: 4 }); // { waitMs: 1103, ... }
+ * turnEndWait(DEFAULT_TURN_END, 'i would like to but the cable far', { unsureWords: 4 }); // { waitMs: 840, ... } (the ending is unsure)
  */
-export function turnEndWait(settings: TurnEndSettings, text: string, heard: { unsureWords?: number } = {}): TurnEndDecision {
+export function turnEndWait(settings: TurnEndSettings, text: string, heard: { unsureWords?: number; mostlyUnsure?: boolean } = {}): TurnEndDecision {
   const score = scoreEndOfTurn(text, heard);
   if (settings.mode === 'fixed') return { score, waitMs: settings.silenceMs };
   const low = Math.max(settings.pauseMs, settings.minWaitMs);

@@ -46,6 +46,9 @@ export default defineAgent({
       await say(room, payload);
       return 'ok';
     });
+    // Greet someone who is there to read it: a room created before its human joins (an app run's, a dispatch's)
+    // would otherwise get the greeting while nobody listens.
+    await ctx.waitForParticipant();
     await say(room, ctx.job.metadata ? `Hello! My job says: ${ctx.job.metadata}` : 'Hello! Type something and I will echo it.');
     await local.setAttributes({ 'lk.agent.state': 'listening' });
   },

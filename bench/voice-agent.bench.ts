@@ -42,6 +42,18 @@ const SENTENCES = [
   'What time does the train leave?',
   'My favourite colour is blue.',
   'Good night and see you soon.',
+  'How much does the ticket cost?',
+  'I lost my keys this morning.',
+  'Could you repeat that please?',
+  'We are going to the beach on Sunday.',
+  'Where is the nearest pharmacy?',
+  'I need a taxi to the airport.',
+  'That sounds like a great plan.',
+  'Is the museum open on Monday?',
+  'My phone battery is almost empty.',
+  'Please send me the invoice by email.',
+  'How do I reset my password?',
+  'The meeting starts at ten o clock.',
 ];
 /** What the hosted-like model answers, one token per chunk at ~30 tokens/s after 200 ms. */
 const HOSTED_ANSWER = 'Sure, I can help with that. Here is what I would suggest for you today.'.split(/(?= )/);
@@ -230,6 +242,8 @@ try {
     console.log(`    agent's view ${result.agentView}`);
     const slowest = result.endToEnd.indexOf(Math.max(...result.endToEnd));
     console.log(`    slowest      turn ${slowest + 1}: "${SENTENCES[slowest]}" heard as "${result.heard[slowest]}"`);
+    const slow = result.endToEnd.flatMap((value, index) => (value > 500 ? [`${index + 1} (${fixed(value, 0)} ms, heard "${result.heard[index]}")`] : []));
+    console.log(`    over 500 ms  ${slow.length} of ${result.endToEnd.length} turns${slow.length > 0 && slow.length <= 6 ? `: ${slow.join(', ')}` : ''}`);
     if (profile.turnDetection.mode === 'adaptive') console.log(`    prepared answers played: ${result.prepared} of ${SENTENCES.length} turns; thrown away: ${result.discarded}`);
   }
   const stops = wanted('barge-in') ? await bargeIn(5) : [];

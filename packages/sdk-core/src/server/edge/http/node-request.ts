@@ -9,9 +9,27 @@ import type { AppEnvironment } from './app-environment.js';
 export async function readRequestText(context: Context<AppEnvironment>): Promise<string> {
   const incoming = context.env?.incoming;
   if (!incoming || incoming.headers['content-length'] === undefined || incoming.readableDidRead) return context.req.text();
-  const parts: Buffer[] = [];
-  for await (const part of incoming) parts.push(part as Buffer);
-  return Buffer.concat(parts).toString('utf8');
+  // Read through the stream's events, not its async iterator (which costs more than the JSON parse of a small body).
+  return new Promise<string>((resolve, reject) => {
+    const parts: Buffer[] = [];
+    const settle = (error?: Error) => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', settle);
+      incoming.off('close', onClose);
+      if (error) reject(error);
+      else resolve(parts.length === 1 ? parts[0]!.toString('utf8') : Buffer.concat(parts).toString('utf8'));
+    };
+    const onData = (part: Buffer) => parts.push(part);
+    const onEnd = () => settle();
+    const onClose = () => {
+      if (!incoming.readableEnded) settle(Object.assign(new Error('the client closed the request before its body ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    };
+    incoming.on('data', onData);
+    incoming.once('end', onEnd);
+    incoming.once('error', settle);
+    incoming.once('close', onClose);
+  });
 }
 
 /**

@@ -157,7 +157,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
   const label = options.label ?? `LLM '${options.id}'`;
 
   /** One attempt: the request, its answer's status, and an iterator over its chunks. */
-  async function open(body: string, signal: AbortSignal): Promise<AsyncGenerator<UpstreamChunk>> {
+  async function open(body: string, signal: AbortSignal): Promise<AsyncIterator<UpstreamChunk>> {
     if (options.addressPolicy) assertUpstreamTarget(url, options.addressPolicy);
     const response = await postJson(url, headers, body, signal, options.addressPolicy);
     if (response.status < 200 || response.status >= 300) {
@@ -175,7 +175,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
 
       let attempt = 0;
       let attemptController: AbortController;
-      let iterator: AsyncGenerator<UpstreamChunk>;
+      let iterator: AsyncIterator<UpstreamChunk>;
       let first: IteratorResult<UpstreamChunk>;
       const abortAttempt = () => attemptController.abort(signal.reason);
       signal.addEventListener('abort', abortAttempt);

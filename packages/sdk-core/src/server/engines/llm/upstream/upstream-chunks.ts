@@ -41,30 +41,115 @@ function chunkOf(event: EventSourceMessage): UpstreamChunk {
   return parsed;
 }
 
+/** Parsed chunks held before the reader pauses the upstream's socket (backpressure). */
+const HIGH_WATER_CHUNKS = 64;
+
+type Settled = { chunk: UpstreamChunk } | { error: unknown } | { done: true };
+
 /**
  * The chunks of a streamed chat completion (`text/event-stream`), each as soon as its event is complete. Ends
  * at `[DONE]` (the body is still read to its end, so the connection goes back to the pool) or at the end of
  * the body; throws {@link UpstreamReportedError} for an error the upstream reports, and the socket's error
- * when the body is cut.
+ * when the body is cut. Driven by the body's events, not its async iterator: a stream's chunks cost one
+ * settled promise each, and the socket is paused while more than {@link HIGH_WATER_CHUNKS} wait unread.
  */
-export async function* eventStreamChunks(body: IncomingMessage): AsyncGenerator<UpstreamChunk> {
-  const pending: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (event) => pending.push(event), maxBufferSize: MAX_EVENT_BYTES });
-  let done = false;
-  body.setEncoding('utf8');
-  for await (const text of body) {
-    if (done) continue;
-    parser.feed(text as string);
-    while (pending.length > 0) {
-      const event = pending.shift()!;
-      if (event.data === '[DONE]') {
-        done = true;
-        pending.length = 0;
-        break;
-      }
-      yield chunkOf(event);
+export function eventStreamChunks(body: IncomingMessage): AsyncIterableIterator<UpstreamChunk> {
+  const queue: Settled[] = [];
+  let waiting: { resolve: (result: IteratorResult<UpstreamChunk>) => void; reject: (error: unknown) => void } | undefined;
+  let finished = false;
+  let sawDone = false;
+
+  const settle = (entry: Settled) => {
+    if (finished) return;
+    if ('done' in entry || 'error' in entry) finished = true;
+    const consumer = waiting;
+    if (!consumer) {
+      queue.push(entry);
+      if (queue.length > HIGH_WATER_CHUNKS && !body.isPaused()) body.pause();
+      return;
     }
-  }
+    waiting = undefined;
+    deliver(entry, consumer.resolve, consumer.reject);
+  };
+  const deliver = (entry: Settled, resolve: (result: IteratorResult<UpstreamChunk>) => void, reject: (error: unknown) => void) => {
+    if ('chunk' in entry) resolve({ value: entry.chunk, done: false });
+    else if ('done' in entry) resolve({ value: undefined, done: true });
+    else {
+      detach();
+      body.destroy();
+      reject(entry.error);
+    }
+  };
+  const parser = createParser({
+    maxBufferSize: MAX_EVENT_BYTES,
+    onEvent: (event) => {
+      if (sawDone) return;
+      if (event.data === '[DONE]') {
+        sawDone = true;
+        settle({ done: true });
+        return;
+      }
+      try {
+        settle({ chunk: chunkOf(event) });
+      } catch (error) {
+        settle({ error });
+      }
+    },
+    // Unknown fields and bad `retry` values are ignored, as SSE clients do; an event past the size limit ends the stream.
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') settle({ error: new UpstreamReportedError(`the upstream sent an event larger than ${MAX_EVENT_BYTES} bytes`) });
+    },
+  });
+  const onData = (text: string) => {
+    if (sawDone || finished) return;
+    try {
+      parser.feed(text);
+    } catch (error) {
+      settle({ error });
+    }
+  };
+  const onEnd = () => settle({ done: true });
+  const onError = (error: Error) => settle({ error });
+  // A body that closes without its end was cut short (a reset connection, an aborted request).
+  const onClose = () => {
+    if (!body.readableEnded) settle({ error: Object.assign(new Error('aborted'), { code: 'ECONNRESET' }) });
+  };
+  const detach = () => {
+    body.off('data', onData);
+    body.off('end', onEnd);
+    body.off('error', onError);
+    body.off('close', onClose);
+  };
+  body.setEncoding('utf8');
+  body.on('data', onData);
+  body.on('end', onEnd);
+  body.on('error', onError);
+  body.on('close', onClose);
+
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next(): Promise<IteratorResult<UpstreamChunk>> {
+      const entry = queue.shift();
+      if (entry) {
+        if (queue.length <= HIGH_WATER_CHUNKS / 2 && body.isPaused() && !sawDone) body.resume();
+        return new Promise((resolve, reject) => deliver(entry, resolve, reject));
+      }
+      if (finished) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve, reject) => (waiting = { resolve, reject }));
+    },
+    return(): Promise<IteratorResult<UpstreamChunk>> {
+      // The caller stopped early: the rest of the answer is not wanted (the request is aborted by the caller).
+      if (!finished) {
+        finished = true;
+        detach();
+        body.destroy();
+      }
+      queue.length = 0;
+      return Promise.resolve({ value: undefined, done: true });
+    },
+  };
 }
 
 /**

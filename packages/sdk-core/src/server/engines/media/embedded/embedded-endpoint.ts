@@ -4,7 +4,7 @@ import { DisconnectReason, LeaveRequest, LeaveRequest_Action } from '@livekit/pr
 import type { Logger } from 'pino';
 import { WebSocketAcceptor } from '../../../kernel/websocket-acceptor.js';
 import { AccessTokenError, JoinTokenVerifier, tokenFromRequest, type JoinClaims } from './access-token.js';
-import { ClientSession } from './client-session.js';
+import type { ClientSession } from './client-session.js';
 import { defaultEndpointSettings, type EndpointSettings } from './endpoint-settings.js';
 import { JoinParameterError, parseJoinParameters, type JoinParameters } from './join-parameters.js';
 import { ParticipantState, participantKindFromClaim } from './participant-state.js';
@@ -68,7 +68,7 @@ export class EmbeddedEndpoint {
         this.sockets.complete(request, socket, head, (webSocket) => {
           const connection = new SignalConnection(webSocket);
           try {
-            this.open(connection, admitted.claims, admitted.parameters, admitted.room);
+            this.open(admitted.sessions, connection, admitted.claims, admitted.parameters, admitted.room);
           } catch (error) {
             this.logger.warn({ err: error }, 'media join failed');
             connection.close(CloseCode.invalidPayload, 'join failed');
@@ -95,13 +95,13 @@ export class EmbeddedEndpoint {
     void this.sockets.close();
   }
 
-  private async admit(request: IncomingMessage, protocolVersion: 0 | 1): Promise<{ claims: JoinClaims; parameters: JoinParameters; room: Room | undefined }> {
+  private async admit(request: IncomingMessage, protocolVersion: 0 | 1): Promise<{ claims: JoinClaims; parameters: JoinParameters; room: Room | undefined; sessions: SessionModule }> {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const claims = await this.verifier.verifyJoin(tokenFromRequest(url, request.headers.authorization));
     const parameters = parseJoinParameters(url, protocolVersion);
     // A resume needs no room creation; an unknown room is answered with a reconnect leave later.
     const room = parameters.reconnect ? this.rooms.get(claims.room) : this.roomFor(claims);
-    return { claims, parameters, room };
+    return { claims, parameters, room, sessions: await loadSessionModule() };
   }
 
   private roomFor(claims: JoinClaims): Room {
@@ -113,7 +113,7 @@ export class EmbeddedEndpoint {
     return room;
   }
 
-  private open(connection: SignalConnection, claims: JoinClaims, parameters: JoinParameters, room: Room | undefined): void {
+  private open({ ClientSession }: SessionModule, connection: SignalConnection, claims: JoinClaims, parameters: JoinParameters, room: Room | undefined): void {
     this.logger.debug({ room: claims.room, identity: claims.identity, protocolVersion: parameters.protocolVersion, reconnect: parameters.reconnect }, 'signal connection');
     if (parameters.reconnect) {
       const member = parameters.participantSid ? room?.memberBySid(parameters.participantSid) : undefined;
@@ -155,6 +155,18 @@ export class EmbeddedEndpoint {
     session.onLeft(() => this.sessions.delete(session));
     session.start(connection);
   }
+}
+
+type SessionModule = typeof import('./client-session.js');
+let sessionModule: Promise<SessionModule> | undefined;
+
+/**
+ * The client sessions' module, loaded on the first join: their peer connections bring werift (WebRTC, with its
+ * certificate and ASN.1 libraries), ~360 ms of a cold start that REST-only use never needs.
+ */
+function loadSessionModule(): Promise<SessionModule> {
+  sessionModule ??= import('./client-session.js');
+  return sessionModule;
 }
 
 export class RoomNotFoundError extends Error {

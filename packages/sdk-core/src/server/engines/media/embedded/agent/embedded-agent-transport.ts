@@ -2,7 +2,7 @@ import { ParticipantInfo_Kind } from '@livekit/protocol';
 import type { AgentRoomConnection, AgentTransport, EnsureRoomOptions, JoinRoomOptions } from '../../agent-transport.js';
 import type { EmbeddedEndpoint } from '../embedded-endpoint.js';
 import { ParticipantState } from '../participant-state.js';
-import { EmbeddedAgentConnection } from './embedded-agent-connection.js';
+import type { EmbeddedAgentConnection } from './embedded-agent-connection.js';
 
 /**
  * The agent transport for the embedded endpoint: the agent is a member of the in-process room.
@@ -45,6 +45,8 @@ export class EmbeddedAgentTransport implements AgentTransport {
       agent: true,
       hidden: options.hidden ?? false,
     });
+    // Loaded on the first agent's join: its audio output brings werift (~360 ms of a cold start) with it.
+    const { EmbeddedAgentConnection } = await import('./embedded-agent-connection.js');
     const connection = new EmbeddedAgentConnection(state, room);
     connection.enter();
     this.connections.add(connection);

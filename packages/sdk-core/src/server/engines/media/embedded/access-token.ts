@@ -1,5 +1,5 @@
 import { RoomConfiguration, type RoomAgentDispatch } from '@livekit/protocol';
-import { TokenVerifier, type ClaimGrants } from 'livekit-server-sdk';
+import type { ClaimGrants, TokenVerifier } from 'livekit-server-sdk';
 
 /** Why a token was refused, with the HTTP status LiveKit answers (401 bad token, 403 no permission). */
 export class AccessTokenError extends Error {
@@ -37,17 +37,25 @@ export interface JoinClaims {
  * const claims = await new JoinTokenVerifier(key, secret).verifyJoin(token);
  */
 export class JoinTokenVerifier {
-  private readonly verifier: TokenVerifier;
+  private verifier: Promise<TokenVerifier> | undefined;
 
-  constructor(apiKey: string, apiSecret: string) {
-    this.verifier = new TokenVerifier(apiKey, apiSecret);
+  constructor(
+    private readonly apiKey: string,
+    private readonly apiSecret: string,
+  ) {}
+
+  /** livekit-server-sdk (~160 ms to load) is loaded on the first token to verify, not at start-up. */
+  private tokenVerifier(): Promise<TokenVerifier> {
+    this.verifier ??= import('livekit-server-sdk').then(({ TokenVerifier }) => new TokenVerifier(this.apiKey, this.apiSecret));
+    return this.verifier;
   }
 
   /** Any valid token (room service calls check grants themselves). */
   async verify(token: string | undefined): Promise<ClaimGrants> {
     if (!token) throw new AccessTokenError('no permissions to access the room', 401);
+    const verifier = await this.tokenVerifier();
     try {
-      return await this.verifier.verify(token, 10);
+      return await verifier.verify(token, 10);
     } catch (error) {
       throw new AccessTokenError(`invalid token: ${(error as Error).message}`, 401);
     }

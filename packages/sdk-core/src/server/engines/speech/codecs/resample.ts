@@ -1,11 +1,15 @@
-import * as libsamplerateModule from '@alexanderolsen/libsamplerate-js';
 import { float32ToInt16, int16ToFloat32 } from './pcm.js';
 
-// A UMD bundle: Node's ESM loader exposes only its default export.
-// A CommonJS module flagged `__esModule` without a default: Node's ESM loader puts its exports on `default`,
-// a CommonJS build (esbuild's interop) on the namespace itself.
-const libsamplerate = (libsamplerateModule as { default?: typeof libsamplerateModule }).default ?? libsamplerateModule;
-const { ConverterType, create } = libsamplerate;
+type Libsamplerate = typeof import('@alexanderolsen/libsamplerate-js');
+let libsamplerate: Promise<Libsamplerate> | undefined;
+
+/** libsamplerate (wasm, ~100 ms to load), loaded on the first high-quality resampling rather than at start-up. */
+function loadLibsamplerate(): Promise<Libsamplerate> {
+  // A CommonJS module flagged `__esModule` without a default: Node's ESM loader puts its exports on `default`,
+  // a CommonJS build (esbuild's interop) on the namespace itself.
+  libsamplerate ??= import('@alexanderolsen/libsamplerate-js').then((module) => (module as { default?: Libsamplerate }).default ?? module);
+  return libsamplerate;
+}
 
 /**
  * Streaming linear-interpolation resampler for hot paths (TTS chunks to the socket's 24 kHz, 48 kHz
@@ -73,6 +77,7 @@ export async function resampleHighQuality(
   quality: 'fastest' | 'medium' | 'best' = 'fastest',
 ): Promise<Int16Array> {
   if (inputRate === outputRate) return input;
+  const { ConverterType, create } = await loadLibsamplerate();
   const converterType =
     quality === 'best'
       ? ConverterType.SRC_SINC_BEST_QUALITY

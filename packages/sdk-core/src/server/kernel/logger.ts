@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
 
 /** Paths that may carry credentials; pino replaces them before anything is written. */
 const REDACTED = [
@@ -30,5 +30,7 @@ export function createLogger(level: string, format: LogFormat = 'json'): Logger 
   const options = { level, redact: { paths: REDACTED, censor: '[redacted]' }, base: { service: 'palaver' } };
   const readable = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
   if (!readable) return pino(options);
+  // Loaded only for readable output (~50 ms at start-up otherwise); pino-pretty is CommonJS.
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
   return pino(options, pretty({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,service' }));
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 
 export interface WebSocketAcceptorOptions {
   /** Largest message accepted; a bigger one closes the socket with 1009. */
@@ -28,10 +28,15 @@ const INTERNAL_ERROR = 1011;
  * acceptor.complete(request, socket, head, (webSocket) => serve(webSocket, admitted));
  */
 export class WebSocketAcceptor {
-  private readonly server: WebSocketServer;
+  private server: Promise<WebSocketServer> | undefined;
+  private closed = false;
 
-  constructor(private readonly options: WebSocketAcceptorOptions) {
-    this.server = new WebSocketServer({ noServer: true, maxPayload: options.maximumMessageBytes, perMessageDeflate: false });
+  constructor(private readonly options: WebSocketAcceptorOptions) {}
+
+  /** The `ws` server, made on the first upgrade: `ws` (~70 ms to load) is not needed by a start-up or REST calls. */
+  private webSocketServer(): Promise<WebSocketServer> {
+    this.server ??= import('ws').then(({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload: this.options.maximumMessageBytes, perMessageDeflate: false }));
+    return this.server;
   }
 
   /** Call as soon as the upgrade arrives: a reset or broken socket is destroyed instead of throwing. */
@@ -43,7 +48,22 @@ export class WebSocketAcceptor {
   complete(request: IncomingMessage, socket: Duplex, head: Buffer, open: (webSocket: WebSocket) => void): void {
     this.guard(socket);
     if (socket.destroyed) return;
-    this.server.handleUpgrade(request, socket, head, (webSocket) => {
+    void this.webSocketServer().then(
+      (server) => {
+        // The client may have gone, or the acceptor closed, while `ws` loaded.
+        if (socket.destroyed) return;
+        if (this.closed) socket.destroy();
+        else this.upgrade(server, request, socket, head, open);
+      },
+      (error: unknown) => {
+        this.options.logger.error({ err: error }, `${this.options.name}: the websocket server could not start`);
+        socket.destroy();
+      },
+    );
+  }
+
+  private upgrade(server: WebSocketServer, request: IncomingMessage, socket: Duplex, head: Buffer, open: (webSocket: WebSocket) => void): void {
+    server.handleUpgrade(request, socket, head, (webSocket) => {
       webSocket.on('error', (error) => this.options.logger.debug({ err: error, path: this.options.name }, `${this.options.name}: websocket error`));
       try {
         open(webSocket);
@@ -62,7 +82,10 @@ export class WebSocketAcceptor {
   }
 
   /** Stops accepting; open websockets are closed by their owners. */
-  close(): Promise<void> {
-    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  async close(): Promise<void> {
+    this.closed = true;
+    if (!this.server) return;
+    const server = await this.server;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }

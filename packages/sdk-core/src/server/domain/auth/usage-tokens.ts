@@ -1,9 +1,15 @@
-import { SignJWT, jwtVerify } from 'jose';
 import { MAX_TOKEN_TTL_SECONDS } from '../../../contract/usage.js';
 import type { Store } from '../../store/database.js';
 import { newId, nowIso } from '../../store/ids.js';
 
 const ALGORITHM = 'HS256';
+
+let jose: Promise<typeof import('jose')> | undefined;
+/** jose (~60 ms to load) is loaded with the first token made or checked, not at start-up. */
+function loadJose(): Promise<typeof import('jose')> {
+  jose ??= import('jose');
+  return jose;
+}
 const ISSUER = 'palaver';
 const AUDIENCE = 'palaver-api';
 
@@ -40,6 +46,7 @@ export class UsageTokenService {
         revoked_at: null,
       })
       .execute();
+    const { SignJWT } = await loadJose();
     return new SignJWT({ prj: project })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(human)
@@ -53,6 +60,7 @@ export class UsageTokenService {
 
   /** The token's identity when its signature, claims and server-side record are all valid. */
   async verify(token: string): Promise<VerifiedToken | undefined> {
+    const { jwtVerify } = await loadJose();
     let payload;
     try {
       ({ payload } = await jwtVerify(token, this.key, {

@@ -1,7 +1,9 @@
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import type { RealtimeSession } from '../../src/contract/realtime.js';
 import { createServer } from '../../src/server.js';
 import { dropSchema, postgresUrl, storeKinds, uniqueSchema } from '../support/databases.js';
@@ -75,4 +77,26 @@ describe.each(await storeKinds())('graceful shutdown on SIGTERM (%s)', (kind) =>
       if (schema) await dropSchema(schema);
     }
   }, 60_000);
+});
+
+describe('shutdown with a websocket client that stopped reading', () => {
+  it('close() tells websockets the server is going away and cuts off those still open after the grace period', async () => {
+    const server = await createServer({ env: {}, config: { logLevel: 'silent' } });
+    const url = await server.listen(0, '127.0.0.1');
+    const socket = new WebSocket(`${url.replace('http', 'ws')}/v1/voice/websocket`, { headers: { 'x-api-key': server.apiKey } });
+    socket.on('error', () => undefined);
+    await once(socket, 'open');
+    socket.send(JSON.stringify({ type: 'start_session', session: 'stuck', payload: { voice: 'flite-kal16' } }));
+    socket.send(JSON.stringify({ type: 'push_text', session: 'stuck', payload: { text: 'A sentence to keep the synthesis busy for a while. '.repeat(40) } }));
+    await once(socket, 'message');
+    // The client stops reading: it cannot even take the server's close frame.
+    socket.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    await server.close();
+    const closeMs = performance.now() - started;
+    console.log(`shutdown with a stuck websocket client: ${closeMs.toFixed(0)} ms`);
+    expect(closeMs).toBeLessThan(5_000);
+    socket.terminate();
+  }, 30_000);
 });

@@ -122,11 +122,18 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
     },
     async close() {
       // Stop accepting first: no new connection, idle kept-alive ones closed, requests under way get a moment.
+      // Websockets are told the server is going away at once; the server's close waits for their sockets, so those
+      // still open at the cut-off (a client that stopped reading cannot even take the close frame) are destroyed.
+      const sockets = ttsSocket.close();
       if (httpServer) {
         const closing = httpServer;
         httpServer = undefined;
         await new Promise<void>((resolve) => {
-          const cutOff = setTimeout(() => closing.closeAllConnections(), HTTP_DRAIN_MS);
+          const cutOff = setTimeout(() => {
+            closing.closeAllConnections();
+            const destroyed = upgrades.destroyAll();
+            if (destroyed > 0) logger.warn({ sockets: destroyed }, 'websockets still open at shutdown were cut off');
+          }, HTTP_DRAIN_MS);
           closing.close(() => {
             clearTimeout(cutOff);
             resolve();
@@ -134,7 +141,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
           closing.closeIdleConnections();
         });
       }
-      await ttsSocket.close();
+      await sockets;
       await closeServices(services);
       await store.close();
     },

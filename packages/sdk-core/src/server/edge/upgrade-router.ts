@@ -17,6 +17,8 @@ export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Bu
  */
 export class UpgradeRouter {
   private readonly handlers = new Map<string, UpgradeHandler>();
+  /** Upgraded sockets still open: the HTTP server's shutdown waits for them and cannot close them itself. */
+  private readonly sockets = new Set<Duplex>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -26,6 +28,8 @@ export class UpgradeRouter {
 
   route(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const handler = this.handlers.get(path);
     if (!handler) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
@@ -35,5 +39,13 @@ export class UpgradeRouter {
       this.logger.error({ err: error, path }, 'websocket upgrade failed');
       socket.destroy();
     }
+  }
+
+  /** Destroys the upgraded sockets still open (the end of a shutdown's grace period); returns how many. */
+  destroyAll(): number {
+    const count = this.sockets.size;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    return count;
   }
 }

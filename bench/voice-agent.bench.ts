@@ -27,7 +27,7 @@ import {
   runTurnCorpus,
   sessionSpec,
   startFakeOpenAiUpstream,
-  textChunks,
+  firstTokenChunks,
   type TurnCorpusOutcome,
 } from '@palaver/sdk-core/testing';
 import type { RealtimeSessionTurnDetection } from '@palaver/sdk-core';
@@ -70,10 +70,7 @@ if (!stt.available) {
   process.exit(0);
 }
 const upstream = await startFakeOpenAiUpstream();
-// The first token comes with the role, 200 ms after the request (a role-only chunk first would delay it a token).
-const [, ...hostedChunks] = textChunks(HOSTED_ANSWER);
-hostedChunks[0] = { delta: { role: 'assistant', content: HOSTED_ANSWER[0]! } };
-upstream.answerByDefault({ kind: 'stream', chunks: hostedChunks, firstChunkDelayMs: HOSTED_FIRST_TOKEN_MS, delayMs: HOSTED_TOKEN_INTERVAL_MS });
+upstream.answerByDefault({ kind: 'stream', chunks: firstTokenChunks(HOSTED_ANSWER), firstChunkDelayMs: HOSTED_FIRST_TOKEN_MS, delayMs: HOSTED_TOKEN_INTERVAL_MS });
 const hostedLlm = await test.server.services.llms.create(
   { project: test.server.project, kind: 'key', human: null, credentialId: 'bench' },
   { name: 'hosted-like', description: 'fake OpenAI upstream: 200 ms to the first token, ~30 tokens/s', headers: [], model: 'hosted-like', post_url: upstream.chatUrl },

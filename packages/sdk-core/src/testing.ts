@@ -26,7 +26,7 @@ export { collectSynthesis } from './server/engines/speech/tts/collect-synthesis.
 export { resampleLinear } from './server/engines/speech/codecs/resample.js';
 export { wordErrorRate } from './server/engines/speech/stt/word-error-rate.js';
 export { agentHostFor, AUDIBLE_RMS, fliteSpeech, HumanParticipant, offlineAnswer, RecordedEvents, rms, sessionSpec, speechBounds } from './testing/agent-harness.js';
-export { startFakeOpenAiUpstream, textChunks, toolCallChunks } from './testing/fake-openai-upstream.js';
+export { firstTokenChunks, startFakeOpenAiUpstream, textChunks, toolCallChunks } from './testing/fake-openai-upstream.js';
 export type { FakeOpenAiUpstream, RecordedRequest, Scenario, ScriptedChunk } from './testing/fake-openai-upstream.js';
 export { dropSchema, postgresReachable, uniqueSchema } from './testing/postgres-schemas.js';
 export { graphOf, runGraph } from './testing/graph-kit.js';

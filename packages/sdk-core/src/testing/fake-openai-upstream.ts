@@ -78,6 +78,16 @@ export function textChunks(words: readonly string[], finish: 'stop' | 'length' =
   ];
 }
 
+/**
+ * The chunks of a hosted model's answer: the first word comes with the role, as hosted models stream it, so a
+ * `firstChunkDelayMs` is the time to the first token (a role-only chunk first would put it a token later).
+ */
+export function firstTokenChunks(words: readonly string[]): ScriptedChunk[] {
+  const [, ...chunks] = textChunks(words);
+  chunks[0] = { delta: { role: 'assistant', content: words[0]! } };
+  return chunks;
+}
+
 /** A tool call split the way OpenAI streams it: id and name first, then argument fragments. */
 export function toolCallChunks(calls: ReadonlyArray<{ id: string; name: string; argumentFragments: string[] }>): ScriptedChunk[] {
   const chunks: ScriptedChunk[] = [{ delta: { role: 'assistant', content: null } }];

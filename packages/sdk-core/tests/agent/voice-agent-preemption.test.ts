@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnMetrics } from '../../src/server/kernel/ports/turn-metrics.js';
 import type { AgentSessionHost } from '../../src/server/kernel/ports/agent-session-host.js';
 import { resampleLinear } from '../../src/server/engines/speech/codecs/resample.js';
-import { startFakeOpenAiUpstream, textChunks, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
+import { firstTokenChunks, startFakeOpenAiUpstream, textChunks, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { answersTheSame } from '../../src/server/agent/turn-taking/answer-preparer.js';
 import { agentHostFor, fliteSpeech, HumanParticipant, RecordedEvents, sessionSpec } from '../../src/testing/agent-harness.js';
 import { eventually } from '../../src/testing/media-test-support.js';
@@ -38,9 +38,7 @@ describe.skipIf(!pocketsphinxAvailable())('voice agent: answers prepared at the 
     await test.server.listen(0, '127.0.0.1');
     host = agentHostFor(test, { onTurnMetrics: (turn) => metrics.push(turn) });
     upstream = await startFakeOpenAiUpstream();
-    const [, ...chunks] = textChunks(ANSWER);
-    chunks[0] = { delta: { role: 'assistant', content: ANSWER[0]! } };
-    upstream.answerByDefault({ kind: 'stream', chunks, firstChunkDelayMs: FIRST_TOKEN_MS, delayMs: 33 });
+    upstream.answerByDefault({ kind: 'stream', chunks: firstTokenChunks(ANSWER), firstChunkDelayMs: FIRST_TOKEN_MS, delayMs: 33 });
     llm = await test.client.llms.create({ name: 'hosted-like', description: 'fake upstream', headers: [], model: 'hosted-like', post_url: upstream.chatUrl });
   });
 

@@ -3,6 +3,8 @@ import type { Store } from '../../store/database.js';
 import { newId, nowIso } from '../../store/ids.js';
 
 const ALGORITHM = 'HS256';
+const ISSUER = 'palaver';
+const AUDIENCE = 'palaver-api';
 
 let jose: Promise<typeof import('jose')> | undefined;
 /** jose (~60 ms to load) is loaded with the first token made or checked, not at start-up. */
@@ -10,8 +12,6 @@ function loadJose(): Promise<typeof import('jose')> {
   jose ??= import('jose');
   return jose;
 }
-const ISSUER = 'palaver';
-const AUDIENCE = 'palaver-api';
 
 export interface VerifiedToken {
   id: string;

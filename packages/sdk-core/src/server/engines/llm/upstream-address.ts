@@ -75,8 +75,8 @@ function refusal(kind: AddressClass): BadRequestError {
   );
 }
 
-/** Whether the policy lets a connection go to this address. */
-function allowed(address: string, policy: UpstreamAddressPolicy): BadRequestError | undefined {
+/** The refusal of a connection to this address, or undefined when the policy allows it. */
+function refusalFor(address: string, policy: UpstreamAddressPolicy): BadRequestError | undefined {
   const kind = addressClass(address);
   if ((kind === 'loopback' && !policy.allowLoopback) || (kind === 'private' && !policy.allowPrivateNetworks)) return refusal(kind);
   return undefined;
@@ -85,7 +85,7 @@ function allowed(address: string, policy: UpstreamAddressPolicy): BadRequestErro
 /** The refusal for the first of a host's addresses the policy does not allow: every one must be allowed. */
 function firstRefusal(addresses: ReadonlyArray<{ address: string }>, policy: UpstreamAddressPolicy): BadRequestError | undefined {
   for (const { address } of addresses) {
-    const refused = allowed(address, policy);
+    const refused = refusalFor(address, policy);
     if (refused) return refused;
   }
   return undefined;
@@ -109,7 +109,7 @@ export function assertUpstreamTarget(url: URL, policy: UpstreamAddressPolicy): v
   if (url.username || url.password) throw new BadRequestError(CREDENTIALS_IN_URL('model: the LLM\'s post_url'));
   const host = hostOf(url);
   if (isIP(host)) {
-    const refused = allowed(host, policy);
+    const refused = refusalFor(host, policy);
     if (refused) throw refused;
   }
 }

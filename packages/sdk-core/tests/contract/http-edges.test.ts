@@ -49,6 +49,7 @@ describe('HTTP edges', () => {
       expect(streamed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
       expect(streamed.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after');
       expect(streamed.headers.get('x-request-id')).toMatch(/.{8,}/);
+      expect(streamed.headers.get('vary')).toBe('Origin');
       expect((await streamed.text()).endsWith('data: [DONE]\n\n')).toBe(true);
       const stranger = await fetch(`${base}/v1/persona/list`, { headers: { origin: 'https://evil.example.com', 'x-api-key': limited.server.apiKey } });
       expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
@@ -65,9 +66,24 @@ describe('HTTP edges', () => {
     }
   });
 
-  it('gives every answer a request id', async () => {
+  it('gives every answer a request id, the caller\'s own when it is usable, through fetch and over a socket', async () => {
     const response = await test.server.fetch(new Request('http://palaver.test/v1/persona/list'));
     expect(response.headers.get('x-request-id')).toMatch(/.{8,}/);
+    const kept = await test.server.fetch(new Request('http://palaver.test/v1/persona/list', { headers: { 'x-request-id': 'trace-42_a=b' } }));
+    expect(kept.headers.get('x-request-id')).toBe('trace-42_a=b');
+    const listening = await startTestServer('sqlite');
+    try {
+      const base = await listening.server.listen(0, '127.0.0.1');
+      const overSocket = await fetch(`${base}/v1/persona/list`, { headers: { 'x-request-id': 'from-the-caller', 'x-api-key': listening.server.apiKey } });
+      expect(overSocket.status).toBe(200);
+      expect(overSocket.headers.get('x-request-id')).toBe('from-the-caller');
+      for (const unusable of ['has spaces', 'x'.repeat(256), 'semi;colon']) {
+        const replaced = await fetch(`${base}/health`, { headers: { 'x-request-id': unusable } });
+        expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    } finally {
+      await listening.close();
+    }
   });
 
   it('unknown routes answer 404 with the error shape', async () => {

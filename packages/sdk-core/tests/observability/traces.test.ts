@@ -91,10 +91,12 @@ describe.each(await storeKinds())('traces through @opentelemetry/api (%s)', (kin
     expect(unmatched.attributes).not.toHaveProperty('http.route');
   });
 
-  it("continues the caller's trace from its traceparent header", async () => {
+  it.each(['fetch', 'socket'])("continues the caller's trace from its traceparent header (%s)", async (via) => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const callerSpanId = '00f067aa0ba902b7';
-    await test.server.fetch(new Request('http://palaver.test/health', { headers: { traceparent: `00-${traceId}-${callerSpanId}-01` } }));
+    const headers = { traceparent: `00-${traceId}-${callerSpanId}-01` };
+    if (via === 'fetch') await test.server.fetch(new Request('http://palaver.test/health', { headers }));
+    else await (await fetch(`${test.server.url}/health`, { headers })).text();
     const health = only('GET /health');
     expect(health.spanContext().traceId).toBe(traceId);
     expect(health.parentSpanContext?.spanId).toBe(callerSpanId);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../../store/database.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { ChangeNotices } from '../change-notices.js';
@@ -9,8 +9,9 @@ export interface VerifiedKey {
   projectDisabled: boolean;
 }
 
-function digest(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
+/** The key's SHA-256 digest in hex, as stored (one-shot `hash`: a third cheaper than a `Hash` object per request). */
+function digest(key: string): string {
+  return hash('sha256', key, 'hex');
 }
 
 /** Generates a new API key string: `pk_` and 32 random bytes. */
@@ -55,7 +56,7 @@ export class ApiKeyService {
         id,
         project,
         name,
-        key_hash: digest(key).toString('hex'),
+        key_hash: digest(key),
         key_prefix: key.slice(0, 10),
         created_at: nowIso(),
         revoked_at: null,
@@ -67,29 +68,28 @@ export class ApiKeyService {
   /** The key's id and project, or undefined when the key is unknown or revoked. */
   async verify(key: string): Promise<VerifiedKey | undefined> {
     const presented = digest(key);
-    const cacheKey = presented.toString('hex');
-    const remembered = this.verified.get(cacheKey);
+    const remembered = this.verified.get(presented);
     if (remembered && remembered.expiresAt > performance.now()) return remembered.key;
     const verified = await this.verifyStored(presented);
     if (verified) {
       if (this.verified.size >= MAX_VERIFIED_KEYS) this.verified.clear();
-      this.verified.set(cacheKey, { key: verified, expiresAt: performance.now() + VERIFIED_KEY_TTL_MS });
+      this.verified.set(presented, { key: verified, expiresAt: performance.now() + VERIFIED_KEY_TTL_MS });
     } else {
-      this.verified.delete(cacheKey);
+      this.verified.delete(presented);
     }
     return verified;
   }
 
-  private async verifyStored(presented: Buffer): Promise<VerifiedKey | undefined> {
+  private async verifyStored(presented: string): Promise<VerifiedKey | undefined> {
     const row = await this.store.db
       .selectFrom('api_keys')
       .innerJoin('projects', 'projects.id', 'api_keys.project')
       .select(['api_keys.id', 'api_keys.project', 'api_keys.key_hash', 'api_keys.revoked_at', 'projects.disabled'])
-      .where('api_keys.key_hash', '=', presented.toString('hex'))
+      .where('api_keys.key_hash', '=', presented)
       .executeTakeFirst();
     if (!row || row.revoked_at !== null) return undefined;
     // Both sides are 32-byte digests, so timingSafeEqual never sees unequal lengths.
-    if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), presented)) return undefined;
+    if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(presented, 'hex'))) return undefined;
     return { id: row.id, project: row.project, projectDisabled: Number(row.disabled) !== 0 };
   }
 

@@ -1,5 +1,4 @@
 import type { HttpBindings } from '@hono/node-server';
-import type { Logger } from 'pino';
 import type { Principal } from '../../kernel/principal.js';
 
 /** Per-request variables on the Hono context. */
@@ -8,8 +7,6 @@ export interface AppEnvironment {
   Bindings: Partial<HttpBindings>;
   Variables: {
     requestId: string;
-    /** The request's logger (a child with the request id), made on first use: most requests never log. */
-    logger: () => Logger;
     principal?: Principal;
   };
 }

@@ -2,13 +2,14 @@ import type { AuthClass } from '../../../contract/define-route.js';
 import { AuthenticationError, BadRequestError, PermissionDeniedError, ProjectDisabledError } from '../../../errors/api-error.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { Services } from '../../domain/services.js';
+import type { HeaderReader } from './node-headers.js';
 
 const HUMAN_HEADER = 'x-human-id';
 const MAX_HUMAN_LENGTH = 256;
 
-function readHuman(headers: Headers): string | null {
-  const value = headers.get(HUMAN_HEADER);
-  if (value === null) return null;
+function readHuman(header: HeaderReader): string | null {
+  const value = header(HUMAN_HEADER);
+  if (value === undefined) return null;
   const trimmed = value.trim();
   if (trimmed.length === 0 || trimmed.length > MAX_HUMAN_LENGTH) {
     throw new BadRequestError(`${HUMAN_HEADER}: must be 1 to ${MAX_HUMAN_LENGTH} characters`);
@@ -21,16 +22,16 @@ function readHuman(headers: Headers): string | null {
  * route's auth class: usage tokens never reach API-key-only (K) operations.
  */
 export async function authenticate(
-  headers: Headers,
+  header: HeaderReader,
   auth: AuthClass,
   services: Services,
   options: { humanHeader: boolean },
 ): Promise<Principal> {
-  const authorization = headers.get('authorization');
+  const authorization = header('authorization');
   // OpenAI-compatible clients send their key only as `Authorization: Bearer <key>`: a platform API key
   // (`pk_...`, never a JWT) presented that way counts as `x-api-key` (docs/decisions/0040-openai-client-auth.md).
-  const bearer = authorization === null ? undefined : /^Bearer\s+(pk_\S+)$/i.exec(authorization.trim())?.[1];
-  const apiKey = headers.get('x-api-key') ?? bearer ?? null;
+  const bearer = authorization === undefined ? undefined : /^Bearer\s+(pk_\S+)$/i.exec(authorization.trim())?.[1];
+  const apiKey = header('x-api-key') ?? bearer ?? null;
   let principal: Principal;
   let projectDisabled: boolean;
 
@@ -40,17 +41,17 @@ export async function authenticate(
     principal = {
       project: key.project,
       kind: 'key',
-      human: options.humanHeader ? readHuman(headers) : null,
+      human: options.humanHeader ? readHuman(header) : null,
       credentialId: key.id,
     };
     projectDisabled = key.projectDisabled;
-  } else if (authorization !== null) {
+  } else if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
     if (!match) throw new AuthenticationError('Authorization header must be "Bearer <usage token>"');
     const token = await services.usageTokens.verify(match[1]!);
     if (!token) throw new AuthenticationError('Usage token is invalid, expired or revoked');
     if (auth === 'K') throw new PermissionDeniedError('This operation requires an API key (x-api-key); usage tokens cannot call it');
-    const headerHuman = readHuman(headers);
+    const headerHuman = readHuman(header);
     if (headerHuman !== null && headerHuman !== token.human) {
       throw new PermissionDeniedError(`${HUMAN_HEADER} does not match the usage token's human`);
     }

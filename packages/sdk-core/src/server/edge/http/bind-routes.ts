@@ -11,6 +11,7 @@ import type { AppEnvironment } from './app-environment.js';
 import { assertStorableInput } from './input-hygiene.js';
 import { invalidInput } from './validation-error.js';
 import { readRequestText } from './node-request.js';
+import { requestHeader, requestHeaders } from './node-headers.js';
 import { EventStream, writeEventStream } from './event-stream.js';
 
 /** The header by which @hono/node-server leaves a response that was written to Node directly alone. */
@@ -54,7 +55,7 @@ function readQuery(url: URL, schema: z.ZodObject | undefined): Record<string, un
 
 async function readBody(context: Context<AppEnvironment>, route: RouteDefinition): Promise<unknown> {
   if (route.request?.bodyEncoding === 'multipart') {
-    const type = context.req.header('content-type') ?? '';
+    const type = requestHeader(context, 'content-type') ?? '';
     if (!type.includes('multipart/form-data')) throw new BadRequestError('Invalid body: expected multipart/form-data');
     try {
       return await context.req.parseBody();
@@ -84,7 +85,7 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
   // Routes without a body read none: the limit is only on the way of those that do.
   const path = toHonoPath(route.path);
   const answer = async (context: Context<AppEnvironment>) => {
-    const principal = await authenticate(context.req.raw.headers, route.auth, services, {
+    const principal = await authenticate(requestHeaders(context), route.auth, services, {
       humanHeader: route.humanHeader !== false,
     });
     context.set('principal', principal);
@@ -128,9 +129,8 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
   const limit: MiddlewareHandler<AppEnvironment> = async (context, next) => {
     const method = context.req.method;
     if (method === 'GET' || method === 'HEAD') return next();
-    const headers = context.req.raw.headers;
-    const length = headers.get('content-length');
-    if (length !== null && !headers.has('transfer-encoding')) return Number.parseInt(length, 10) > maxSize ? tooLarge() : next();
+    const length = requestHeader(context, 'content-length');
+    if (length !== undefined && requestHeader(context, 'transfer-encoding') === undefined) return Number.parseInt(length, 10) > maxSize ? tooLarge() : next();
     return streamedLimit(context, next);
   };
   app.on(route.method, path, limit, answer);

@@ -1,6 +1,4 @@
 import { Hono } from 'hono';
-import type { Logger } from 'pino';
-import { requestId } from 'hono/request-id';
 import { HTTPException } from 'hono/http-exception';
 import { allRoutes, routes } from '../../../contract/routes.js';
 import type { RouteDefinition } from '../../../contract/define-route.js';
@@ -32,8 +30,7 @@ function errorBody(path: string, type: string, message: string, status: number):
 export function createApp(services: Services): Hono<AppEnvironment> {
   const app = new Hono<AppEnvironment>();
 
-  app.use(requestId({ headerName: 'x-request-id' }));
-  app.use(observeRequests(services.metrics));
+  app.use(observeRequests(services.metrics, services.logger));
   // Credentials travel in headers, never cookies, so any origin may call the API (browsers use usage tokens).
   app.use(
     crossOrigin({
@@ -44,19 +41,6 @@ export function createApp(services: Services): Hono<AppEnvironment> {
       maxAgeSeconds: 600,
     }),
   );
-  app.use(async (context, next) => {
-    let logger: Logger | undefined;
-    const requestLogger = () => (logger ??= services.logger.child({ requestId: context.get('requestId') }));
-    context.set('logger', requestLogger);
-    if (!services.logger.isLevelEnabled('debug')) return next();
-    const started = performance.now();
-    await next();
-    requestLogger().debug(
-      { method: context.req.method, path: new URL(context.req.url).pathname, status: context.res.status, ms: Math.round(performance.now() - started) },
-      'request',
-    );
-  });
-
   app.onError((error, context) => {
     const requestIdentifier = context.get('requestId');
     const path = new URL(context.req.url).pathname;
@@ -69,7 +53,7 @@ export function createApp(services: Services): Hono<AppEnvironment> {
       const type = error.status === 413 ? 'payload_too_large' : 'invalid_input';
       return context.json(errorBody(path, type, error.message, error.status), error.status);
     }
-    (context.get('logger')?.() ?? services.logger).error({ err: error }, 'unhandled error');
+    services.logger.error({ err: error, requestId: requestIdentifier }, 'unhandled error');
     const message = `Internal server error (request ${requestIdentifier})`;
     return context.json(errorBody(path, 'internal_error', message, 500), 500);
   });

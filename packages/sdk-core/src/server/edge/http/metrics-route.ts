@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { Services } from '../../domain/services.js';
 import { authenticate } from './authenticate.js';
+import { requestHeaders } from './node-headers.js';
 
 /** Where Prometheus scrapes this instance. */
 export const METRICS_PATH = '/metrics';
@@ -19,7 +20,7 @@ export const METRICS_PATH = '/metrics';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function registerMetricsRoute(app: Hono<any>, services: Services): void {
   app.get(METRICS_PATH, async (context) => {
-    if (!services.config.metrics.public) await authenticate(context.req.raw.headers, 'K', services, { humanHeader: false });
+    if (!services.config.metrics.public) await authenticate(requestHeaders(context), 'K', services, { humanHeader: false });
     const text = await services.metrics.scrape();
     return context.body(text, 200, { 'content-type': services.metrics.contentType, 'cache-control': 'no-store' });
   });

@@ -1,14 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import { context as traceContext, propagation, SpanKind, SpanStatusCode, trace, type Context as TraceContext, type TextMapGetter } from '@opentelemetry/api';
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { UNMATCHED_ROUTE, type ServerMetrics } from '../../kernel/telemetry/server-metrics.js';
 import { recordFailure, tracer } from '../../kernel/telemetry/tracer.js';
 import type { AppEnvironment } from './app-environment.js';
+import { requestHeader, requestHeaderNames, setResponseHeader } from './node-headers.js';
+
+const REQUEST_ID_HEADER = 'x-request-id';
+/** A caller's request id is kept when it is 1 to 255 characters of letters, digits, `_`, `-` and `=`. */
+const CALLER_REQUEST_ID = /^[\w\-=]{1,255}$/;
 
 /** Reads W3C trace context (`traceparent`, `tracestate`) from request headers. */
-const headerGetter: TextMapGetter<Headers> = {
-  get: (headers, key) => headers.get(key) ?? undefined,
-  keys: (headers) => [...headers.keys()],
+const headerGetter: TextMapGetter<Context<AppEnvironment>> = {
+  get: (context, key) => requestHeader(context, key),
+  keys: (context) => requestHeaderNames(context),
 };
 
 /**
@@ -30,28 +37,40 @@ function routeTemplate(context: Context): string {
 const templates = new Map<string, string>();
 
 /** The parent of a request's span: a span already active (the application's own HTTP instrumentation), else the caller's. */
-function parentOf(headers: Headers): TraceContext {
+function parentOf(context: Context<AppEnvironment>): TraceContext {
   const active = traceContext.active();
-  return trace.getSpan(active) ? active : propagation.extract(active, headers, headerGetter);
+  return trace.getSpan(active) ? active : propagation.extract(active, context, headerGetter);
+}
+
+/** The caller's `x-request-id` when it is a usable one, else a new UUID. */
+function requestIdOf(context: Context<AppEnvironment>): string {
+  const presented = requestHeader(context, REQUEST_ID_HEADER);
+  return presented !== undefined && CALLER_REQUEST_ID.test(presented) ? presented : randomUUID();
 }
 
 /**
- * Measures and traces every request: the `palaver_http_request_duration_seconds` histogram by method, route
+ * Gives every request its id (the caller's `x-request-id` when usable, answered in the same header) and
+ * measures and traces it: the `palaver_http_request_duration_seconds` histogram by method, route
  * template and status, and a server span `METHOD /route/template` (OpenTelemetry's HTTP conventions: the
  * span is active while the request runs, so the LLM gateway's span is its child; 5xx answers are errors).
- * Registered first, so it sees every answer, refusals of the later middlewares included.
+ * At `debug`, each answer is also logged with its duration.
+ * Registered first, so it sees every answer, refusals of the later middlewares included. One middleware, not
+ * three: each of Hono's middleware layers is a promise and a closure per request.
  *
  * @example
- * app.use(observeRequests(services.metrics));
+ * app.use(observeRequests(services.metrics, services.logger));
  */
-export function observeRequests(metrics: ServerMetrics): MiddlewareHandler<AppEnvironment> {
+export function observeRequests(metrics: ServerMetrics, logger: Logger): MiddlewareHandler<AppEnvironment> {
   return async (context, next) => {
     const method = context.req.method;
     const started = performance.now();
-    const parent = parentOf(context.req.raw.headers);
+    const requestId = requestIdOf(context);
+    context.set('requestId', requestId);
+    setResponseHeader(context, REQUEST_ID_HEADER, requestId);
+    const parent = parentOf(context);
     const span = tracer.startSpan(
       method,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'palaver.request.id': context.get('requestId') } },
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'palaver.request.id': requestId } },
       parent,
     );
     let thrown: unknown;
@@ -64,7 +83,9 @@ export function observeRequests(metrics: ServerMetrics): MiddlewareHandler<AppEn
     } finally {
       const route = routeTemplate(context);
       const status = thrown === undefined ? context.res.status : 500;
-      metrics.requestAnswered({ method, route, status }, (performance.now() - started) / 1000);
+      const seconds = (performance.now() - started) / 1000;
+      metrics.requestAnswered({ method, route, status }, seconds);
+      if (logger.isLevelEnabled('debug')) logger.debug({ requestId, method, route, status, ms: Math.round(seconds * 1000) }, 'request');
       const matched = route !== UNMATCHED_ROUTE;
       span.updateName(matched ? `${method} ${route}` : method);
       span.setAttributes({ 'http.response.status_code': status, ...(matched ? { 'http.route': route } : {}) });

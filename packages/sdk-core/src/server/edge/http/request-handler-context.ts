@@ -15,6 +15,7 @@ import { clientSignal } from './node-request.js';
  */
 export class RequestHandlerContext implements HandlerContext {
   #signal: AbortSignal | undefined;
+  #logger: Logger | undefined;
   readonly requestId: string;
   readonly request: Request;
 
@@ -31,7 +32,8 @@ export class RequestHandlerContext implements HandlerContext {
     return (this.#signal ??= clientSignal(this.context));
   }
 
+  /** A child of the server's logger with the request id, made on first use: most requests never log. */
   get logger(): Logger {
-    return this.context.get('logger')();
+    return (this.#logger ??= this.services.logger.child({ requestId: this.requestId }));
   }
 }

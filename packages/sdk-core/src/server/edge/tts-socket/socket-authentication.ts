@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../../errors/api-error.js';
 import { authenticate } from '../http/authenticate.js';
+import { readerOfIncoming, type HeaderReader } from '../http/node-headers.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { Services } from '../../domain/services.js';
 
@@ -28,20 +29,16 @@ function closeReason(text: string): string {
  * if ('code' in result) socket.close(result.code, result.reason);
  */
 export async function authenticateUpgrade(request: IncomingMessage, services: Services): Promise<Principal | SocketRefusal> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) headers.set(name, value.join(', '));
-  }
+  const header = readerOfIncoming(request);
   const query = new URL(request.url ?? '/', 'http://localhost').searchParams;
   const apiKey = query.get('api_key');
   const token = query.get('token');
-  if (!headers.has('x-api-key') && !headers.has('authorization')) {
-    if (apiKey) headers.set('x-api-key', apiKey);
-    else if (token) headers.set('authorization', `Bearer ${token}`);
-  }
+  const fromQuery = header('x-api-key') === undefined && header('authorization') === undefined;
+  const credentials: HeaderReader = !fromQuery
+    ? header
+    : (name) => (name === 'x-api-key' && apiKey ? apiKey : name === 'authorization' && !apiKey && token ? `Bearer ${token}` : header(name));
   try {
-    return await authenticate(headers, 'K/B', services, { humanHeader: true });
+    return await authenticate(credentials, 'K/B', services, { humanHeader: true });
   } catch (error) {
     if (ApiError.isInstance(error)) return { code: 4000 + error.status, reason: closeReason(`${error.type}: ${error.message}`) };
     throw error;

@@ -42,6 +42,14 @@ export interface Store {
    * statements would each cost a trip through the query builder (the credit ledger, usage records and their outbox rows).
    */
   sqlite?: <T>(work: (database: SqliteHandle) => T) => Promise<T>;
+  /**
+   * SQLite only: runs one read-only `statement` (prepared once, by its SQL) synchronously on the handle and
+   * returns its rows, or `undefined` while a transaction is open on the connection (its uncommitted writes would
+   * show; the caller then reads through Kysely, which waits for the transaction). Better-sqlite3 runs each call to
+   * the end, so no other query interleaves. For the hottest reads: Kysely's connection handling costs more than
+   * the statement itself there.
+   */
+  readNow?: (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
   close(): Promise<void>;
 }
 
@@ -96,6 +104,7 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
   let db: Kysely<Database>;
   let dialect: DialectName;
   let sqlite: Store['sqlite'];
+  let readNow: Store['readNow'];
   const url = options.url;
   const pg = url ? await loadPg() : undefined;
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => (pg && url ? withAdvisoryLock(pg, url, work) : work());
@@ -118,7 +127,9 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
     database.pragma('journal_mode = WAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    const cached = withStatementCache(database);
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+    readNow = (sql, parameters) => (database.inTransaction ? undefined : (cached.prepare(sql).all(parameters) as unknown[]));
     dialect = 'sqlite';
     const kysely = db;
     sqlite = (work) => kysely.connection().execute(async () => database.transaction(() => work(database))());
@@ -146,6 +157,7 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
     transaction: (work) => db.transaction().execute(work),
     exclusive,
     ...(sqlite ? { sqlite } : {}),
+    ...(readNow ? { readNow } : {}),
     close: () => db.destroy(),
   };
 }

@@ -236,7 +236,9 @@ export class DocumentStore<T> {
     }
     const values: Record<string, unknown> = { [SLOT.id]: id, [SLOT.project]: scope.project, [SLOT.human]: scope.human };
     const parameters = prepared.parameters.map((parameter) => (typeof parameter === 'string' && Object.hasOwn(values, parameter) ? values[parameter] : parameter));
-    const { rows } = await executor.executeQuery<DocumentRow>(CompiledQuery.raw(prepared.sql, parameters));
+    const rows =
+      (executor === this.store.db ? (this.store.readNow?.(prepared.sql, parameters) as DocumentRow[] | undefined) : undefined) ??
+      (await executor.executeQuery<DocumentRow>(CompiledQuery.raw(prepared.sql, parameters))).rows;
     const row = rows[0];
     return row ? this.toDocument(row) : undefined;
   }

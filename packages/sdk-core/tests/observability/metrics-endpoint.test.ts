@@ -88,6 +88,24 @@ describe.each(await storeKinds())('GET /metrics (%s)', (kind) => {
     }
   });
 
+  it('counts answers written to the socket directly, an event stream, with their status', async () => {
+    const base = open.server.url ?? (await open.server.listen(0, '127.0.0.1'));
+    const before = await scrape(open.server);
+    const streamed = await fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'x-api-key': open.server.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'builtin-offline', stream: true, messages: [{ role: 'user', content: 'hello' }] }),
+    });
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    expect((await streamed.text()).endsWith('data: [DONE]\n\n')).toBe(true);
+    const persona = await fetch(`${base}/v1/persona/persona_missing`, { headers: { 'x-api-key': open.server.apiKey } });
+    expect(persona.status).toBe(404);
+    const after = await scrape(open.server);
+    const delta = (labels: Record<string, string>) => after.value(REQUESTS, labels) - before.value(REQUESTS, labels);
+    expect(delta({ method: 'POST', route: '/v1/chat/completions', status: '200' })).toBe(1);
+    expect(delta({ method: 'GET', route: '/v1/persona/{persona_id}', status: '404' })).toBe(1);
+  });
+
   it('keeps one registry per server: requests to one server never show on another in the same process', async () => {
     await test.client.personas.list();
     await open.client.voices.list();

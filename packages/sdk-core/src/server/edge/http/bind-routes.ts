@@ -17,6 +17,13 @@ import { EventStream, writeEventStream } from './event-stream.js';
 /** The header by which @hono/node-server leaves a response that was written to Node directly alone. */
 const ALREADY_SENT = 'x-hono-already-sent';
 
+/**
+ * What a handler that wrote its answer to Node directly gives Hono: one response for all such answers, made on
+ * first use (when @hono/node-server's lightweight `Response` is the global one). Nothing writes to it: it is
+ * only read for that header, and a new one per answer would build a web `Response` to be read (2% of a stream).
+ */
+let alreadySent: Response | undefined;
+
 /** `/v1/persona/{persona_id}` -> `/v1/persona/:persona_id` */
 export function toHonoPath(path: string): string {
   return path.replace(/\{([a-zA-Z0-9_]+)\}/g, ':$1');
@@ -108,13 +115,10 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
         if (!(output instanceof EventStream)) return output as Response;
         const outgoing = context.env?.outgoing;
         if (!outgoing) return output.toResponse();
-        // Headers set so far by the middlewares (CORS, request id). Read through an empty text response:
-        // `context.res` would build a full web Response under @hono/node-server just to hand them over.
-        const head: Record<string, string | string[]> = {};
-        const headers = context.newResponse('').headers;
-        headers.forEach((value, name) => (head[name] = name === 'set-cookie' ? headers.getSetCookie() : value));
-        void writeEventStream(outgoing, 200, head, output);
-        return new Response(null, { headers: { [ALREADY_SENT]: 'true' } });
+        // The middlewares' headers (CORS, request id) are on Node's response already (setResponseHeader):
+        // writing the head merges them in.
+        void writeEventStream(outgoing, 200, output);
+        return (alreadySent ??= new Response(null, { headers: { [ALREADY_SENT]: 'true' } }));
       }
     }
   };

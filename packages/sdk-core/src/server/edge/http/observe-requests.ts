@@ -42,6 +42,15 @@ function parentOf(context: Context<AppEnvironment>): TraceContext {
   return trace.getSpan(active) ? active : propagation.extract(active, context, headerGetter);
 }
 
+/**
+ * The answer's status. An answer written to Node directly (an event stream) has its status on Node's response:
+ * reading the stand-in response Hono holds would build a web `Response` for nothing.
+ */
+function statusOf(context: Context<AppEnvironment>): number {
+  const outgoing = context.env?.outgoing;
+  return outgoing?.headersSent ? outgoing.statusCode : context.res.status;
+}
+
 /** The caller's `x-request-id` when it is a usable one, else a new UUID. */
 function requestIdOf(context: Context<AppEnvironment>): string {
   const presented = requestHeader(context, REQUEST_ID_HEADER);
@@ -82,7 +91,7 @@ export function observeRequests(metrics: ServerMetrics, logger: Logger): Middlew
       throw error;
     } finally {
       const route = routeTemplate(context);
-      const status = thrown === undefined ? context.res.status : 500;
+      const status = thrown === undefined ? statusOf(context) : 500;
       const seconds = (performance.now() - started) / 1000;
       metrics.requestAnswered({ method, route, status }, seconds);
       if (logger.isLevelEnabled('debug')) logger.debug({ requestId, method, route, status, ms: Math.round(seconds * 1000) }, 'request');

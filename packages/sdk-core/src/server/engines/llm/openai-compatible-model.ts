@@ -136,6 +136,9 @@ export function deltasOf(chunk: UpstreamChunk): ChatDelta[] {
   return deltas;
 }
 
+/** Why an attempt's controller is aborted once its stream is over: one error for all (capturing a stack per stream costs). */
+const STREAM_CLOSED = new Error('stream closed');
+
 /**
  * An upstream OpenAI-compatible endpoint, reached with Node's HTTP client over kept-alive connections and read
  * as server-sent events (`eventsource-parser`). Chunks are passed on as they arrive. Failures before the first
@@ -244,7 +247,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
         signal.removeEventListener('abort', abortAttempt);
         // Releases the upstream connection when the caller stops early (a client disconnect); a request that
         // already ended keeps its socket in the pool.
-        attemptController!.abort(new Error('stream closed'));
+        attemptController!.abort(STREAM_CLOSED);
       }
     },
   };

@@ -95,13 +95,16 @@ export function observeRequests(metrics: ServerMetrics, logger: Logger): Middlew
       const seconds = (performance.now() - started) / 1000;
       metrics.requestAnswered({ method, route, status }, seconds);
       if (logger.isLevelEnabled('debug')) logger.debug({ requestId, method, route, status, ms: Math.round(seconds * 1000) }, 'request');
-      const matched = route !== UNMATCHED_ROUTE;
-      span.updateName(matched ? `${method} ${route}` : method);
-      span.setAttributes({ 'http.response.status_code': status, ...(matched ? { 'http.route': route } : {}) });
-      const failure = thrown ?? context.error;
-      if (status >= 500) {
-        if (failure !== undefined) recordFailure(span, failure);
-        else span.setStatus({ code: SpanStatusCode.ERROR, message: `answered ${status}` });
+      // Without an OpenTelemetry SDK the span records nothing: its name and attributes are not even built.
+      if (span.isRecording()) {
+        const matched = route !== UNMATCHED_ROUTE;
+        span.updateName(matched ? `${method} ${route}` : method);
+        span.setAttributes({ 'http.response.status_code': status, ...(matched ? { 'http.route': route } : {}) });
+        const failure = thrown ?? context.error;
+        if (status >= 500) {
+          if (failure !== undefined) recordFailure(span, failure);
+          else span.setStatus({ code: SpanStatusCode.ERROR, message: `answered ${status}` });
+        }
       }
       span.end();
     }

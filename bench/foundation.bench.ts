@@ -3,6 +3,7 @@
  * bare node:http server measured in the same run.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,13 @@ import { loadFromChild } from './http-load.js';
 import { fixed, median, percentile } from './statistics.js';
 
 const folder = dirname(fileURLToPath(import.meta.url));
+const core = join(folder, '../packages/sdk-core');
+/** The built server entry: cold start is measured on what an application runs, not on sources under tsx. */
+const serverEntry = join(core, 'dist/server.js');
+if (!existsSync(serverEntry)) {
+  const build = spawnSync('pnpm', ['build'], { cwd: core, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(1);
+}
 const RUNS = 7;
 const WARMUP_MS = 2000;
 
@@ -25,7 +33,7 @@ interface ColdStart {
 function coldStarts(mode: 'palaver' | 'bare'): ColdStart[] {
   const results: ColdStart[] = [];
   for (let run = 0; run < RUNS; run += 1) {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', join(folder, 'cold-start-child.ts'), mode], { encoding: 'utf8' });
+    const child = spawnSync(process.execPath, [join(folder, 'cold-start-child.mjs'), mode, serverEntry], { encoding: 'utf8' });
     if (child.status !== 0) throw new Error(`cold start child failed: ${child.stderr}`);
     const result = JSON.parse(child.stdout) as ColdStart;
     if (result.status !== 200) throw new Error(`cold start answered ${result.status}`);
@@ -50,9 +58,10 @@ async function throughputFromChild(url: string, headers: Record<string, string>)
 }
 
 const palaverCold = coldStarts('palaver');
+console.log(`(built package from ${statSync(serverEntry).mtime.toISOString()}; \`pnpm build\` after changing the sources)`);
 const bareCold = coldStarts('bare');
 const startMedian = median(palaverCold.map((run) => run.startMs));
-console.log(`cold start (createServer -> first answered request, in-memory SQLite), ${RUNS} runs:`);
+console.log(`cold start (createServer -> first answered request, in-memory SQLite, built package in plain Node), ${RUNS} runs:`);
 console.log(`  palaver: median ${fixed(startMedian)} ms, p95 ${fixed(percentile(palaverCold.map((run) => run.startMs), 95))} ms (module import median ${fixed(median(palaverCold.map((run) => run.importMs)))} ms; total median ${fixed(median(palaverCold.map((run) => run.totalMs)))} ms)`);
 console.log(`  bare node:http: median ${fixed(median(bareCold.map((run) => run.startMs)))} ms (listen + first fetch)`);
 console.log(`  target < 100 ms: ${startMedian < 100 ? 'met' : 'MISSED'}; ratio palaver/bare ${fixed(startMedian / median(bareCold.map((run) => run.startMs)), 2)}`);

@@ -1,4 +1,5 @@
 import type { Answer } from '../answer-stream.js';
+import { transcriptWords } from './transcript-words.js';
 
 /** An answer asked for at a pause of the human, before their turn was confirmed over. */
 export interface PreparedAnswer {
@@ -14,10 +15,6 @@ export interface PreparedAnswer {
 /** Endings a recogniser's early words and its final often disagree on ("leave" / "leaves"). */
 const INFLECTIONS = ['s', 'es', 'd', 'ed', 'ing'];
 
-function wordsOf(text: string): string[] {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, ' ').split(' ').filter((word) => word !== '');
-}
-
 /** Whether two words differ at most by an inflection of a word of three letters or more ("leave" / "leaves"). */
 function sameWord(left: string, right: string): boolean {
   if (left === right) return true;
@@ -32,8 +29,8 @@ function sameWord(left: string, right: string): boolean {
  */
 export function answersTheSame(prepared: string, heard: string): boolean {
   if (prepared === heard) return true;
-  const left = wordsOf(prepared);
-  const right = wordsOf(heard);
+  const left = transcriptWords(prepared);
+  const right = transcriptWords(heard);
   return left.length === right.length && left.length > 0 && left.every((word, index) => sameWord(word, right[index]!));
 }
 

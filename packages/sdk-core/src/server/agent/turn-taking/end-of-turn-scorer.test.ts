@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { heardConfidence, scoreEndOfTurn, transcriptWords, unsureTail } from './end-of-turn-scorer.js';
+import { heardConfidence, scoreEndOfTurn, unsureTail } from './end-of-turn-scorer.js';
+import { transcriptWords } from './transcript-words.js';
 import { DEFAULT_TURN_END, turnEndWait } from './turn-end-policy.js';
 
 /** The turn-taking corpus' texts (the words before each pause, and the whole sentences). */

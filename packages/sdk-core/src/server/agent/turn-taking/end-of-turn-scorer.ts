@@ -1,3 +1,5 @@
+import { transcriptWords } from './transcript-words.js';
+
 /**
  * How likely the words heard so far end the human's turn, from the words alone (no punctuation: speech
  * recognisers give lowercase words). A turn that stops on a conjunction, a preposition, an article, an
@@ -49,16 +51,6 @@ const QUESTION_OPENERS = new Set([
   'what', 'who', 'whom', 'whose', 'where', 'when', 'why', 'how', 'which', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'can',
   'could', 'would', 'will', 'should', 'shall', 'may', 'might', 'have', 'has', 'had', "what's", "where's", "who's", "how's",
 ]);
-
-/** The words of a transcript: lowercase, without recogniser markup (`[noise]`, `<sil>`) or punctuation. */
-export function transcriptWords(text: string): string[] {
-  return text
-    .toLowerCase()
-    .replace(/\[[^\]]*\]|<[^>]*>|\([^)]*\)/g, ' ')
-    .replace(/[^a-z0-9'\s]/g, ' ')
-    .split(/\s+/)
-    .filter((word) => word !== '' && word !== "'");
-}
 
 /** A transcript's end-of-turn estimate, with the reason (for logs and tests). */
 export interface EndOfTurnScore {

@@ -18,7 +18,9 @@ export const FAVICON_SVG =
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function registerSiteRoutes(app: Hono<any>): void {
-  app.get('/', (context) => context.text('OK'));
+  // With its status given: `text()` alone takes a shortcut whose response @hono/node-server 1.19 cannot copy into
+  // the bodiless answer Hono makes for HEAD (a TypeError, answered 500).
+  app.get('/', (context) => context.text('OK', 200));
   const favicon = (context: { body: (data: string, status: 200, headers: Record<string, string>) => Response }) =>
     context.body(FAVICON_SVG, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' });
   app.get('/favicon.ico', favicon);

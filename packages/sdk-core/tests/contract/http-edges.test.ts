@@ -66,7 +66,7 @@ describe('HTTP edges', () => {
     }
   });
 
-  it('gives every answer a request id, the caller\'s own when it is usable, through fetch and over a socket', async () => {
+  it('gives every answer a request id, the caller\'s own when it is usable, through fetch and over a socket; HEAD included', async () => {
     const response = await test.server.fetch(new Request('http://palaver.test/v1/persona/list'));
     expect(response.headers.get('x-request-id')).toMatch(/.{8,}/);
     const kept = await test.server.fetch(new Request('http://palaver.test/v1/persona/list', { headers: { 'x-request-id': 'trace-42_a=b' } }));
@@ -80,6 +80,13 @@ describe('HTTP edges', () => {
       for (const unusable of ['has spaces', 'x'.repeat(256), 'semi;colon']) {
         const replaced = await fetch(`${base}/health`, { headers: { 'x-request-id': unusable } });
         expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      }
+      // HEAD is answered by the GET routes, without a body: the site's own, the health check and a contract route.
+      for (const path of ['/', '/health', '/favicon.svg', '/v1/persona/list']) {
+        const head = await fetch(`${base}${path}`, { method: 'HEAD', headers: { 'x-api-key': listening.server.apiKey } });
+        expect([path, head.status]).toEqual([path, 200]);
+        expect(await head.text()).toBe('');
+        expect(head.headers.get('x-request-id')).toMatch(/.{8,}/);
       }
     } finally {
       await listening.close();

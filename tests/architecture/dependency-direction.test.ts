@@ -20,6 +20,9 @@ interface Manifest {
   optionalDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  devDependencies?: Record<string, string>;
+  /** Palaver's own: packages compiled into the server build. */
+  palaver?: { bundledIntoBuild?: string[] };
 }
 
 function manifest(packageName: string): Manifest {
@@ -115,10 +118,15 @@ describe('dependency direction', () => {
     expect(dependencies.filter((name) => !used.has(name)), 'dependencies no browser entry uses').toEqual([]);
   });
 
-  it('the server imports only packages it declares: optional peers of sdk-core, all brought by sdk-node', () => {
+  it('the server imports only packages it declares: optional peers of sdk-core, all brought by sdk-node, or compiled into the build', () => {
     const core = manifest('sdk-core');
     const node = manifest('sdk-node');
-    const declared = new Set([...Object.keys(core.dependencies ?? {}), ...Object.keys(core.peerDependencies ?? {})]);
+    // Compiled into the server build (tsup's noExternal): needed only to build, so a development dependency, and
+    // neither a peer nor one of sdk-node's (an installed copy would go unused).
+    const bundled = core.palaver?.bundledIntoBuild ?? [];
+    expect(bundled.filter((name) => !(name in (core.devDependencies ?? {}))), 'bundled packages that are not development dependencies').toEqual([]);
+    expect(bundled.filter((name) => name in (core.peerDependencies ?? {}) || name in (node.dependencies ?? {})), 'bundled packages also installed').toEqual([]);
+    const declared = new Set([...Object.keys(core.dependencies ?? {}), ...Object.keys(core.peerDependencies ?? {}), ...bundled]);
     const violations: string[] = [];
     for (const file of [...sourceFiles(serverSource), join(coreSource, 'server.ts'), join(coreSource, 'server-commonjs.ts')]) {
       for (const { specifier } of importsOf(file)) {

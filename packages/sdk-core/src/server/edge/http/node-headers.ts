@@ -14,11 +14,15 @@ export function readerOfHeaders(headers: Headers): HeaderReader {
  * joined by `, `). Node's `IncomingMessage.headers` is a plain object parsed anyway; the web `Headers` that
  * `context.req.header()` reads is built from it on first use, validating every header (a sixth of a small GET).
  */
-export function readerOfIncoming(incoming: { headers: Record<string, string | string[] | undefined> }): HeaderReader {
-  return (name) => {
-    const value = incoming.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
+export function readerOfIncoming(incoming: NodeRequestHeaders): HeaderReader {
+  return (name) => incomingHeader(incoming, name);
+}
+
+type NodeRequestHeaders = { headers: Record<string, string | string[] | undefined> };
+
+function incomingHeader(incoming: NodeRequestHeaders, name: string): string | undefined {
+  const value = incoming.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The request's headers: Node's own under @hono/node-server, the web `Request`'s when the app is called through `fetch`. */
@@ -30,9 +34,7 @@ export function requestHeaders(context: Context<AppEnvironment>): HeaderReader {
 /** One request header (lower-case name), without building the web `Headers` under @hono/node-server. */
 export function requestHeader(context: Context<AppEnvironment>, name: string): string | undefined {
   const incoming = context.env?.incoming;
-  if (!incoming) return context.req.header(name);
-  const value = incoming.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
+  return incoming ? incomingHeader(incoming, name) : context.req.header(name);
 }
 
 /** The names of the request's headers, lower-case. */

@@ -1,4 +1,4 @@
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -53,6 +53,18 @@ describe('HTTP edges', () => {
       expect((await streamed.text()).endsWith('data: [DONE]\n\n')).toBe(true);
       const stranger = await fetch(`${base}/v1/persona/list`, { headers: { origin: 'https://evil.example.com', 'x-api-key': limited.server.apiKey } });
       expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+      // Through server.fetch too: an answer the handler built itself (an event stream) carries them as well.
+      const inProcess = await limited.server.fetch(
+        new Request('http://palaver.test/v1/chat/completions', {
+          method: 'POST',
+          headers: { origin: 'https://app.example.com', 'x-api-key': limited.server.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'builtin-offline', stream: true, messages: [{ role: 'user', content: 'hello' }] }),
+        }),
+      );
+      expect(inProcess.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+      expect(inProcess.headers.get('vary')).toBe('Origin');
+      expect(inProcess.headers.get('x-request-id')).toMatch(/.{8,}/);
+      expect((await inProcess.text()).endsWith('data: [DONE]\n\n')).toBe(true);
       const preflight = await fetch(`${base}/v1/persona`, {
         method: 'OPTIONS',
         headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' },
@@ -88,6 +100,34 @@ describe('HTTP edges', () => {
         expect(await head.text()).toBe('');
         expect(head.headers.get('x-request-id')).toMatch(/.{8,}/);
       }
+    } finally {
+      await listening.close();
+    }
+  });
+
+  it('refuses a request with two Authorization headers over a socket, as through fetch, even when the first is a valid key', async () => {
+    const listening = await startTestServer('sqlite');
+    try {
+      const base = new URL(await listening.server.listen(0, '127.0.0.1'));
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest(
+          // Two header lines: Node sends one per element (its types allow a list only for some headers).
+          { host: base.hostname, port: base.port, path: '/v1/persona/list', headers: { authorization: [`Bearer ${listening.server.apiKey}`, 'Bearer pk_someone_else'] } as unknown as OutgoingHttpHeaders },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      });
+      expect(status).toBe(401);
+      const joined = await listening.server.fetch(
+        new Request('http://palaver.test/v1/persona/list', { headers: [['authorization', `Bearer ${listening.server.apiKey}`], ['authorization', 'Bearer pk_someone_else']] }),
+      );
+      expect(joined.status).toBe(401);
+      const single = await fetch(new URL('/v1/persona/list', base), { headers: { authorization: `Bearer ${listening.server.apiKey}` } });
+      expect(single.status).toBe(200);
     } finally {
       await listening.close();
     }

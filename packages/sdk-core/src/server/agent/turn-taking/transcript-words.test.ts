@@ -8,6 +8,7 @@ describe('transcriptWords', () => {
     expect(transcriptWords('Café au lait (2) <sil> [noise]')).toEqual(['café', 'au', 'lait']);
     expect(transcriptWords('Привет, как дела?')).toEqual(['привет', 'как', 'дела']);
     expect(transcriptWords("don't ' stop")).toEqual(["don't", 'stop']);
+    expect(transcriptWords('Don\u2019t stop')).toEqual(["don't", 'stop']);
     // Decomposed accents (a letter and a combining mark) stay one word.
     expect(transcriptWords('cafe\u0301 noir')).toEqual(['cafe\u0301', 'noir']);
     expect(transcriptWords('  \t ')).toEqual([]);

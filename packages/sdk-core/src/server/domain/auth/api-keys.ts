@@ -1,4 +1,5 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../../store/database.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { ChangeNotices } from '../change-notices.js';
@@ -9,9 +10,12 @@ export interface VerifiedKey {
   projectDisabled: boolean;
 }
 
-/** The key's SHA-256 digest in hex, as stored (one-shot `hash`: a third cheaper than a `Hash` object per request). */
+/** Node's one-shot `crypto.hash` (Node >= 20.12; the packages promise Node 20): a third cheaper than a `Hash` object. */
+const hashOnce = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
+/** The key's SHA-256 digest in hex, as stored. */
 function digest(key: string): string {
-  return hash('sha256', key, 'hex');
+  return hashOnce ? hashOnce('sha256', key, 'hex') : createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 /** Generates a new API key string: `pk_` and 32 random bytes. */

@@ -115,14 +115,14 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
         if (!(output instanceof EventStream)) return output as Response;
         const outgoing = context.env?.outgoing;
         if (!outgoing) return output.toResponse();
-        // The middlewares' headers (CORS, request id) are on Node's response already (setResponseHeader):
+        // The middlewares' headers (CORS, request id) are on Node's response already (withAnswerHeaders):
         // writing the head merges them in.
         void writeEventStream(outgoing, 200, output);
         return (alreadySent ??= new Response(null, { headers: { [ALREADY_SENT]: 'true' } }));
       }
     }
   };
-  // Every route, bodiless ones too: an unread body would otherwise be drained by Node, however large.
+  // Every route but GET, bodiless ones too: an unread body would otherwise be drained by Node, however large.
   const tooLarge = () => {
     throw new PayloadTooLargeError(`Request body is larger than ${maxSize} bytes`);
   };

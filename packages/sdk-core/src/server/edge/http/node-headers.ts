@@ -18,11 +18,22 @@ export function readerOfIncoming(incoming: NodeRequestHeaders): HeaderReader {
   return (name) => incomingHeader(incoming, name);
 }
 
-type NodeRequestHeaders = { headers: Record<string, string | string[] | undefined> };
+type NodeRequestHeaders = {
+  headers: Record<string, string | string[] | undefined>;
+  headersDistinct: Record<string, string[] | undefined>;
+};
+
+/**
+ * Headers of which Node keeps only the first copy in `incoming.headers` (its documented list, of those requests
+ * carry). A web `Headers` joins every copy: a request with two `Authorization` headers must not pass on the first.
+ */
+const FIRST_COPY_ONLY = new Set(['authorization', 'proxy-authorization', 'content-type', 'content-length', 'host', 'user-agent', 'referer', 'from', 'age', 'expires', 'if-modified-since', 'if-unmodified-since', 'max-forwards']);
 
 function incomingHeader(incoming: NodeRequestHeaders, name: string): string | undefined {
   const value = incoming.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) return value.join(', ');
+  return FIRST_COPY_ONLY.has(name) ? incoming.headersDistinct[name]!.join(', ') : value;
 }
 
 /** The request's headers: Node's own under @hono/node-server, the web `Request`'s when the app is called through `fetch`. */
@@ -43,19 +54,27 @@ export function requestHeaderNames(context: Context<AppEnvironment>): string[] {
   return incoming ? Object.keys(incoming.headers) : [...context.req.raw.headers.keys()];
 }
 
+/** A header a middleware gives every answer: name, value, and whether it adds to the answer's own (`vary`). */
+export type AnswerHeader = readonly [name: string, value: string, append?: boolean];
+
 /**
- * Sets a header of the coming response. Under @hono/node-server it goes on Node's response, which merges it
- * into the head it writes (the response's own headers win), so the lightweight response stays lightweight;
- * `context.header` would start a web `Headers` for the response instead. A response already under way (an
- * event stream written to Node directly) keeps its head.
+ * Runs `next` and gives its answer `headers`, whatever the answer: a handler's, a refusal, an event stream.
+ * Under @hono/node-server they go on Node's response before `next`, which merges them into the head it writes
+ * (the answer's own headers win), so the lightweight response stays lightweight and an event stream, whose head
+ * goes out while the handler runs, carries them; `context.header` would start a web `Headers` for every answer.
+ * Through `server.fetch` they are set on the finished answer after `next`, so that answers the handlers built
+ * themselves (binary, event streams) carry them too.
  */
-export function setResponseHeader(context: Context<AppEnvironment>, name: string, value: string, options?: { append?: boolean }): void {
+export async function withAnswerHeaders(context: Context<AppEnvironment>, headers: readonly AnswerHeader[], next: () => Promise<void>): Promise<void> {
   const outgoing = context.env?.outgoing;
-  if (!outgoing) {
-    context.header(name, value, options);
+  if (outgoing) {
+    for (const [name, value, append] of headers) {
+      if (append) outgoing.appendHeader(name, value);
+      else outgoing.setHeader(name, value);
+    }
+    await next();
     return;
   }
-  if (outgoing.headersSent) return;
-  if (options?.append) outgoing.appendHeader(name, value);
-  else outgoing.setHeader(name, value);
+  await next();
+  for (const [name, value, append] of headers) context.header(name, value, append ? { append: true } : undefined);
 }

@@ -6,7 +6,7 @@ import { routePath } from 'hono/route';
 import { UNMATCHED_ROUTE, type ServerMetrics } from '../../kernel/telemetry/server-metrics.js';
 import { recordFailure, tracer } from '../../kernel/telemetry/tracer.js';
 import type { AppEnvironment } from './app-environment.js';
-import { requestHeader, requestHeaderNames, setResponseHeader } from './node-headers.js';
+import { requestHeader, requestHeaderNames, withAnswerHeaders } from './node-headers.js';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 /** A caller's request id is kept when it is 1 to 255 characters of letters, digits, `_`, `-` and `=`. */
@@ -75,7 +75,6 @@ export function observeRequests(metrics: ServerMetrics, logger: Logger): Middlew
     const started = performance.now();
     const requestId = requestIdOf(context);
     context.set('requestId', requestId);
-    setResponseHeader(context, REQUEST_ID_HEADER, requestId);
     const parent = parentOf(context);
     const span = tracer.startSpan(
       method,
@@ -84,7 +83,7 @@ export function observeRequests(metrics: ServerMetrics, logger: Logger): Middlew
     );
     let thrown: unknown;
     try {
-      await traceContext.with(trace.setSpan(parent, span), next);
+      await withAnswerHeaders(context, [[REQUEST_ID_HEADER, requestId]], () => traceContext.with(trace.setSpan(parent, span), next));
     } catch (error) {
       // Hono answers handler errors through onError before this point; anything reaching here is a 500.
       thrown = error;
@@ -94,7 +93,11 @@ export function observeRequests(metrics: ServerMetrics, logger: Logger): Middlew
       const status = thrown === undefined ? statusOf(context) : 500;
       const seconds = (performance.now() - started) / 1000;
       metrics.requestAnswered({ method, route, status }, seconds);
-      if (logger.isLevelEnabled('debug')) logger.debug({ requestId, method, route, status, ms: Math.round(seconds * 1000) }, 'request');
+      if (logger.isLevelEnabled('debug')) {
+        // An unmatched request is logged with its path (a matched one's path may carry a credential: /v1/chat/audio/{id}).
+        const path = route === UNMATCHED_ROUTE ? { path: new URL(context.req.url).pathname } : {};
+        logger.debug({ requestId, method, route, ...path, status, ms: Math.round(seconds * 1000) }, 'request');
+      }
       // Without an OpenTelemetry SDK the span records nothing: its name and attributes are not even built.
       if (span.isRecording()) {
         const matched = route !== UNMATCHED_ROUTE;

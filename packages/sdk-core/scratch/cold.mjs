@@ -1,0 +1,10 @@
+const started = performance.now();
+const { createServer } = await import('../dist/server.js');
+const imported = performance.now();
+const server = await createServer({ env: {}, config: { logLevel: 'silent' } });
+const created = performance.now();
+const response = await server.fetch(new Request('http://bench/v1/persona/list', { headers: { 'x-api-key': server.apiKey } }));
+await response.text();
+const answered = performance.now();
+console.log(JSON.stringify({ status: response.status, importMs: Math.round(imported - started), createMs: Math.round(created - imported), firstMs: Math.round(answered - created) }));
+await server.close();

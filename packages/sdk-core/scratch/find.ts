@@ -1,0 +1,33 @@
+import { createServer } from '@palaver/sdk-core/server';
+const server = await createServer({ env: {}, config: { logLevel: 'silent' } });
+const created = await server.fetch(new Request('http://bench/v1/persona', { method: 'POST', headers: { 'x-api-key': server.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench', description: 'A persona for the benchmark', voice: 'flite-slt' }) }));
+const id = ((await created.json()) as { id: string }).id;
+const services = (server as any).services ?? (server as any).context?.services;
+console.log(Object.keys(server));
+const principal = { project: server.project, kind: 'key', human: null, credentialId: 'x' } as any;
+const docs = services.personas.documents;
+const scope = { project: server.project, human: null, includeGlobal: true };
+async function time(label: string, fn: () => Promise<unknown>) {
+  for (let i = 0; i < 5000; i++) await fn();
+  const n = 50000; const t = performance.now();
+  for (let i = 0; i < n; i++) await fn();
+  console.log(label, ((performance.now() - t) * 1000 / n).toFixed(2), 'µs');
+}
+await time('retrieve', () => services.personas.retrieve(principal, id));
+await time('find', () => docs.find(id, scope));
+const { CompiledQuery } = await import('kysely');
+await time('raw executeQuery', () => services.store.db.executeQuery(CompiledQuery.raw('select * from documents where id = ?', [id])));
+const Database = (await import('better-sqlite3')).default;
+const db2 = new Database(':memory:'); db2.exec('create table d (id text primary key, kind text, project text, human text, data text, deleted_at text)');
+for (let i = 0; i < 100; i++) db2.prepare('insert into d values (?,?,?,?,?,?)').run('id' + i, 'persona', 'p', null, JSON.stringify({ name: 'Bench', description: 'A persona for the benchmark', voice: 'flite-slt' }), null);
+const st = db2.prepare('select * from d where id = ? and kind = ? and project = ? and deleted_at is null');
+await time('raw better-sqlite3 all', async () => st.all(['id5', 'persona', 'p']));
+await time('raw better-sqlite3 get', async () => st.get(['id5', 'persona', 'p']));
+const route = (await import('../src/contract/routes.js')).routes.personas;
+console.log(Object.keys(route));
+const out = await services.personas.retrieve(principal, id);
+const schema = (route as any).retrieve?.success?.schema ?? (route as any).get?.success?.schema;
+await time('schema.parse', async () => schema.parse(out));
+await time('JSON.stringify', async () => JSON.stringify(out));
+await time('apiKeys.verify', async () => services.apiKeys.verify(server.apiKey));
+await server.close(); process.exit(0);

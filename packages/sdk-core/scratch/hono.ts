@@ -1,0 +1,10 @@
+import { Hono } from 'hono';
+import { serve } from '@hono/node-server';
+import { requestId } from 'hono/request-id';
+const body = { id: 'x'.repeat(36), name: 'Bench', description: 'A persona for the benchmark', voice: 'flite-slt', created_at: new Date().toISOString(), gender: null, image_url: null };
+const app = new Hono();
+const layers = process.env.LAYERS ?? '';
+if (layers.includes('rid')) app.use(requestId({ headerName: 'x-request-id' }));
+app.get('/v1/persona/:id', (c) => c.json(body));
+const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${info.port}/v1/persona/x`, key: 'k' }) + '\n'));
+process.once('SIGTERM', () => { s.close(); process.exit(0); });

@@ -28,20 +28,19 @@ export function crossOrigin(options: CrossOriginOptions): (context: Context<AppE
     exposeHeaders: options.exposeHeaders,
     maxAge: options.maxAgeSeconds,
   });
-  const exposed = options.exposeHeaders.join(',');
-  return async (context, next) => {
-    if (context.req.method === 'OPTIONS') {
-      // Set, not returned: this middleware may run inside another one, which would not pass a returned answer on.
-      const answer = await preflight(context, next);
-      if (answer) context.res = answer;
-      return;
-    }
+  const exposed: AnswerHeader[] = options.exposeHeaders.length > 0 ? [['access-control-expose-headers', options.exposeHeaders.join(',')]] : [];
+  // With any origin allowed, every answer gets the same headers.
+  const forAnyOrigin: AnswerHeader[] = [['access-control-allow-origin', '*'], ...exposed];
+  const answerPreflight = async (context: Context<AppEnvironment>, next: Next) => {
+    // Set, not returned: this middleware may run inside another one, which would not pass a returned answer on.
+    const answer = await preflight(context, next);
+    if (answer) context.res = answer;
+  };
+  return (context, next) => {
+    if (context.req.method === 'OPTIONS') return answerPreflight(context, next);
+    if (anyOrigin) return withAnswerHeaders(context, forAnyOrigin, next);
     const origin = requestHeader(context, 'origin');
-    const allowOrigin = anyOrigin ? '*' : origin !== undefined && allowed.includes(origin) ? origin : undefined;
-    const headers: AnswerHeader[] = [];
-    if (allowOrigin) headers.push(['access-control-allow-origin', allowOrigin]);
-    if (exposed) headers.push(['access-control-expose-headers', exposed]);
-    if (!anyOrigin) headers.push(['vary', 'Origin', true]);
-    await withAnswerHeaders(context, headers, next);
+    const allowOrigin: AnswerHeader[] = origin !== undefined && allowed.includes(origin) ? [['access-control-allow-origin', origin]] : [];
+    return withAnswerHeaders(context, [...allowOrigin, ...exposed, ['vary', 'Origin', true]], next);
   };
 }

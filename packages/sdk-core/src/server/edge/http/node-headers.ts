@@ -65,16 +65,18 @@ export type AnswerHeader = readonly [name: string, value: string, append?: boole
  * Through `server.fetch` they are set on the finished answer after `next`, so that answers the handlers built
  * themselves (binary, event streams) carry them too.
  */
-export async function withAnswerHeaders(context: Context<AppEnvironment>, headers: readonly AnswerHeader[], next: () => Promise<void>): Promise<void> {
+export function withAnswerHeaders(context: Context<AppEnvironment>, headers: readonly AnswerHeader[], next: () => Promise<void>): Promise<void> {
   const outgoing = context.env?.outgoing;
-  if (outgoing) {
-    for (const [name, value, append] of headers) {
-      if (append) outgoing.appendHeader(name, value);
-      else outgoing.setHeader(name, value);
-    }
-    await next();
-    return;
+  if (!outgoing) return onFinishedAnswer(context, headers, next);
+  for (const [name, value, append] of headers) {
+    if (append) outgoing.appendHeader(name, value);
+    else outgoing.setHeader(name, value);
   }
+  // Not awaited here: one async frame less per request on the hot path.
+  return next();
+}
+
+async function onFinishedAnswer(context: Context<AppEnvironment>, headers: readonly AnswerHeader[], next: () => Promise<void>): Promise<void> {
   await next();
   for (const [name, value, append] of headers) context.header(name, value, append ? { append: true } : undefined);
 }

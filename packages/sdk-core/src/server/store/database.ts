@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import type PgModule from 'pg';
@@ -99,6 +100,16 @@ async function withAdvisoryLock<T>(pg: Pg, url: string, work: () => Promise<T>):
   }
 }
 
+/** How often migrating is tried when another schema of the database vanished under the migrator's introspection. */
+const MIGRATION_ATTEMPTS = 5;
+
+/** PostgreSQL's "schema ... does not exist" (3F000) about a schema that is not this store's own. */
+function isOtherSchemaDropped(error: unknown, ownSchema: string | undefined): boolean {
+  const failure = error as { code?: string; message?: string };
+  if (failure.code !== '3F000') return false;
+  return ownSchema === undefined || !String(failure.message).includes(`"${ownSchema}"`);
+}
+
 /** Opens the database, applies pending migrations and returns the store. */
 export async function openStore(options: DatabaseOptions): Promise<Store> {
   let db: Kysely<Database>;
@@ -144,7 +155,13 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
       getMigrations: async () => Object.fromEntries(migrations.map((migration) => [migration.name, { up: migration.up }])),
     },
   });
-  const { error, results } = await exclusive(() => migrator.migrateToLatest());
+  let { error, results } = await exclusive(() => migrator.migrateToLatest());
+  // Kysely's migrator looks for its tables by introspecting every schema of the database; a schema another
+  // application (or a parallel test run) drops meanwhile fails that query. Nothing was migrated then: try again.
+  for (let attempt = 1; error && attempt < MIGRATION_ATTEMPTS && isOtherSchemaDropped(error, options.schema); attempt += 1) {
+    await sleep(25 * attempt);
+    ({ error, results } = await exclusive(() => migrator.migrateToLatest()));
+  }
   if (error) {
     await db.destroy();
     const failed = results?.find((result) => result.status === 'Error');

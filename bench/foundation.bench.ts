@@ -3,23 +3,19 @@
  * bare node:http server measured in the same run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createServer } from '@palaver/sdk-core/server';
+import { builtFile } from './built-package.js';
 import { loadFromChild } from './http-load.js';
 import { fixed, median, percentile } from './statistics.js';
 
 const folder = dirname(fileURLToPath(import.meta.url));
-const core = join(folder, '../packages/sdk-core');
 /** The built server entry: cold start is measured on what an application runs, not on sources under tsx. */
-const serverEntry = join(core, 'dist/server.js');
-if (!existsSync(serverEntry)) {
-  const build = spawnSync('pnpm', ['build'], { cwd: core, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(1);
-}
+const serverEntry = builtFile('dist/server.js');
 const RUNS = 7;
 const WARMUP_MS = 2000;
 

@@ -4,22 +4,16 @@
  * the baseline of the same process importing nothing but `node:http`. Builds sdk-core first when dist is missing.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtFile } from './built-package.js';
 import { median, percentile } from './statistics.js';
 
 const RUNS = 15;
-const core = join(dirname(fileURLToPath(import.meta.url)), '../packages/sdk-core');
-if (!existsSync(join(core, 'dist/server.js'))) {
-  const build = spawnSync('pnpm', ['build'], { cwd: core, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(1);
-}
+const [serverEsm, serverCommonJs, client] = ['dist/server.js', 'dist/server.cjs', 'dist/index.js'].map(builtFile) as [string, string, string];
 
 const scripts = {
-  'import(dist/server.js)': `const t = performance.now(); await import(${JSON.stringify(join(core, 'dist/server.js'))}); console.log(performance.now() - t);`,
-  'require(dist/server.cjs)': `const t = performance.now(); (await import('node:module')).createRequire(import.meta.url)(${JSON.stringify(join(core, 'dist/server.cjs'))}); console.log(performance.now() - t);`,
-  'import(dist/index.js) (REST client)': `const t = performance.now(); await import(${JSON.stringify(join(core, 'dist/index.js'))}); console.log(performance.now() - t);`,
+  'import(dist/server.js)': `const t = performance.now(); await import(${JSON.stringify(serverEsm)}); console.log(performance.now() - t);`,
+  'require(dist/server.cjs)': `const t = performance.now(); (await import('node:module')).createRequire(import.meta.url)(${JSON.stringify(serverCommonJs)}); console.log(performance.now() - t);`,
+  'import(dist/index.js) (REST client)': `const t = performance.now(); await import(${JSON.stringify(client)}); console.log(performance.now() - t);`,
   'baseline: import(node:http)': `const t = performance.now(); await import('node:http'); console.log(performance.now() - t);`,
 };
 

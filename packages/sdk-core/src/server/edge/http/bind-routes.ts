@@ -128,8 +128,8 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
   };
   const streamedLimit = bodyLimit({ maxSize, onError: tooLarge });
   // Hono's bodyLimit asks the web `Request` for its body first, which under @hono/node-server builds the full
-  // Request (5% of a small GET). GET and HEAD carry no body there, and a declared length is checked as bodyLimit
-  // would; only a body without a length (chunked) goes through bodyLimit's counting reader.
+  // Request (5% of a small request). A declared length is checked as bodyLimit would; only a body without a length
+  // (chunked) goes through bodyLimit's counting reader.
   const limit: MiddlewareHandler<AppEnvironment> = async (context, next) => {
     const length = requestHeader(context, 'content-length');
     if (length !== undefined && requestHeader(context, 'transfer-encoding') === undefined) return Number.parseInt(length, 10) > maxSize ? tooLarge() : next();

@@ -33,10 +33,11 @@ export async function authenticateUpgrade(request: IncomingMessage, services: Se
   const query = new URL(request.url ?? '/', 'http://localhost').searchParams;
   const apiKey = query.get('api_key');
   const token = query.get('token');
-  const fromQuery = header('x-api-key') === undefined && header('authorization') === undefined;
-  const credentials: HeaderReader = !fromQuery
-    ? header
-    : (name) => (name === 'x-api-key' && apiKey ? apiKey : name === 'authorization' && !apiKey && token ? `Bearer ${token}` : header(name));
+  const withoutHeaders = header('x-api-key') === undefined && header('authorization') === undefined;
+  const fromQuery = new Map<string, string>();
+  if (withoutHeaders && apiKey) fromQuery.set('x-api-key', apiKey);
+  else if (withoutHeaders && token) fromQuery.set('authorization', `Bearer ${token}`);
+  const credentials: HeaderReader = (name) => fromQuery.get(name) ?? header(name);
   try {
     return await authenticate(credentials, 'K/B', services, { humanHeader: true });
   } catch (error) {

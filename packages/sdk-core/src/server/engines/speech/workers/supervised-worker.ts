@@ -24,7 +24,20 @@ export interface SupervisedWorkerOptions {
   jobTimeoutMs?: number;
   /** How long a cancelled job may keep the worker busy before it is killed. */
   cancelGraceMs?: number;
+  /**
+   * How long closing waits for a worker that is still starting (loading its engine) before terminating it anyway.
+   * Default 15 s.
+   */
+  bootSettleMs?: number;
 }
+
+/**
+ * Terminating a worker thread while it loads a native addon (koffi's module, then the engine's library through it)
+ * aborts the whole process: the addon's init fails to throw into the dying environment, and node-addon-api turns
+ * that into a fatal error (`Error::ThrowAsJavaScriptException napi_throw`). A worker is therefore never terminated
+ * before its boot settled (ready, failed or exited), but for one whose boot hangs past this.
+ */
+const DEFAULT_BOOT_SETTLE_MS = 15_000;
 
 export interface RunOptions {
   signal?: AbortSignal;
@@ -77,6 +90,10 @@ let nextJobId = 1;
 export class SupervisedWorker extends EventEmitter<SupervisedWorkerEvents> {
   private worker: Worker | undefined;
   private ready: Promise<void> | undefined;
+  /** Resolves once the current worker's boot settled (ready, init error, crash or exit); see DEFAULT_BOOT_SETTLE_MS. */
+  private booted: Promise<void> | undefined;
+  /** Fails the current worker's boot (a no-op once it settled): the worker is being stopped. */
+  private abortBoot: ((error: Error) => void) | undefined;
   private unavailableReason: string | undefined;
   private readonly queue: Job[] = [];
   private active: Job | undefined;
@@ -159,13 +176,21 @@ export class SupervisedWorker extends EventEmitter<SupervisedWorkerEvents> {
       workerData: { cancelFlag: this.cancelFlag, options: this.settings.options } satisfies WorkerBootData,
     });
     this.worker = worker;
+    let bootSettled!: () => void;
+    this.booted = new Promise<void>((resolve) => {
+      bootSettled = resolve;
+    });
+    worker.once('exit', () => bootSettled());
     this.ready = new Promise<void>((resolve, reject) => {
+      this.abortBoot = reject;
       const onBootMessage = (message: WorkerReply) => {
         if (message.type === 'ready') {
+          bootSettled();
           worker.off('message', onBootMessage);
           this.emit('started', { name: this.settings.name, startupMs: performance.now() - startedAt });
           resolve();
         } else if (message.type === 'init-error') {
+          bootSettled();
           worker.off('message', onBootMessage);
           this.markUnavailable(message.message);
           reject(new EngineUnavailableError(message.message));
@@ -269,6 +294,7 @@ export class SupervisedWorker extends EventEmitter<SupervisedWorkerEvents> {
     if (!worker) return;
     this.worker = undefined;
     this.ready = undefined;
+    this.booted = undefined;
     this.stats.restarts++;
     this.emit('restarted', { name: this.settings.name, reason });
     void worker.terminate();
@@ -284,11 +310,26 @@ export class SupervisedWorker extends EventEmitter<SupervisedWorkerEvents> {
 
   private async stop(): Promise<void> {
     const worker = this.worker;
+    const booted = this.booted;
     this.worker = undefined;
     this.ready = undefined;
+    this.booted = undefined;
     clearTimeout(this.activeTimer);
-    if (worker) await worker.terminate();
+    const abortBoot = this.abortBoot;
+    this.abortBoot = undefined;
+    if (!worker) return;
+    if (booted) await settledWithin(booted, this.settings.bootSettleMs ?? DEFAULT_BOOT_SETTLE_MS);
+    await worker.terminate();
+    // A boot that never settled (it hung) must not leave its waiters waiting: the worker's exit is ignored once stopped.
+    abortBoot?.(new WorkerFailureError(`${this.settings.name} worker was stopped while starting`));
   }
+}
+
+/** Waits for `promise` to settle, at most `ms`. */
+async function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** The error a cancelled operation rejects with (DOMException `AbortError`, like fetch). */

@@ -31,6 +31,7 @@ import {
   type TurnCorpusOutcome,
 } from '@palaver/sdk-core/testing';
 import type { RealtimeSessionTurnDetection } from '@palaver/sdk-core';
+import type { TurnMetrics } from '@palaver/sdk-core/testing';
 import { fixed, percentile } from './statistics.js';
 
 const SENTENCES = [
@@ -128,6 +129,8 @@ async function floorMs(profile: Profile, pcm: Int16Array, sampleRate: number, an
 
 interface ProfileResult {
   heard: string[];
+  /** How the turn detector read each turn's words at the pause that ended it (adaptive). */
+  readings: Array<TurnMetrics['endOfTurn']>;
   /** The agent's own medians (turn_metrics). */
   agentView: string;
   endToEnd: number[];
@@ -137,9 +140,9 @@ interface ProfileResult {
 }
 
 async function runProfile(profile: Profile): Promise<ProfileResult> {
-  const metrics: Array<{ preparedAnswer?: boolean; discardedAnswers?: number; source: string; llmFirstTokenMs?: number; ttsFirstAudioMs?: number; responseMs?: number; endOfSpeechDecisionMs?: number }> = [];
+  const metrics: TurnMetrics[] = [];
   const host = agentHostFor(test, { onTurnMetrics: (turn) => metrics.push(turn) });
-  const result: ProfileResult = { heard: [], agentView: '', endToEnd: [], floors: [], prepared: 0, discarded: 0 };
+  const result: ProfileResult = { heard: [], readings: [], agentView: '', endToEnd: [], floors: [], prepared: 0, discarded: 0 };
   try {
     const identity = `bench-human-${profiles.indexOf(profile)}`;
     const llm = profile.llm ? await test.client.llms.retrieve(profile.llm) : undefined;
@@ -167,6 +170,7 @@ async function runProfile(profile: Profile): Promise<ProfileResult> {
     await host.close();
   }
   const voiceTurns = metrics.filter((turn) => turn.source === 'voice');
+  result.readings = voiceTurns.map((turn) => turn.endOfTurn);
   result.prepared = voiceTurns.filter((turn) => turn.preparedAnswer).length;
   const median = (pick: (turn: (typeof voiceTurns)[number]) => number | undefined) => {
     const values = voiceTurns.map(pick).filter((value): value is number => value !== undefined);
@@ -239,7 +243,11 @@ try {
     console.log(`    agent's view ${result.agentView}`);
     const slowest = result.endToEnd.indexOf(Math.max(...result.endToEnd));
     console.log(`    slowest      turn ${slowest + 1}: "${SENTENCES[slowest]}" heard as "${result.heard[slowest]}"`);
-    const slow = result.endToEnd.flatMap((value, index) => (value > 500 ? [`${index + 1} (${fixed(value, 0)} ms, heard "${result.heard[index]}")`] : []));
+    const reading = (index: number) => {
+      const turn = result.readings[index];
+      return turn ? `, read as ${turn.reason} (p ${fixed(turn.probability, 2)}), waited ${fixed(turn.waitMs, 0)} ms` : '';
+    };
+    const slow = result.endToEnd.flatMap((value, index) => (value > 500 ? [`${index + 1} (${fixed(value, 0)} ms, heard "${result.heard[index]}"${reading(index)})`] : []));
     console.log(`    over 500 ms  ${slow.length} of ${result.endToEnd.length} turns${slow.length > 0 && slow.length <= 6 ? `: ${slow.join(', ')}` : ''}`);
     if (profile.turnDetection.mode === 'adaptive') console.log(`    prepared answers played: ${result.prepared} of ${SENTENCES.length} turns; thrown away: ${result.discarded}`);
   }

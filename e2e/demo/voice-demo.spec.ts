@@ -156,6 +156,8 @@ test('the demo page hears the microphone: the human line carries what was said, 
   expect(heardMs).toBeGreaterThan(50);
   expect(heardMs).toBeLessThan(3000);
   await expect(page.getByTestId('turn-latencies').locator('li').first()).toContainText('at the agent');
+  // How the turn detector read the words at the pause that ended the turn (adaptive turn detection, the default).
+  await expect(page.getByTestId('turn-latencies').locator('li').first()).toContainText(/end of turn \d+ ms \(read as [a-z ]+\)/);
   await page.screenshot({ path: shots('08-spoken-turn-latency'), fullPage: true });
   await page.getByTestId('hang-up').click();
 });

@@ -31,6 +31,8 @@ export type { ConnectionErrorReason } from './errors/transport-errors.js';
 export { TurnLatencyTracker } from './realtime/turn-latency.js';
 export type {
   AgentTurnMetrics,
+  EndOfTurnReading,
+  EndOfTurnReason,
   ClientToolCall,
   DataPacket,
   SDKAgentState,

@@ -17,6 +17,7 @@ export type { MediaService } from './server/engines/media/media-service.js';
 export type { AgentRoomConnection, AudioOutput, IncomingTextStream, ReceivedData, RemoteAudioTrack } from './server/engines/media/agent-transport.js';
 export { DEFAULT_TURN_DETECTION } from './server/agent/human-listener.js';
 export type { TurnDetectionOptions } from './server/agent/human-listener.js';
+export type { EndOfTurnDecision, TurnMetrics } from './server/kernel/ports/turn-metrics.js';
 export { EspeakEngine } from './server/engines/speech/tts/espeak-engine.js';
 export { FliteEngine } from './server/engines/speech/tts/flite-engine.js';
 export { PocketsphinxEngine } from './server/engines/speech/stt/pocketsphinx-engine.js';

@@ -116,6 +116,25 @@ export type RuntimeApiMessage = RuntimeApiEnvelope;
 const Ms = z.optional(z.number().check(z.nonnegative()));
 
 /**
+ * How the turn detector read the words at the human's last pause (adaptive turn detection): `question`,
+ * `statement` and `reply` read as finished; `continuation` (a conjunction, a preposition, an article...) and
+ * `filler` as going on; `short` (a word or two) and `unsure` (the recogniser was unsure of the ending) in
+ * between; `empty` when no words were heard.
+ */
+export const EndOfTurnReason = z.enum(['empty', 'filler', 'continuation', 'short', 'reply', 'question', 'statement', 'unsure']);
+export type EndOfTurnReason = z.infer<typeof EndOfTurnReason>;
+
+/** The turn detector's reading at the pause that ended the turn, and the silence it waited for. */
+export const EndOfTurnReading = z.object({
+  reason: EndOfTurnReason,
+  /** How likely the words ended the turn, 0..1. */
+  probability: z.number().check(z.gte(0), z.lte(1)),
+  /** The silence after the last speech that ended the turn, in milliseconds. */
+  wait_ms: z.number().check(z.nonnegative()),
+});
+export type EndOfTurnReading = z.infer<typeof EndOfTurnReading>;
+
+/**
  * Topic `turn_metrics` (Palaver extension): the agent's timings of one turn, sent when the turn ends.
  * Milliseconds; a stage the turn did not have is absent (a typed turn has no VAD or STT).
  */
@@ -135,6 +154,10 @@ export const AgentTurnMetrics = z.object({
   response_ms: Ms,
   /** The answer was prepared at the human's pause and played when the turn ended. */
   prepared_answer: z.optional(z.boolean()),
+  /** Answers prepared at earlier pauses of the utterance and thrown away (the human went on, or was heard otherwise). */
+  discarded_answers: z.optional(z.int().check(z.nonnegative())),
+  /** Adaptive turn detection: how the words read at the pause that ended the turn. */
+  end_of_turn: z.optional(EndOfTurnReading),
   interrupted: z.boolean(),
 });
 export type AgentTurnMetrics = z.infer<typeof AgentTurnMetrics>;

@@ -333,7 +333,17 @@ describe('reduceRealtime: data packets', () => {
 
   it('keeps the agent\'s turn timings and the latencies measured here, reset by the next connect', () => {
     const state = connectedWithAgent();
-    const metrics = { turn: 0, source: 'voice', end_of_speech_decision_ms: 210, stt_final_ms: 0, response_ms: 290, prepared_answer: true, interrupted: false };
+    const metrics = {
+      turn: 0,
+      source: 'voice',
+      end_of_speech_decision_ms: 210,
+      stt_final_ms: 0,
+      response_ms: 290,
+      prepared_answer: true,
+      discarded_answers: 1,
+      end_of_turn: { reason: 'question', probability: 0.95, wait_ms: 203 },
+      interrupted: false,
+    };
     const withMetrics = reduceRealtime(state, packet('turn_metrics', metrics));
     expect(withMetrics.state.agentTurns).toEqual([metrics]);
     expect(emitted(withMetrics.effects).map((effect) => effect.name)).toEqual(['agentTurnMetrics', 'dataPacket']);
@@ -342,6 +352,8 @@ describe('reduceRealtime: data packets', () => {
     expect(emitted(measured.effects)).toEqual([{ name: 'turnLatency', args: [330] }]);
     // Malformed timings are dropped; a measurement of an earlier attempt is ignored.
     expect(reduceRealtime(state, packet('turn_metrics', { turn: 'x' })).state).toBe(state);
+    expect(reduceRealtime(state, packet('turn_metrics', { ...metrics, end_of_turn: { reason: 'guess', probability: 0.5, wait_ms: 300 } })).state).toBe(state);
+    expect(reduceRealtime(state, packet('turn_metrics', { ...metrics, end_of_turn: { reason: 'question', probability: 1.5, wait_ms: 300 } })).state).toBe(state);
     expect(reduceRealtime(state, { type: 'turn_latency_measured', attempt: 0, latencyMs: 1 }).state).toBe(state);
   });
 

@@ -1,6 +1,6 @@
 import type { ContextMessageCreateParams } from '../contract/contexts.js';
 import { RealtimeSession, type RealtimeSessionConfig } from '../contract/realtime.js';
-import { parseAgentMetadata, parseDataPacket, type SDKAgentState, type SDKSessionTranscription } from '../contract/sdk.js';
+import { parseAgentMetadata, parseDataPacket, type AgentTurnMetrics, type SDKAgentState, type SDKSessionTranscription } from '../contract/sdk.js';
 import type { AgentSessionEvents, AgentSessionHost, AgentSessionSpec, AgentStopReason } from '../server/kernel/ports/agent-session-host.js';
 import { createVoiceAgentHost, type VoiceAgentHostDependencies } from '../server/agent/voice-agent-host.js';
 import { createLogger } from '../server/kernel/logger.js';
@@ -118,6 +118,8 @@ export class HumanParticipant {
   readonly remainingSeconds: Array<number | null> = [];
   /** Every `message` packet, in order. */
   readonly messages: SDKSessionTranscription[] = [];
+  /** Every `turn_metrics` packet (the agent's timings of each turn), in order. */
+  readonly turnMetrics: AgentTurnMetrics[] = [];
   readonly textStreams: Array<{ attributes: Record<string, string>; text: string; from: string }> = [];
   readonly errors: string[] = [];
   readonly heard: HeardFrame[] = [];
@@ -158,6 +160,7 @@ export class HumanParticipant {
       const packet = parseDataPacket(data.topic, new TextDecoder().decode(data.payload));
       if (packet?.topic === 'message') this.messages.push(packet.payload);
       if (packet?.topic === 'error') this.errors.push(packet.payload.message);
+      if (packet?.topic === 'turn_metrics') this.turnMetrics.push(packet.payload);
     });
     this.connection.onTextStream('lk.transcription', (stream) => {
       void stream.readAll().then((text) => this.textStreams.push({ attributes: stream.attributes, text, from: stream.from }));

@@ -73,6 +73,18 @@ describe.skipIf(!pocketsphinxAvailable())('voice agent: answers prepared at the 
 
     const turn = metrics.find((candidate) => candidate.session === handle.sessionId && candidate.source === 'voice')!;
     expect(turn.preparedAnswer).toBe(true);
+    // The detector read the words at the pause as a finished turn and waited accordingly; the turn ended once that
+    // wait had passed, and the human's app is told both (`turn_metrics`).
+    const reading = turn.endOfTurn!;
+    expect(['question', 'statement', 'unsure'], `read as ${reading.reason}`).toContain(reading.reason);
+    expect(reading.waitMs).toBeLessThan(1000);
+    expect(turn.endOfSpeechDecisionMs!).toBeGreaterThanOrEqual(reading.waitMs - 1);
+    await eventually(() => expect(human.turnMetrics.filter((reported) => reported.source === 'voice')).toHaveLength(1));
+    expect(human.turnMetrics.find((reported) => reported.source === 'voice')).toMatchObject({
+      prepared_answer: true,
+      discarded_answers: turn.discardedAnswers,
+      end_of_turn: { reason: reading.reason, probability: reading.probability, wait_ms: Math.round(reading.waitMs) },
+    });
     // Asked with the decoder's early words when the voice went quiet, and again if the segment's final read other
     // words (that answer is thrown away, and counted).
     const requests = upstream.requests.slice(before);
@@ -127,6 +139,9 @@ describe.skipIf(!pocketsphinxAvailable())('voice agent: answers prepared at the 
     const heard = human.finalTranscriptions(false)[0]!.text;
     expect(heard.split(' ').length).toBeGreaterThanOrEqual(8);
     expect(turn.discardedAnswers).toBeGreaterThanOrEqual(1);
+    // The reading that ended the turn is the one after the pause the human went on from.
+    expect(turn.endOfTurn).toBeDefined();
+    expect(turn.endOfSpeechDecisionMs!).toBeGreaterThanOrEqual(turn.endOfTurn!.waitMs - 1);
     const requests = upstream.requests.slice(before);
     // The answer prepared at the pause was asked with the words before it, and aborted when the human went on.
     const [first] = requests;

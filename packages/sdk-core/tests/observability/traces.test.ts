@@ -6,6 +6,7 @@ import { BadRequestError, NotFoundError, UpstreamError } from '../../src/index.j
 import { HumanParticipant, offlineAnswer, RecordedEvents, sessionSpec } from '../../src/testing/agent-harness.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { eventually } from '../../src/testing/media-test-support.js';
+import { traceTurn } from '../../src/server/agent/turn-span.js';
 import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -51,6 +52,23 @@ function only(name: string): ReadableSpan {
 function isChildOf(child: ReadableSpan, parent: ReadableSpan): boolean {
   return child.parentSpanContext?.spanId === parent.spanContext().spanId && child.spanContext().traceId === parent.spanContext().traceId;
 }
+
+it('a voice turn ended by adaptive turn detection carries how the words read at the pause', async () => {
+  exporter.reset();
+  const endedAtClock = performance.now();
+  const turn = { kind: 'user', source: 'voice', text: 'what time does the train leave', startedAt: new Date(), endedAt: new Date(), endedAtClock } as const;
+  const endOfTurn = { reason: 'question', probability: 0.95, waitMs: 203 } as const;
+  await traceTurn(turn, { sessionId: 'session_1', index: 0 }, new AbortController().signal, async () => ({
+    type: 'done',
+    metrics: { session: 'session_1', turn: 0, source: 'voice', interrupted: false, endOfSpeechDecisionMs: 210, endOfTurn },
+  }));
+  expect(only('agent turn').attributes).toMatchObject({
+    'palaver.turn.end_of_speech_decision_ms': 210,
+    'palaver.turn.end_of_turn.reason': 'question',
+    'palaver.turn.end_of_turn.probability': 0.95,
+    'palaver.turn.end_of_turn.wait_ms': 203,
+  });
+});
 
 describe.each(await storeKinds())('traces through @opentelemetry/api (%s)', (kind) => {
   let test: TestServer;

@@ -16,7 +16,7 @@ import type { SpeechRefusal } from './speech-budget.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { turnToolHandler } from './turn-tools.js';
 import type { PreparedAnswer } from './turn-taking/answer-preparer.js';
-import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
+import type { EndOfTurnDecision, TurnMetrics } from '../kernel/ports/turn-metrics.js';
 import { UtteranceTranscript } from './utterance-transcript.js';
 
 /** Something the agent has to do: answer the human, or say a given text. */
@@ -35,6 +35,8 @@ export type PendingTurn =
       prepared?: PreparedAnswer;
       /** Answers prepared at earlier pauses of this utterance and thrown away. */
       discardedAnswers?: number;
+      /** Adaptive turn detection: how the words read at the pause that ended the turn. */
+      endOfTurn?: EndOfTurnDecision;
     }
   | { kind: 'say'; text: string; receivedAtClock: number };
 
@@ -93,6 +95,7 @@ export async function runTurn(context: TurnContext, turn: PendingTurn, index: nu
     ...(turn.kind === 'user' && turn.endOfSpeechDecisionMs !== undefined ? { endOfSpeechDecisionMs: turn.endOfSpeechDecisionMs } : {}),
     ...(turn.kind === 'user' && turn.sttFinalMs !== undefined ? { sttFinalMs: turn.sttFinalMs } : {}),
     ...(turn.kind === 'user' && turn.source === 'voice' ? { preparedAnswer: turn.prepared !== undefined, discardedAnswers: turn.discardedAnswers ?? 0 } : {}),
+    ...(turn.kind === 'user' && turn.endOfTurn ? { endOfTurn: turn.endOfTurn } : {}),
   };
   const endedAtClock = turn.kind === 'user' ? turn.endedAtClock : turn.receivedAtClock;
 

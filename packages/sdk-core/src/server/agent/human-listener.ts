@@ -5,6 +5,8 @@ import type { SttEngine, SttSession, TranscriptWord } from '../engines/speech/st
 import type { VadEvent } from '../engines/speech/vad/speech-segmenter.js';
 import { VAD_SAMPLE_RATE } from '../engines/speech/vad/frame-scorer.js';
 import type { VadStream, VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
+import type { EndOfTurnReason } from '../../contract/sdk.js';
+import type { EndOfTurnDecision } from '../kernel/ports/turn-metrics.js';
 import { RecentAudio } from './recent-audio.js';
 import { heardConfidence, scoreEndOfTurn } from './turn-taking/end-of-turn-scorer.js';
 import { DEFAULT_TURN_END, turnEndWait, type TurnEndDecision, type TurnEndSettings } from './turn-taking/turn-end-policy.js';
@@ -46,6 +48,8 @@ export interface HeardUtterance {
   sttFinalMs: number;
   /** Pauses inside the utterance the human went on after (adaptive turn detection). */
   resumptions: number;
+  /** Adaptive turn detection: how the words read at the pause that ended the turn, and the wait chosen. */
+  endOfTurn?: EndOfTurnDecision;
 }
 
 /** A pause of the human (adaptive turn detection): the words so far and how long the turn end waits. */
@@ -57,6 +61,8 @@ export interface HeardPause {
   waitMs: number;
   /** The end-of-turn scorer's probability for `text`. */
   probability: number;
+  /** Why the words read as they did. */
+  reason: EndOfTurnReason;
 }
 
 /** What the agent does with one utterance of the human. */
@@ -116,7 +122,7 @@ interface OpenUtterance {
   /** Set once the words were read early in the current quiet (adaptive, preemptive), until the voice is back. */
   earlyRead: boolean;
   /** Set while the human is silent after speech (adaptive): the turn ends when its timer fires. */
-  pause: { speechEndedAt: number; timer: NodeJS.Timeout | undefined } | undefined;
+  pause: { speechEndedAt: number; timer: NodeJS.Timeout | undefined; decision?: EndOfTurnDecision } | undefined;
   resumptions: number;
 }
 
@@ -319,7 +325,8 @@ export class HumanListener {
         else this.end(open, speechEndedAt);
       };
       pause.timer = setTimeout(decide, remaining);
-      open.handler.paused?.({ text, speechEndedAt, waitMs: decision.waitMs, probability: decision.score.probability });
+      pause.decision = { reason: decision.score.reason, probability: decision.score.probability, waitMs: decision.waitMs };
+      open.handler.paused?.({ text, speechEndedAt, ...pause.decision });
     });
   }
 
@@ -339,7 +346,7 @@ export class HumanListener {
     this.open = undefined;
     const decidedAt = performance.now();
     const endedAt = new Date(Date.now() - (decidedAt - speechEndedAt));
-    this.finishUtterance(open, { decidedAt, speechEndedAt, endedAt }).catch((error: unknown) => {
+    this.finishUtterance(open, { decidedAt, speechEndedAt, endedAt, endOfTurn: open.pause?.decision }).catch((error: unknown) => {
       this.options.logger.error({ err: error }, 'handling the end of an utterance failed');
     });
   }
@@ -378,7 +385,10 @@ export class HumanListener {
     session.push(this.recent.since(at - PREROLL_SECONDS));
   }
 
-  private async finishUtterance(open: OpenUtterance, timing: { decidedAt: number; speechEndedAt: number; endedAt: Date }): Promise<void> {
+  private async finishUtterance(
+    open: OpenUtterance,
+    timing: { decidedAt: number; speechEndedAt: number; endedAt: Date; endOfTurn: EndOfTurnDecision | undefined },
+  ): Promise<void> {
     let text = '';
     try {
       // Adaptive: the segment spoken after the last pause (if any) is still open; fixed: the only one.
@@ -398,6 +408,7 @@ export class HumanListener {
       endOfSpeechDecisionMs: timing.decidedAt - timing.speechEndedAt,
       sttFinalMs: performance.now() - timing.decidedAt,
       resumptions: open.resumptions,
+      ...(timing.endOfTurn ? { endOfTurn: timing.endOfTurn } : {}),
     });
   }
 }

@@ -45,6 +45,11 @@ export async function traceTurn(
       response_ms: metrics.responseMs,
     };
     for (const [name, value] of Object.entries(measured)) if (value !== undefined) attributes[`palaver.turn.${name}`] = value;
+    if (metrics.endOfTurn) {
+      attributes['palaver.turn.end_of_turn.reason'] = metrics.endOfTurn.reason;
+      attributes['palaver.turn.end_of_turn.probability'] = metrics.endOfTurn.probability;
+      attributes['palaver.turn.end_of_turn.wait_ms'] = metrics.endOfTurn.waitMs;
+    }
     span.setAttributes(attributes);
     // Speech-to-text ran before the turn was queued: its milestones are placed after the span's start.
     if (metrics.endOfSpeechDecisionMs !== undefined) {

@@ -371,6 +371,7 @@ export class VoiceAgent implements AgentSessionHandle {
       endedAtClock: utterance.speechEndedAt,
       endOfSpeechDecisionMs: utterance.endOfSpeechDecisionMs,
       sttFinalMs: utterance.sttFinalMs,
+      ...(utterance.endOfTurn ? { endOfTurn: utterance.endOfTurn } : {}),
     });
   }
 
@@ -498,6 +499,8 @@ export class VoiceAgent implements AgentSessionHandle {
       ...(metrics.ttsFirstAudioMs !== undefined ? { tts_first_audio_ms: Math.round(metrics.ttsFirstAudioMs) } : {}),
       ...(metrics.responseMs !== undefined ? { response_ms: Math.round(metrics.responseMs) } : {}),
       ...(metrics.preparedAnswer !== undefined ? { prepared_answer: metrics.preparedAnswer } : {}),
+      ...(metrics.discardedAnswers !== undefined ? { discarded_answers: metrics.discardedAnswers } : {}),
+      ...(metrics.endOfTurn ? { end_of_turn: { reason: metrics.endOfTurn.reason, probability: metrics.endOfTurn.probability, wait_ms: Math.round(metrics.endOfTurn.waitMs) } } : {}),
     };
     this.connection
       .sendData(JSON.stringify(wire), { topic: TURN_METRICS_TOPIC, reliable: true, destinationIdentities: [this.spec.humanIdentity] })

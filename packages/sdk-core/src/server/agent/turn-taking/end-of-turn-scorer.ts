@@ -1,3 +1,4 @@
+import type { EndOfTurnReason } from '../../../contract/sdk.js';
 import { transcriptWords } from './transcript-words.js';
 
 /**
@@ -56,7 +57,7 @@ const QUESTION_OPENERS = new Set([
 export interface EndOfTurnScore {
   /** 0 (the human is surely going on) .. 1 (the turn is surely over). */
   probability: number;
-  reason: 'empty' | 'filler' | 'continuation' | 'short' | 'reply' | 'question' | 'statement' | 'unsure';
+  reason: EndOfTurnReason;
   /** Words at the end left out because the recogniser was unsure of them. */
   unsureWords?: number;
 }

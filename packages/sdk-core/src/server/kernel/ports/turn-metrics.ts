@@ -1,3 +1,5 @@
+import type { EndOfTurnReason } from '../../../contract/sdk.js';
+
 /**
  * What one agent turn measured, in milliseconds: the latency budget from the human's last word to the
  * agent's first audio, piece by piece. Fields are absent when the turn had no such stage (a typed turn has
@@ -33,4 +35,15 @@ export interface TurnMetrics {
   preparedAnswer?: boolean;
   /** Answers prepared at pauses the human went on after, thrown away (their tokens are metered). */
   discardedAnswers?: number;
+  /** Adaptive turn detection: how the words read at the pause that ended the turn, and the wait it chose. */
+  endOfTurn?: EndOfTurnDecision;
+}
+
+/** The turn detector's reading of the words at a pause and the silence it waits for before the turn ends. */
+export interface EndOfTurnDecision {
+  reason: EndOfTurnReason;
+  /** How likely the words end the turn, 0..1. */
+  probability: number;
+  /** The silence after the last speech that ends the turn. */
+  waitMs: number;
 }

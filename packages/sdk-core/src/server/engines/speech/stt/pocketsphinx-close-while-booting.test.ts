@@ -23,7 +23,7 @@ describe.skipIf(!available)('closing the embedded STT while its decoder worker s
     const bootMs = performance.now() - bootStarted;
     await probe.close();
 
-    const STEPS = 32;
+    const STEPS = 20;
     for (let step = 0; step < STEPS; step += 1) {
       const engine = new PocketsphinxEngine({ poolSize: 1 });
       const warming = engine.warmUp().then(

@@ -1,7 +1,8 @@
 // Profiling helper (not a benchmark): CPU time a gateway process spends per streamed chat completion at
 // CONCURRENCY concurrent streams from the fake upstream (children from llm-gateway-child.ts).
 // TARGET=platform (default), proxy or openai-proxy; BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of it;
-// BENCH_PERF=1 starts it with --perf-basic-prof and prints its pid before measuring (for `perf record -p`).
+// BENCH_PERF=1 starts it with --perf-basic-prof and prints its pid before measuring (for `perf record -p`);
+// BENCH_NODE_FLAGS="<flags>" starts it with those flags (e.g. `--import ./profiles/heap-sampler.ts`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -15,7 +16,7 @@ const children: ChildProcess[] = [];
 
 async function startChild<T>(...args: string[]): Promise<{ info: T; pid: number }> {
   const flags =
-    args[0] !== TARGET ? [] : process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', '--cpu-prof-interval', '250', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : process.env.BENCH_PERF ? ['--perf-basic-prof'] : [];
+    args[0] !== TARGET ? [] : process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', '--cpu-prof-interval', '250', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : process.env.BENCH_PERF ? ['--perf-basic-prof'] : [];
   const child = spawn(process.execPath, [...flags, '--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), '..', 'llm-gateway-child.ts'), ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, PALAVER_LOG_LEVEL: 'silent' },
@@ -75,7 +76,7 @@ async function streamOnce(): Promise<number> {
 }
 
 for (let round = 0; round < 5; round += 1) await Promise.all(Array.from({ length: CONCURRENCY }, streamOnce));
-if (process.env.BENCH_PERF) {
+if (process.env.BENCH_PERF || process.env.BENCH_NODE_FLAGS) {
   console.log(`PID ${pid}`);
   await new Promise((resolve) => setTimeout(resolve, 1000));
 }

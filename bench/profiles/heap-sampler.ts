@@ -1,5 +1,6 @@
 // Profiling helper: `--import ./heap-sampler.ts`; the first SIGUSR2 starts sampling allocations that survive
-// young-generation GCs (promoted garbage included), the second writes `<PALAVER_HEAP_PROFILE>.heapprofile`.
+// young-generation GCs (promoted garbage included; every allocation with PALAVER_HEAP_ALL=1), the second writes
+// `<PALAVER_HEAP_PROFILE>.heapprofile`.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 const session = new Session();
@@ -9,7 +10,7 @@ let sampling = false;
 process.on('SIGUSR2', () => {
   if (!sampling) {
     sampling = true;
-    void session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false } as never);
+    void session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.PALAVER_HEAP_ALL === '1' } as never);
     return;
   }
   void session.post('HeapProfiler.stopSampling').then((result) => {

@@ -16,8 +16,9 @@ const children: ChildProcess[] = [];
 
 async function startChild<T>(...args: string[]): Promise<{ info: T; pid: number }> {
   const flags =
-    args[0] !== TARGET ? [] : process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', '--cpu-prof-interval', '250', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : process.env.BENCH_PERF ? ['--perf-basic-prof'] : [];
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), '..', 'llm-gateway-child.ts'), ...args], {
+    args[0] !== TARGET ? [] : process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean) : process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', '--cpu-prof-interval', '250', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : process.env.BENCH_PERF ? ['--perf-basic-prof'] : [];
+  // After tsx's import, so a flag may import a TypeScript file (BENCH_NODE_FLAGS="--import ./profiles/heap-sampler.ts").
+  const child = spawn(process.execPath, ['--import', 'tsx', ...flags, join(dirname(fileURLToPath(import.meta.url)), '..', 'llm-gateway-child.ts'), ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, PALAVER_LOG_LEVEL: 'silent' },
   });

@@ -4,10 +4,10 @@
 // BENCH_PERF=1 starts it with --perf-basic-prof and prints its pid before measuring (for `perf record -p`);
 // BENCH_NODE_FLAGS="<flags>" starts it with those flags (e.g. `--import ./profiles/heap-sampler.ts`).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuPerUnit, threadTicks } from '../thread-cpu.js';
 
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 100);
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
@@ -23,23 +23,19 @@ async function startChild<T>(...args: string[]): Promise<{ info: T; pid: number 
     env: { ...process.env, PALAVER_LOG_LEVEL: 'silent' },
   });
   children.push(child);
-  for await (const line of createInterface({ input: child.stdout! })) return { info: JSON.parse(line) as T, pid: child.pid! };
-  throw new Error('child exited');
-}
-
-/** CPU ticks (10 ms) per thread of a process. */
-function threadTicks(pid: number): Map<string, number> {
-  const result = new Map<string, number>();
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      result.set(`${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}#${task}`, Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // The thread ended.
-    }
-  }
-  return result;
+  // Flags such as --trace-deopt print to stdout too: the child's JSON line is the one that starts with '{', the
+  // rest goes to stderr (read to the end, so the child never writes into a closed pipe).
+  return new Promise((resolve, reject) => {
+    let ready = false;
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (!ready && line.startsWith('{')) {
+        ready = true;
+        resolve({ info: JSON.parse(line) as T, pid: child.pid! });
+      } else process.stderr.write(`${line}\n`);
+    });
+    lines.on('close', () => reject(new Error('child exited')));
+  });
 }
 
 const { info: upstream } = await startChild<{ chatUrl: string }>('upstream');
@@ -76,7 +72,9 @@ async function streamOnce(): Promise<number> {
   return first;
 }
 
-for (let round = 0; round < 5; round += 1) await Promise.all(Array.from({ length: CONCURRENCY }, streamOnce));
+// Warm: TurboFan compiles the request path's functions over the first few thousand streams, on the helper threads.
+const WARMUP_ROUNDS = Number(process.env.WARMUP_ROUNDS ?? 40);
+for (let round = 0; round < WARMUP_ROUNDS; round += 1) await Promise.all(Array.from({ length: CONCURRENCY }, streamOnce));
 if (process.env.BENCH_PERF || process.env.BENCH_NODE_FLAGS) {
   console.log(`PID ${pid}`);
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -88,10 +86,10 @@ for (let round = 0; round < ROUNDS; round += 1) firsts.push(...(await Promise.al
 const after = threadTicks(pid);
 const streams = CONCURRENCY * ROUNDS;
 firsts.sort((a, b) => a - b);
-const busy = [...after].map(([name, ticks]) => [name, ticks - (before.get(name) ?? 0)] as const).filter(([, ticks]) => ticks > 0).sort((a, b) => b[1] - a[1]);
-const total = busy.reduce((sum, [, ticks]) => sum + ticks, 0);
+const busy = cpuPerUnit(before, after, streams);
+const total = busy.reduce((sum, [, micros]) => sum + micros, 0);
 console.log(
-  `${TARGET}: ${streams} streams at ${CONCURRENCY} concurrent in ${(performance.now() - started).toFixed(0)} ms; CPU per stream ${((total * 10_000) / streams).toFixed(0)} µs ` +
-    `(${busy.map(([name, ticks]) => `${name} ${((ticks * 10_000) / streams).toFixed(0)}`).join(', ')}); first chunk p50 ${firsts[Math.floor(streams / 2)]!.toFixed(1)} ms`,
+  `${TARGET}: ${streams} streams at ${CONCURRENCY} concurrent in ${(performance.now() - started).toFixed(0)} ms; CPU per stream ${total.toFixed(0)} µs ` +
+    `(${busy.map(([name, micros]) => `${name} ${micros.toFixed(0)}`).join(', ')}); first chunk p50 ${firsts[Math.floor(streams / 2)]!.toFixed(1)} ms`,
 );
 for (const child of children) child.stdin!.end();

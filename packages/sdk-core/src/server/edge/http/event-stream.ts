@@ -81,12 +81,18 @@ function drained(outgoing: ServerResponse): Promise<void> {
   });
 }
 
+/** Frames held for one write: past this many characters they go out at once, whatever the turn. */
+const BATCH_CHARACTERS = 16 * 1024;
+
 /**
- * Writes an event stream straight to Node's response: the head goes out together with the first frame in
- * one write, then each later frame as it comes (frames produced in the same turn share a write: Node corks a
- * response's socket until the next tick). Each event is encoded as it is written, with no generator in between;
- * on loopback each write is a system call that delivers the data to the reader, about 0.15-0.5 ms on a small VM.
- * The headers the middlewares set on `outgoing` go out with the stream's own.
+ * Writes an event stream straight to Node's response. The head goes out together with the first frame in one
+ * write; the frames after it are joined and written once per turn of the event loop (at its check phase, after
+ * the I/O that produced them), and the stream's last frame joins the ones before it when the events end in the
+ * same turn. A streamed answer whose upstream chunks arrived together therefore costs two writes, not one per frame
+ * plus one for the end: each write to a chunked response is four calls into the socket's stream and, on loopback,
+ * a system call that delivers the data to the reader (see docs/decisions/0064 and 0076). Each event is encoded as
+ * it is pulled, nothing is read ahead of the socket: a full socket stops the pulling until it drains. The headers
+ * the middlewares set on `outgoing` go out with the stream's own.
  */
 export async function writeEventStream<T>(outgoing: ServerResponse, status: number, stream: EventStream<T>): Promise<void> {
   const { events, encode, failure, last, onCancel, headers } = stream.source;
@@ -102,6 +108,18 @@ export async function writeEventStream<T>(outgoing: ServerResponse, status: numb
   // The stream's length is not known: it goes chunked, whatever a middleware said.
   outgoing.removeHeader('content-length');
   outgoing.writeHead(status, headers);
+
+  // Frames pulled but not written yet, and the turn's flush that writes them.
+  let held = '';
+  let flushing: NodeJS.Immediate | undefined;
+  let full: Promise<void> | undefined;
+  const flush = () => {
+    flushing = undefined;
+    if (held === '' || closed) return;
+    const room = outgoing.write(held);
+    held = '';
+    if (!room) full ??= drained(outgoing).then(() => void (full = undefined));
+  };
   try {
     let first = true;
     for (;;) {
@@ -117,20 +135,23 @@ export async function writeEventStream<T>(outgoing: ServerResponse, status: numb
         frame = failure(error);
         done = true;
       }
-      const room = outgoing.write(frame);
-      if (done) break;
       if (first) {
+        // At once: Node sends the head and this frame together when the turn's ticks are done.
         first = false;
-        // Lets Node uncork the head and the first frame before the next frames are pulled: when they are
-        // already buffered, pulling on would run the whole answer in one turn and delay the first frame.
-        await yieldToEventLoop();
-      } else if (!room) {
-        await drained(outgoing);
+        if (!outgoing.write(frame)) full ??= drained(outgoing).then(() => void (full = undefined));
+      } else {
+        held += frame;
+        if (held.length >= BATCH_CHARACTERS) flush();
+        else flushing ??= setImmediate(flush);
       }
+      if (done) break;
+      if (full) await full;
       if (closed) return;
     }
-    outgoing.end(last);
+    if (flushing) clearImmediate(flushing);
+    outgoing.end(held + last);
   } catch (error) {
+    if (flushing) clearImmediate(flushing);
     outgoing.destroy(error as Error);
   } finally {
     outgoing.off('close', onClose);

@@ -38,19 +38,46 @@ function coldStarts(mode: 'palaver' | 'bare'): ColdStart[] {
   return results;
 }
 
+/** Alternating rounds per side: the VM's speed drifts over seconds, and both sides see the same drift. */
+const ROUNDS = 4;
+const ROUND_MS = 3000;
+
+interface Throughput {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+}
+
 /** autocannon in this process (the issue's original yardstick: client and server share the event loop and a core). */
-async function throughputInProcess(url: string, headers: Record<string, string>) {
-  await autocannon({ url, headers, connections: 10, duration: WARMUP_MS / 1000, pipelining: 1 });
-  const result = await autocannon({ url, headers, connections: 10, duration: 5, pipelining: 1 });
+async function throughputInProcess(url: string, headers: Record<string, string>, durationMs: number): Promise<Throughput> {
+  const result = await autocannon({ url, headers, connections: 10, duration: durationMs / 1000, pipelining: 1 });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { requestsPerSecond: result.requests.total / 5, p50: result.latency.p50, p99: result.latency.p99 };
+  return { requestsPerSecond: result.requests.total / (durationMs / 1000), p50: result.latency.p50, p99: result.latency.p99 };
 }
 
 /** autocannon in a child process: the server has a core to itself, the client the other. */
-async function throughputFromChild(url: string, headers: Record<string, string>) {
-  const result = await loadFromChild({ url, headers, connections: 10, durationMs: 5000, warmupMs: WARMUP_MS });
+async function throughputFromChild(url: string, headers: Record<string, string>, durationMs: number): Promise<Throughput> {
+  const result = await loadFromChild({ url, headers, connections: 10, durationMs, warmupMs: 500 });
   if (result.errors > 0) throw new Error(`${result.errors} failed answers`);
   return { requestsPerSecond: result.perSecond, p50: result.p50, p99: result.p99 };
+}
+
+/** Warms both sides, then ROUNDS alternating rounds of each; the medians of the rounds and each round's ratio. */
+async function compare(measure: typeof throughputInProcess, palaverUrl: string, palaverHeaders: Record<string, string>, bareUrl: string) {
+  await measure(palaverUrl, palaverHeaders, WARMUP_MS);
+  await measure(bareUrl, {}, WARMUP_MS);
+  const palaver: Throughput[] = [];
+  const bare: Throughput[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    palaver.push(await measure(palaverUrl, palaverHeaders, ROUND_MS));
+    bare.push(await measure(bareUrl, {}, ROUND_MS));
+  }
+  const middle = (runs: Throughput[]) => ({
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+  });
+  return { palaver: middle(palaver), bare: middle(bare), ratios: palaver.map((run, index) => run.requestsPerSecond / bare[index]!.requestsPerSecond) };
 }
 
 const palaverCold = coldStarts('palaver');
@@ -86,17 +113,17 @@ const bare = createHttpServer((_request, response) => {
 await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
 const barePort = (bare.address() as { port: number }).port;
 
-const label = `GET ${path.replace(/\/[^/]+$/, '/{id}')} with auth + store read + contract validation, 10 connections, 5 s after ${WARMUP_MS / 1000} s of warm-up`;
+const label = `GET ${path.replace(/\/[^/]+$/, '/{id}')} with auth + store read + contract validation, 10 connections, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s per side after ${WARMUP_MS / 1000} s of warm-up`;
 for (const [mode, measure] of [
   ['load generator in the server process (the issue\'s yardstick)', throughputInProcess],
   ['load generator in its own process (server alone on a core)', throughputFromChild],
 ] as const) {
-  const palaverRun = await measure(`${base}${path}`, headers);
-  const bareRun = await measure(`http://127.0.0.1:${barePort}${path}`, {});
+  const { palaver, bare: bareRun, ratios } = await compare(measure, `${base}${path}`, headers, `http://127.0.0.1:${barePort}${path}`);
+  const ratio = palaver.requestsPerSecond / bareRun.requestsPerSecond;
   console.log(`${label}; ${mode}:`);
-  console.log(`  palaver: ${fixed(palaverRun.requestsPerSecond, 0)} req/s, p50 ${palaverRun.p50} ms, p99 ${palaverRun.p99} ms`);
-  console.log(`  bare node:http (same body, no work): ${fixed(bareRun.requestsPerSecond, 0)} req/s, p50 ${bareRun.p50} ms, p99 ${bareRun.p99} ms`);
-  console.log(`  ratio palaver/bare: ${fixed(palaverRun.requestsPerSecond / bareRun.requestsPerSecond, 3)} (target 0.35)`);
+  console.log(`  palaver: median ${fixed(palaver.requestsPerSecond, 0)} req/s, p50 ${palaver.p50} ms, p99 ${palaver.p99} ms`);
+  console.log(`  bare node:http (same body, no work): median ${fixed(bareRun.requestsPerSecond, 0)} req/s, p50 ${bareRun.p50} ms, p99 ${bareRun.p99} ms`);
+  console.log(`  ratio palaver/bare (of the medians): ${fixed(ratio, 3)} (target 0.35); round by round ${ratios.map((value) => fixed(value, 3)).join(', ')}`);
 }
 
 bare.close();

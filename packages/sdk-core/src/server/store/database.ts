@@ -6,6 +6,7 @@ import { importOptional } from '../kernel/optional-package.js';
 import { migrations } from './migrations/index.js';
 import { withStatementCache } from './statement-cache.js';
 import type { Database } from './tables.js';
+import { DocumentReadCache } from './document-read-cache.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -51,8 +52,16 @@ export interface Store {
    * the statement itself there.
    */
   readNow?: (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+  /**
+   * SQLite only: recently read documents, kept by {@link DocumentStore} (which forgets a document once it wrote it).
+   * Whatever else writes the `documents` table forgets what it changed (`forgetKind`).
+   */
+  documentReads?: DocumentReadCache;
   close(): Promise<void>;
 }
+
+/** The embedded store's document reads: a second at most behind another process's writes, small documents only. */
+const DOCUMENT_READS = { ttlMs: 1000, maxDocuments: 4096, maxDataCharacters: 16 * 1024 };
 
 function quoteIdentifier(identifier: string): string {
   if (!/^[a-zA-Z_][a-zA-Z0-9_]{0,62}$/.test(identifier)) throw new Error(`Invalid schema name: ${identifier}`);
@@ -116,6 +125,7 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
   let dialect: DialectName;
   let sqlite: Store['sqlite'];
   let readNow: Store['readNow'];
+  let documentReads: DocumentReadCache | undefined;
   const url = options.url;
   const pg = url ? await loadPg() : undefined;
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => (pg && url ? withAdvisoryLock(pg, url, work) : work());
@@ -141,6 +151,7 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
     const cached = withStatementCache(database);
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
     readNow = (sql, parameters) => (database.inTransaction ? undefined : (cached.prepare(sql).all(parameters) as unknown[]));
+    documentReads = new DocumentReadCache(DOCUMENT_READS);
     dialect = 'sqlite';
     const kysely = db;
     sqlite = (work) => kysely.connection().execute(async () => database.transaction(() => work(database))());
@@ -175,6 +186,7 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
     exclusive,
     ...(sqlite ? { sqlite } : {}),
     ...(readNow ? { readNow } : {}),
+    ...(documentReads ? { documentReads } : {}),
     close: () => db.destroy(),
   };
 }

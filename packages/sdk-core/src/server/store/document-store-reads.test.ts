@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './database.js';
 import { DocumentStore } from './document-store.js';
@@ -28,7 +31,8 @@ describe('DocumentStore.find on SQLite', () => {
     let updated!: () => void;
     const written = new Promise<void>((resolve) => (updated = resolve));
     const transaction = store!.transaction(async (trx) => {
-      await trx.updateTable('documents').set({ data: JSON.stringify({ text: 'uncommitted' }) }).where('id', '=', 'note_1').execute();
+      // Through the DocumentStore, which forgets the kept read: the next read goes to the database.
+      await notes.replace('note_1', scope, { text: 'uncommitted' }, {}, trx);
       updated();
       await gate;
       throw new Error('rolled back');
@@ -72,5 +76,52 @@ describe('DocumentStore.find on SQLite', () => {
     expect(throughKysely).toEqual(synchronous);
     await notes.delete('note_1', { project: 'project_a', human: null });
     expect(await notes.find('note_1', { project: 'project_a', human: null })).toBeUndefined();
+  });
+
+  it('answers a document read again from memory, and every write through the DocumentStore shows at once', async () => {
+    const notes = await seeded();
+    const scope = { project: 'project_a', human: null };
+    const text = async () => (await notes.find('note_1', scope))?.data.text;
+    expect(await text()).toBe('committed');
+    expect(store!.documentReads!.size).toBe(1);
+    // A write around the DocumentStore is not seen while the read is kept (the cache's contract: another
+    // process's writes show after its time to live)...
+    await store!.db.updateTable('documents').set({ data: JSON.stringify({ text: 'around' }) }).where('id', '=', 'note_1').execute();
+    expect(await text()).toBe('committed');
+    // ...every write through it is.
+    await notes.replace('note_1', scope, { text: 'replaced' });
+    expect(await text()).toBe('replaced');
+    await notes.update('note_1', scope, () => ({ text: 'updated' }));
+    expect(await text()).toBe('updated');
+    await expect(notes.update('note_1', scope, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    expect(await text()).toBe('updated');
+    await notes.upsert({ id: 'note_1', project: 'project_a', data: { text: 'upserted' } });
+    expect(await text()).toBe('upserted');
+    await notes.delete('note_1', scope, { soft: true });
+    expect(await text()).toBeUndefined();
+    await notes.upsert({ id: 'note_1', project: 'project_a', data: { text: 'restored' } });
+    expect(await text()).toBe('restored');
+    await notes.delete('note_1', scope);
+    expect(await text()).toBeUndefined();
+    await notes.insert({ id: 'note_1', project: 'project_a', data: { text: 'inserted again' } });
+    expect(await text()).toBe('inserted again');
+  });
+
+  it('shows a write by another process on the same file within a second', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'palaver-reads-'));
+    const file = join(folder, 'store.db');
+    store = await openStore({ file });
+    const other = await openStore({ file });
+    try {
+      const notes = new DocumentStore<Note>(store, 'note');
+      await notes.insert({ id: 'note_1', project: null, data: { text: 'first' } });
+      const scope = { project: 'project_a', human: null, includeGlobal: true };
+      expect((await notes.find('note_1', scope))?.data.text).toBe('first');
+      await new DocumentStore<Note>(other, 'note').replace('note_1', { project: 'project_a', human: null, includeGlobal: true }, { text: 'second' });
+      await expect.poll(async () => (await notes.find('note_1', scope))?.data.text, { timeout: 1500, interval: 50 }).toBe('second');
+    } finally {
+      await other.close();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -195,6 +195,7 @@ export class DocumentStore<T> {
     const now = document.createdAt ?? nowIso();
     const row = this.rowOf(document, now, now);
     await executor.insertInto('documents').values(row).execute();
+    this.forget(row.id);
     return this.toDocument(row);
   }
 
@@ -218,6 +219,7 @@ export class DocumentStore<T> {
         })),
       )
       .execute();
+    this.forget(document.id);
   }
 
   async find(id: string, scope: AccessScope, executor: Executor = this.store.db): Promise<StoredDocument<T> | undefined> {
@@ -236,11 +238,26 @@ export class DocumentStore<T> {
     }
     const values: Record<string, unknown> = { [SLOT.id]: id, [SLOT.project]: scope.project, [SLOT.human]: scope.human };
     const parameters = prepared.parameters.map((parameter) => (typeof parameter === 'string' && Object.hasOwn(values, parameter) ? values[parameter] : parameter));
-    const rows =
-      (executor === this.store.db ? (this.store.readNow?.(prepared.sql, parameters) as DocumentRow[] | undefined) : undefined) ??
-      (await executor.executeQuery<DocumentRow>(CompiledQuery.raw(prepared.sql, parameters))).rows;
-    const row = rows[0];
+    if (executor === this.store.db && this.store.readNow) {
+      const reads = this.store.documentReads;
+      const readScope = `${shape}\u0000${scope.project}\u0000${scope.human ?? ''}`;
+      const kept = reads?.get(this.kind, id, readScope);
+      if (kept) return this.toDocument(kept);
+      // Undefined while a transaction is open on the connection: then read through Kysely (and keep nothing).
+      const rows = this.store.readNow(prepared.sql, parameters) as DocumentRow[] | undefined;
+      if (rows) {
+        const row = rows[0];
+        if (row) reads?.set(this.kind, id, readScope, row);
+        return row ? this.toDocument(row) : undefined;
+      }
+    }
+    const row = (await executor.executeQuery<DocumentRow>(CompiledQuery.raw(prepared.sql, parameters))).rows[0];
     return row ? this.toDocument(row) : undefined;
+  }
+
+  /** The document changed: its next read goes to the database (see {@link DocumentReadCache}). */
+  private forget(id: string): void {
+    this.store.documentReads?.forget(this.kind, id);
   }
 
   /** Replaces the data (and optionally name/tags) of a visible document; undefined when absent. */
@@ -263,6 +280,7 @@ export class DocumentStore<T> {
       .where('id', '=', id)
       .where(this.visible(scope))
       .executeTakeFirst();
+    this.forget(id);
     if (Number(result.numUpdatedRows) === 0) return undefined;
     return this.find(id, scope, executor);
   }
@@ -285,6 +303,20 @@ export class DocumentStore<T> {
     mutate: (current: StoredDocument<T>, transaction: Transaction<Database>) => T | Promise<T>,
     extra: DocumentColumns | ((data: T) => DocumentColumns) = {},
   ): Promise<StoredDocument<T> | undefined> {
+    try {
+      return await this.locked(id, scope, mutate, extra);
+    } finally {
+      // Also once the transaction ended (committed or rolled back), whatever ran meanwhile.
+      this.forget(id);
+    }
+  }
+
+  private locked(
+    id: string,
+    scope: AccessScope,
+    mutate: (current: StoredDocument<T>, transaction: Transaction<Database>) => T | Promise<T>,
+    extra: DocumentColumns | ((data: T) => DocumentColumns),
+  ): Promise<StoredDocument<T> | undefined> {
     return this.store.transaction(async (transaction) => {
       const locking = transaction.selectFrom('documents').selectAll().where('id', '=', id).where(this.visible(scope));
       const row = await (this.store.dialect === 'postgres' ? locking.forUpdate() : locking).executeTakeFirst();
@@ -304,6 +336,7 @@ export class DocumentStore<T> {
         .where('kind', '=', this.kind)
         .where('id', '=', id)
         .execute();
+      this.forget(id);
       return { ...current, data, updatedAt };
     });
   }
@@ -317,9 +350,11 @@ export class DocumentStore<T> {
         .where('id', '=', id)
         .where(this.visible(scope))
         .executeTakeFirst();
+      this.forget(id);
       return Number(result.numUpdatedRows) > 0;
     }
     const result = await executor.deleteFrom('documents').where('id', '=', id).where(this.visible(scope)).executeTakeFirst();
+    this.forget(id);
     return Number(result.numDeletedRows) > 0;
   }
 

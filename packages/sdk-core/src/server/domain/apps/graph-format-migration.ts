@@ -42,6 +42,8 @@ export async function migrateStoredGraphs(store: Store, logger: Logger): Promise
       .execute();
     converted += 1;
   }
+  // Written around DocumentStore: what it kept of these kinds is dropped.
+  for (const kind of kinds) store.documentReads?.forgetKind(kind);
   const retiredCount = Number(retired.numDeletedRows ?? 0);
   if (converted > 0 || retiredCount > 0) logger.info({ converted, retired: retiredCount }, 'stored graphs brought to the graph format');
   return { converted, retired: retiredCount };

@@ -83,6 +83,8 @@ export class LlmService {
       .where('id', 'like', `${BUILT_IN_PREFIX}%`)
       .where('id', 'not in', wanted.map((llm) => llm.id))
       .execute();
+    // Deleted around DocumentStore: what it kept of the built-ins is dropped.
+    this.store.documentReads?.forgetKind(this.documents.kind);
   }
 
   /** Every referenced secret must exist and be usable by the LLM's owner (see `SecretService`). */

@@ -22,7 +22,7 @@ interface Entry {
  * ran; a write by another process on the same file (the `palaver` CLI) shows after `ttlMs` at most, as verified API
  * keys and model resolutions do (decision 0062). A document's first read of a request costs ~12 µs on a busy
  * server, most of it SQLite's code and pages coming back into the CPU's caches (~4 µs in a loop), an eighth of a
- * small GET (decision 0076). Only rows read outside transactions are kept; a miss is never kept.
+ * small GET (decisions 0076, 0083). Only rows read outside transactions are kept; a miss is never kept.
  *
  * @example
  * const row = cache.get('persona', id, scopeKey) ?? readAndKeep();

@@ -303,20 +303,6 @@ export class DocumentStore<T> {
     mutate: (current: StoredDocument<T>, transaction: Transaction<Database>) => T | Promise<T>,
     extra: DocumentColumns | ((data: T) => DocumentColumns) = {},
   ): Promise<StoredDocument<T> | undefined> {
-    try {
-      return await this.locked(id, scope, mutate, extra);
-    } finally {
-      // Also once the transaction ended (committed or rolled back), whatever ran meanwhile.
-      this.forget(id);
-    }
-  }
-
-  private locked(
-    id: string,
-    scope: AccessScope,
-    mutate: (current: StoredDocument<T>, transaction: Transaction<Database>) => T | Promise<T>,
-    extra: DocumentColumns | ((data: T) => DocumentColumns),
-  ): Promise<StoredDocument<T> | undefined> {
     return this.store.transaction(async (transaction) => {
       const locking = transaction.selectFrom('documents').selectAll().where('id', '=', id).where(this.visible(scope));
       const row = await (this.store.dialect === 'postgres' ? locking.forUpdate() : locking).executeTakeFirst();
@@ -336,6 +322,7 @@ export class DocumentStore<T> {
         .where('kind', '=', this.kind)
         .where('id', '=', id)
         .execute();
+      // Inside the transaction is enough: until it ends no read is kept (`readNow` answers undefined meanwhile).
       this.forget(id);
       return { ...current, data, updatedAt };
     });

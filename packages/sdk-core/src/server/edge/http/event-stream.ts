@@ -113,12 +113,15 @@ export async function writeEventStream<T>(outgoing: ServerResponse, status: numb
   let held = '';
   let flushing: NodeJS.Immediate | undefined;
   let full: Promise<void> | undefined;
+  /** Writes `text`; a full socket makes the loop wait (`full`) before it pulls the next event. */
+  const write = (text: string) => {
+    if (!outgoing.write(text)) full ??= drained(outgoing).then(() => void (full = undefined));
+  };
   const flush = () => {
     flushing = undefined;
     if (held === '' || closed) return;
-    const room = outgoing.write(held);
+    write(held);
     held = '';
-    if (!room) full ??= drained(outgoing).then(() => void (full = undefined));
   };
   try {
     let first = true;
@@ -138,7 +141,7 @@ export async function writeEventStream<T>(outgoing: ServerResponse, status: numb
       if (first) {
         // At once: Node sends the head and this frame together when the turn's ticks are done.
         first = false;
-        if (!outgoing.write(frame)) full ??= drained(outgoing).then(() => void (full = undefined));
+        write(frame);
       } else {
         held += frame;
         if (held.length >= BATCH_CHARACTERS) flush();

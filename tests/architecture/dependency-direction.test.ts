@@ -71,7 +71,7 @@ function browserSafeFiles(): string[] {
 
 /**
  * The server's layers, lowest first; a file may import its own layer and the ones below
- * (shared/design/architecture.md; the graph runtime sits on the agent, decision 0071). Inside `engines/`, speech is below media and llm.
+ * (docs/decisions/0068-server-layers.md; the graph runtime sits on the agent, decision 0071). Inside `engines/`, speech is below media and llm.
  */
 const LAYERS = ['kernel', 'store', 'engines', 'agent', 'graph', 'domain', 'edge', 'app'] as const;
 const ENGINES = ['bus', 'speech', 'media', 'llm'] as const;

@@ -9,7 +9,7 @@ const attributeState: Partial<Record<SDKAgentState, string>> = {
 };
 
 /**
- * An agent that speaks the real wire protocol (shared/design/wire-protocol.md) from a script: joins as
+ * An agent that speaks the real wire protocol (docs/WIRE-PROTOCOL.md) from a script: joins as
  * identity `agent` through the embedded AgentTransport, declares its state in metadata and the
  * `lk.agent.state` attribute, sends `message`/`error` packets and plays a tone on its audio track.
  */

@@ -1,6 +1,6 @@
 /**
  * Client-side enumerations (spec part 2) and the messages an agent and a client exchange inside a
- * realtime session's LiveKit room (`shared/design/wire-protocol.md`).
+ * realtime session's LiveKit room (`docs/WIRE-PROTOCOL.md`).
  *
  * Written with `zod/mini` so the browser connector parses what it receives without the full zod build;
  * types that come from the REST contract are imported as types only.

@@ -1,6 +1,6 @@
 /**
  * Names both sides of the wire must agree on: paths outside the REST contract, the agent's room identity,
- * LiveKit topics and attributes (`shared/design/wire-protocol.md`). Defined once here and imported by the
+ * LiveKit topics and attributes (`docs/WIRE-PROTOCOL.md`). Defined once here and imported by the
  * server, the connector and the TTS client. Plain constants: no zod, nothing for a bundle to carry.
  */
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { allRoutes } from '../../src/contract/routes.js';
 import type { RouteDefinition } from '../../src/contract/define-route.js';
-import { parseSpecEndpoints, partFiveAuth, pathShape, readSpec, specPath, type SpecEndpoint } from './spec-endpoints.js';
+import { parseSpecEndpoints, partFiveAuth, pathShape, readSpecIfPresent, specPath, type SpecEndpoint } from './spec-endpoints.js';
+
+/** Absent in a clone without the spec beside it: the comparisons below skip (they fail under CI=true). */
+const spec = readSpecIfPresent();
 
 /** Served by the server but not contract routes: the spec does not list them as HTTP operations. */
 const ALLOWED_EXTRAS = ['/openapi.json', '/docs', '/health', '/metrics', '/favicon.ico', '/favicon.svg', '/rtc', '/v1/voice/websocket', '/v1/chat/audio'];
@@ -58,8 +61,8 @@ function compare(endpoints: SpecEndpoint[], routes: RouteDefinition[]) {
   return { missing, extra, mismatched, duplicated };
 }
 
-describe('spec endpoint tables (parser)', () => {
-  const endpoints = parseSpecEndpoints(readSpec());
+describe.runIf(spec)('spec endpoint tables (parser)', () => {
+  const endpoints = spec === undefined ? [] : parseSpecEndpoints(spec);
   const find = (method: string, path: string) => endpoints.find((endpoint) => endpoint.method === method && endpoint.path === path);
 
   it(`reads every endpoint of part 4 from ${specPath()}`, () => {
@@ -91,8 +94,8 @@ describe('spec endpoint tables (parser)', () => {
   });
 });
 
-describe('the contract matches the spec', () => {
-  const endpoints = parseSpecEndpoints(readSpec());
+describe.runIf(spec)('the contract matches the spec', () => {
+  const endpoints = spec === undefined ? [] : parseSpecEndpoints(spec);
   const { missing, extra, mismatched, duplicated } = compare(endpoints, allRoutes);
 
   it('has a route for every spec endpoint', () => {
@@ -110,7 +113,9 @@ describe('the contract matches the spec', () => {
   it('matches auth class, path parameter names, deprecation and the x-human-id exception', () => {
     expect(mismatched, `Differences (${mismatched.length}):\n${mismatched.join('\n')}`).toEqual([]);
   });
+});
 
+describe('the contract', () => {
   it('gives every route a unique operationId', () => {
     const ids = allRoutes.map((route) => route.operationId);
     expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);

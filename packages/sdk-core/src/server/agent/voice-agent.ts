@@ -71,7 +71,7 @@ export interface VoiceAgentDependencies {
 /**
  * One session's agent: joins the room, listens to the human (VAD + streaming STT), answers through the
  * LLM gateway and speaks with the session's voice, keeping the agent state, the transcriptions and the
- * time limit on the wire as `shared/design/wire-protocol.md` says. Turns run one at a time from a queue;
+ * time limit on the wire as `docs/WIRE-PROTOCOL.md` says. Turns run one at a time from a queue;
  * barge-in aborts the running one.
  *
  * @example

@@ -79,7 +79,8 @@ describe('packages installed from tarballs, outside the workspace', () => {
     expect(result.voices as number).toBeGreaterThan(0);
   }, 180_000);
 
-  it('the palaver bin from the tarball starts the platform', async () => {
+  it('the palaver bin from the tarball prints its version and starts the platform', async () => {
+    expect(run(join(backend, 'node_modules/.bin/palaver'), ['--version'], backend).trim()).toBe(tarballContents(packed.tarballs['sdk-node']).manifest.version);
     const served = await start(join(backend, 'node_modules/.bin/palaver'), ['serve', '--port', '0', '--host', '127.0.0.1'], backend, /Palaver is running at/, 90_000);
     try {
       const url = /running at (\S+)/.exec(served.line)![1]!;

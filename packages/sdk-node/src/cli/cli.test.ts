@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,15 @@ afterAll(() => {
 });
 
 describe('palaver CLI', () => {
+  it('--version and -v print the version of @palaver/sdk-node', () => {
+    const { version } = JSON.parse(readFileSync(resolve(dirname(main), '../../package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const result = palaver([flag]);
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
+  });
+
   it('serve prints the URL and the dev key, honours --port and PALAVER_API_KEY, and token mints a working usage token', async () => {
     const apiKey = 'pk_cli_test_key_0123456789abcdef';
     const { url, apiKey: printed } = await serve(['--port', '0'], { PALAVER_API_KEY: apiKey });

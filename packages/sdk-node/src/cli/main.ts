@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { keysCommand } from './keys-command.js';
+import { packageVersion } from './package-version.js';
 import { serveCommand } from './serve-command.js';
 import { tokenCommand } from './token-command.js';
 import { webhooksCommand } from './webhooks-command.js';
@@ -7,6 +8,7 @@ import { webhooksCommand } from './webhooks-command.js';
 const program = new Command()
   .name('palaver')
   .description('Palaver: realtime voice and chat agents platform')
+  .version(packageVersion(), '-v, --version', 'print the version of @palaver/sdk-node')
   .showHelpAfterError();
 
 program

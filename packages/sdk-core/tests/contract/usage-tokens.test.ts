@@ -1,7 +1,14 @@
+import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
 import { storeKinds } from '../support/databases.js';
 import { useTestServer } from '../support/suite-server.js';
+
+/** Seconds from the JWT's `iat` to its `exp`. */
+function lifetimeOf(token: string): number {
+  const { iat, exp } = decodeJwt(token);
+  return exp! - iat!;
+}
 
 describe.each(await storeKinds())('usage tokens (%s)', (kind) => {
   const test = useTestServer(kind);
@@ -9,6 +16,9 @@ describe.each(await storeKinds())('usage tokens (%s)', (kind) => {
   it('mints a token that authenticates as its human, with the default ttl of 3600 s', async () => {
     const { token } = await test.client.usage.createToken({ human: 'alice' });
     expect(token.split('.')).toHaveLength(3);
+    // The JWT says how long it is valid: exp is iat + the TTL.
+    expect(lifetimeOf(token)).toBe(3600);
+    expect(lifetimeOf((await test.client.usage.createToken({ human: 'alice', ttl_seconds: 60 })).token)).toBe(60);
     const { ttl_seconds } = await test.client.usage.checkToken({ human: 'alice' });
     expect(ttl_seconds).toBeGreaterThan(3590);
     expect(ttl_seconds).toBeLessThanOrEqual(3600);
@@ -35,10 +45,10 @@ describe.each(await storeKinds())('usage tokens (%s)', (kind) => {
     await expect(test.client.usage.revokeToken({ human: 'bob' })).resolves.toBeUndefined();
   });
 
-  it('update_ttl shortens and extends the remaining lifetime; expiry rejects the next request', async () => {
+  it('update_ttl shortens the remaining lifetime, never past the exp the token was minted with; expiry rejects the next request', async () => {
     const { token } = await test.client.usage.createToken({ human: 'carol', ttl_seconds: 60 });
     await test.client.usage.updateTtl({ human: 'carol', ttl_seconds: 7200 });
-    expect((await test.client.usage.checkToken({ human: 'carol' })).ttl_seconds).toBeGreaterThan(7100);
+    expect((await test.client.usage.checkToken({ human: 'carol' })).ttl_seconds).toBeLessThanOrEqual(60);
     await test.client.usage.updateTtl({ human: 'carol', ttl_seconds: 1 });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const asCarol = test.clientWith({ usageToken: token });

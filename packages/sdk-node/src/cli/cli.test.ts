@@ -54,6 +54,9 @@ describe('palaver CLI', () => {
     const token = palaver(['token', '--human', 'cli-user', '--ttl', '120', '--url', url, '--api-key', apiKey]);
     expect(token.status, token.stderr).toBe(0);
     const jwt = token.stdout.trim();
+    // The JWT's exp is the TTL asked for.
+    const claims = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { iat: number; exp: number };
+    expect(claims.exp - claims.iat).toBe(120);
     const check = await fetch(`${url}/v1/voice/list`, { headers: { authorization: `Bearer ${jwt}` } });
     expect(check.status).toBe(200);
     // PALAVER_URL instead of --url.

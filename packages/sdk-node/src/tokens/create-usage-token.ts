@@ -7,7 +7,7 @@ export interface CreateUsageTokenOptions {
   apiKey: string;
   /** Your user's id; the token acts for this human only. */
   human: string;
-  /** Lifetime in seconds (default 3600). */
+  /** Lifetime in seconds (default 3600): the JWT's `exp` is its `iat` plus this. To go on after it, mint a new token. */
   ttlSeconds?: number;
   fetch?: (request: Request) => Promise<Response>;
 }

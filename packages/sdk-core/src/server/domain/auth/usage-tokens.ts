@@ -1,4 +1,3 @@
-import { MAX_TOKEN_TTL_SECONDS } from '../../../contract/usage.js';
 import type { Store } from '../../store/database.js';
 import { newId, nowIso } from '../../store/ids.js';
 
@@ -23,7 +22,8 @@ export interface VerifiedToken {
 /**
  * Usage tokens: JWTs (HS256, algorithm pinned) bound to one project and human, with a server-side
  * record that is authoritative for expiry and revocation, so `update_ttl` and `revoke` take effect on
- * the very next request. The JWT's own `exp` is a hard cap ({@link MAX_TOKEN_TTL_SECONDS} after issue).
+ * the very next request. The JWT's `exp` is `iat` + the TTL it was minted with, its real validity: the
+ * record's expiry starts there and `update_ttl` only ever brings it closer (decision 0004).
  */
 export class UsageTokenService {
   constructor(
@@ -35,6 +35,9 @@ export class UsageTokenService {
   async create(project: string, human: string, ttlSeconds: number): Promise<string> {
     const id = newId('tok');
     const issuedAt = this.now();
+    // Whole seconds, as the JWT carries them: the record expires when the JWT does.
+    const issuedAtSeconds = Math.floor(issuedAt / 1000);
+    const expiresAtSeconds = issuedAtSeconds + ttlSeconds;
     await this.store.db
       .insertInto('usage_tokens')
       .values({
@@ -42,7 +45,7 @@ export class UsageTokenService {
         project,
         human,
         created_at: new Date(issuedAt).toISOString(),
-        expires_at: new Date(issuedAt + ttlSeconds * 1000).toISOString(),
+        expires_at: new Date(expiresAtSeconds * 1000).toISOString(),
         revoked_at: null,
       })
       .execute();
@@ -53,8 +56,8 @@ export class UsageTokenService {
       .setJti(id)
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
-      .setIssuedAt(Math.floor(issuedAt / 1000))
-      .setExpirationTime(Math.floor(issuedAt / 1000) + MAX_TOKEN_TTL_SECONDS)
+      .setIssuedAt(issuedAtSeconds)
+      .setExpirationTime(expiresAtSeconds)
       .sign(this.key);
   }
 
@@ -103,13 +106,15 @@ export class UsageTokenService {
     return Math.max(0, Math.ceil((Date.parse(row.expires_at) - this.now()) / 1000));
   }
 
-  /** Sets the remaining lifetime of every active token of the human; false when none is active. */
+  /**
+   * Sets the remaining lifetime of every active token of the human, never past its current expiry: a token
+   * cannot outlive the `exp` it was minted with (mint a new one to go on); false when none is active.
+   */
   async updateTtl(project: string, human: string, ttlSeconds: number): Promise<boolean> {
     const tokens = await this.activeTokens(project, human).execute();
     if (tokens.length === 0) return false;
     for (const token of tokens) {
-      const cap = Date.parse(token.created_at) + MAX_TOKEN_TTL_SECONDS * 1000;
-      const expiresAt = Math.min(this.now() + ttlSeconds * 1000, cap);
+      const expiresAt = Math.min(this.now() + ttlSeconds * 1000, Date.parse(token.expires_at));
       await this.store.db
         .updateTable('usage_tokens')
         .set({ expires_at: new Date(expiresAt).toISOString() })

@@ -31,13 +31,6 @@ export const PAD_KINDS = ['PropertySourcePad', 'PropertySinkPad', 'StatelessSour
 export const PadKind = z.enum(PAD_KINDS);
 export type PadKind = z.infer<typeof PadKind>;
 
-export function isSourceKind(kind: PadKind): boolean {
-  return kind === 'PropertySourcePad' || kind === 'StatelessSourcePad';
-}
-export function isPropertyKind(kind: PadKind): boolean {
-  return kind === 'PropertySourcePad' || kind === 'PropertySinkPad';
-}
-
 export const PadReference = z.object({ node: GraphNodeId, pad: GraphPadId }).meta({ id: 'GraphPadReference' });
 export type PadReference = z.infer<typeof PadReference>;
 

@@ -1,5 +1,6 @@
 import type { Llm } from '../../../contract/llms.js';
 import type { ServerConfig } from '../../kernel/config.js';
+import { OFFLINE_MODEL_ID, OFFLINE_MODEL_NAME } from '../../engines/llm/offline-model.js';
 
 /** What a stored LLM document holds besides id, project and timestamps. */
 export type LlmData = Omit<Llm, 'id' | 'created_at' | 'project'>;
@@ -12,7 +13,8 @@ export interface BuiltInLlm {
 
 /** Prefix of every built-in LLM id. */
 export const BUILT_IN_PREFIX = 'builtin-';
-export const OFFLINE_LLM_ID = 'builtin-offline';
+/** The offline built-in model's LLM id: the model the gateway answers offline. */
+export const OFFLINE_LLM_ID = OFFLINE_MODEL_ID;
 
 /** Model names may hold characters ids should not (`llama3.1:8b`); ids keep `[A-Za-z0-9._-]`. */
 function idPart(model: string): string {
@@ -36,7 +38,7 @@ export function builtInLlms(config: ServerConfig['llm']): BuiltInLlm[] {
     {
       id: OFFLINE_LLM_ID,
       data: {
-        name: 'Palaver offline test model (deterministic, not a real LLM)',
+        name: OFFLINE_MODEL_NAME,
         type: 'builtin',
         description: 'Answers deterministically without any network access. For tests and offline development only.',
         compliance: true,

@@ -15,11 +15,6 @@ export const AgentUnavailableError = HostUnavailableError;
 
 export type AgentControlOptions = HostedControlOptions;
 
-/** The bus channel carrying commands for one session's agent. */
-export function agentChannel(sessionId: string): string {
-  return `realtime.session.${sessionId}`;
-}
-
 /**
  * Reaches the agent of a session wherever it runs (see {@link HostedControl}): speak, update and stop; a
  * stop also releases the handle.

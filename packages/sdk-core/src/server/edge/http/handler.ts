@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { RouteDefinition, RouteHandlerOutput, RouteParsedInput } from '../../../contract/define-route.js';
-import { NotImplementedError } from '../../../errors/api-error.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { Services } from '../../domain/services.js';
 import type { EventStream } from './event-stream.js';
@@ -32,14 +31,3 @@ export type Handler<R extends RouteDefinition> = (
 
 /** One handler per route of a contract group; the compiler rejects a missing one. */
 export type GroupHandlers<G extends Record<string, RouteDefinition>> = { [K in keyof G]: Handler<G[K]> };
-
-/** Handlers for routes whose behaviour arrives with a later part of the platform: 501 with a clear message. */
-export function notImplemented<G extends Record<string, RouteDefinition>>(group: G, arrivesWith: string): GroupHandlers<G> {
-  const handlers: Record<string, Handler<RouteDefinition>> = {};
-  for (const [name, route] of Object.entries(group)) {
-    handlers[name] = async () => {
-      throw new NotImplementedError(`${route.method} ${route.path} is not available on this server yet (arrives with ${arrivesWith})`);
-    };
-  }
-  return handlers as unknown as GroupHandlers<G>;
-}

@@ -160,8 +160,3 @@ export function createPad(owner: PadOwner, kind: PadKind, id: string, group: str
       return new StatelessSourcePad(owner, id, group, types);
   }
 }
-
-/** The value a property pad holds; undefined for stateless pads. */
-export function padValue(pad: RuntimePad): unknown {
-  return pad instanceof PropertySinkPad || pad instanceof PropertySourcePad ? pad.value : undefined;
-}

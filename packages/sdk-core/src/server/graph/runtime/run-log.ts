@@ -8,5 +8,3 @@ export interface RunLogEntry {
   subgraph?: string | undefined;
   pad?: string | undefined;
 }
-
-export type RunLogSink = (entry: RunLogEntry) => void;

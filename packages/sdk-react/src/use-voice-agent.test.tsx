@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode, useEffect, useRef } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionError, createRealtimeSession } from '@palaver/sdk-core/realtime';
+import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { ConnectionError, createRealtimeSession, type SDKSessionTranscription } from '@palaver/sdk-core/realtime';
 import { createTestPlatform, type TestPlatform } from '@palaver/sdk-core/testing';
 import { PalaverProvider, useVoiceAgent, type UseVoiceAgentOptions, type VoiceAgent } from './index.js';
 
@@ -58,6 +58,11 @@ describe('useVoiceAgent', () => {
     await expect(agent!.sendChatMessage({ text: 'hello' })).rejects.toSatisfy((error) => ConnectionError.isInstance(error) && error.reason === 'closed');
     // Never rejects: failures are state.
     await expect(agent!.connect({ token: 'bad', config })).resolves.toBeUndefined();
+  });
+
+  it("exposes the transcript's lines as the contract types them, the agent's cut lines marked `interrupted`", () => {
+    expectTypeOf<VoiceAgent['transcriptions'][number]>().toEqualTypeOf<SDKSessionTranscription>();
+    expectTypeOf<VoiceAgent['transcriptions'][number]['interrupted']>().toEqualTypeOf<boolean | undefined>();
   });
 
   it('connectOnMount connects, and unmounting leaves (also under StrictMode\'s double effects)', async () => {

@@ -39,6 +39,7 @@ export interface VoiceAgent {
   connectionState: SDKConnectionState;
   /** Undefined while no agent is in the room; terminal states stay after the end. */
   agentState: SDKAgentState | undefined;
+  /** Both sides' lines in order; the agent's line cut by the human (or the end of the call) has `interrupted: true`. */
   transcriptions: readonly SDKSessionTranscription[];
   /** Client-side tool calls running in this app right now. */
   toolCalls: readonly PendingClientToolCall[];
@@ -83,7 +84,7 @@ const ignore = () => {};
  *   return (
  *     <>
  *       <p>{agent.connectionState} / {agent.agentState}</p>
- *       {agent.transcriptions.map((t) => <p key={`${t.agent}:${t.id}`}>{t.text}</p>)}
+ *       {agent.transcriptions.map((t) => <p key={`${t.agent}:${t.id}`}>{t.text}{t.interrupted && '… (interrupted)'}</p>)}
  *       {!agent.canPlayAudio && <button onClick={agent.startAudio}>Enable audio</button>}
  *       <button onClick={agent.disconnect}>Hang up</button>
  *     </>

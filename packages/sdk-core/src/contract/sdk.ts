@@ -50,6 +50,12 @@ export const SDKSessionTranscription = z
     speaking_ended_at: z.nullable(z.string()),
     text: z.string(),
     tool_calls: z.optional(z.array(SDKToolCall)),
+    /**
+     * Palaver extension: `true` on the agent's final line when it was cut before it was all said (the human spoke
+     * or typed over it, or the call ended); `text` is then what the human heard, often ending mid-sentence.
+     * Absent otherwise.
+     */
+    interrupted: z.optional(z.boolean()),
   })
   .register(registry, { id: 'SDKSessionTranscription' });
 export type SDKSessionTranscription = z.infer<typeof SDKSessionTranscription>;

@@ -130,14 +130,21 @@ describe('reduceRealtime: connecting', () => {
     }
   });
 
-  it('hanging up ends the unfinished line with what was said and stops the countdown', () => {
+  it('hanging up ends the unfinished lines with what was said (the agent\'s as interrupted) and stops the countdown', () => {
     const { state } = run(
-      [packet('message', utterance('u1', 'I was saying', '2024-01-01T00:00:00Z')), { type: 'disconnect_requested' }],
+      [
+        packet('message', utterance('u0', 'Tell me', '2024-01-01T00:00:00Z', false)),
+        packet('message', utterance('u1', 'I was saying', '2024-01-01T00:00:01Z')),
+        { type: 'disconnect_requested' },
+      ],
       connectedWithAgent({ agent_state: 'speaking', remaining_seconds: 120 }),
     );
     expect(state.status).toBe('not_connected');
     expect(state.remainingSeconds).toBeNull();
-    expect(state.transcriptions).toEqual([expect.objectContaining({ id: 'u1', text: 'I was saying', final: true })]);
+    expect(state.transcriptions).toEqual([
+      { ...utterance('u0', 'Tell me', '2024-01-01T00:00:00Z', false), final: true },
+      { ...utterance('u1', 'I was saying', '2024-01-01T00:00:01Z'), final: true, interrupted: true },
+    ]);
   });
 
   it('a new connect starts clean: no transcript, error or agent state from the last session', () => {
@@ -247,6 +254,22 @@ describe('reduceRealtime: the agent', () => {
 });
 
 describe('reduceRealtime: data packets', () => {
+  it("keeps the agent's interrupted mark: the line cut by barge-in ends final and interrupted, a whole one unmarked", () => {
+    const { state, effects } = run(
+      [
+        packet('message', utterance('u1', 'You said: "what', '2024-01-01T00:00:01Z')),
+        packet('message', { ...utterance('u1', 'You said: "what is', '2024-01-01T00:00:01Z', true, true), interrupted: true }),
+        packet('message', utterance('u2', 'Hello.', '2024-01-01T00:00:02Z', true, true)),
+      ],
+      connectedWithAgent(),
+    );
+    expect(state.transcriptions.map(({ id, text, final, interrupted }) => ({ id, text, final, interrupted }))).toEqual([
+      { id: 'u1', text: 'You said: "what is', final: true, interrupted: true },
+      { id: 'u2', text: 'Hello.', final: true, interrupted: undefined },
+    ]);
+    expect(emitted(effects).filter((notification) => notification.name === 'transcription').at(1)?.args[0]).toMatchObject({ id: 'u1', interrupted: true });
+  });
+
   it('upserts transcriptions by (id, agent): a re-sent id replaces, a human utterance with the same id is another one', () => {
     const { state, effects } = run(
       [

@@ -1,4 +1,4 @@
-import { parseDataPacket, type SDKAgentState, type ToolCallMessage } from '../contract/sdk.js';
+import { parseDataPacket, type SDKAgentState, type SDKSessionTranscription, type ToolCallMessage } from '../contract/sdk.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 import { AgentError } from './agent-error.js';
 import { agentStatusOf, isAgentParticipant, isTerminalAgentState, type ParticipantView } from './agent-participant.js';
@@ -75,17 +75,24 @@ function arrive(state: RealtimeState, participants: ParticipantView[], changes: 
   };
 }
 
+/** A line as the session leaves it: final; the agent's, when it was still being said, interrupted. */
+function endedLine(line: SDKSessionTranscription): SDKSessionTranscription {
+  if (line.final) return line;
+  return Object.freeze(line.agent ? { ...line, final: true, interrupted: true } : { ...line, final: true });
+}
+
 /** Leaves the joined phases for `not_connected`, keeping the transcript and a terminal agent state. */
 function end(state: RealtimeState, reason: RealtimeEndReason, error?: Error): RealtimeTransition {
   const ended: RealtimeEnd = error ? { reason, error } : { reason };
   const agentState: SDKAgentState | undefined = isTerminalAgentState(state.agentState) ? state.agentState : undefined;
-  // Lines still being spoken or transcribed end with what was said so far; the time limit no longer runs.
+  // Lines still being spoken or transcribed end with what was said so far (the agent's as interrupted); the
+  // time limit no longer runs.
   const unfinished = state.transcriptions.some((line) => !line.final);
   const next = enter(state, { status: 'not_connected', ended }, {
     agentState,
     agentAudio: false,
     remainingSeconds: null,
-    ...(unfinished ? { transcriptions: Object.freeze(state.transcriptions.map((line) => (line.final ? line : Object.freeze({ ...line, final: true })))) } : {}),
+    ...(unfinished ? { transcriptions: Object.freeze(state.transcriptions.map(endedLine)) } : {}),
     ...(state.toolCalls.length > 0 ? { toolCalls: Object.freeze([]) } : {}),
     microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
     ...(error ? { error } : {}),

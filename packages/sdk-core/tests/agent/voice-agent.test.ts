@@ -172,7 +172,7 @@ describe('voice agent: the wire protocol around typed turns, speak() and the ses
     await tearDown(human, handle);
   }, 60_000);
 
-  it('a typed message interrupts the agent when interruptable: audio stops, the transcription ends with what was said', async () => {
+  it('a typed message interrupts the agent when interruptable: audio stops, the transcription ends with what was said, marked interrupted', async () => {
     const { human, events, handle } = await setUp();
     await human.waitForState('listening');
     const long = 'This is a long story. '.repeat(3) + 'It goes on and on, for a very long time, so that there is plenty of time to interrupt it. '.repeat(4);
@@ -187,7 +187,10 @@ describe('voice agent: the wire protocol around typed turns, speak() and the ses
     expect(interrupted!.text.length).toBeGreaterThan(0);
     expect(interrupted!.text.length).toBeLessThan(long.length / 2);
     expect(long.startsWith(interrupted!.text.split(' ').slice(0, 3).join(' '))).toBe(true);
+    // The cut line says so on the wire; the answer, said to its end, does not.
+    expect(interrupted!.interrupted).toBe(true);
     expect(answer!.text).toBe(offlineAnswer('Stop.'));
+    expect(answer!.interrupted).toBeUndefined();
     // The long story's audio stopped at once: all the agent said was its start and the short answer.
     await human.waitForState('listening');
     const audibleSeconds = human.heard.filter((frame) => frame.rms > AUDIBLE_RMS).length * 0.02;
@@ -368,6 +371,7 @@ describe.skipIf(!sttAvailable)('voice agent: listening to speech (pocketsphinx)'
     const interrupted = human.finalTranscriptions(true)[0]!;
     expect(interrupted.text.length).toBeLessThan(long.length / 3);
     expect(interrupted.speaking_ended_at).not.toBeNull();
+    expect(interrupted.interrupted).toBe(true);
     // The interruption becomes the next turn.
     await eventually(() => expect(human.finalTranscriptions(true)).toHaveLength(2), 20_000);
     expect(human.finalTranscriptions(true)[1]!.text).toMatch(/^You said: /);

@@ -77,9 +77,9 @@ function once(text: string): AsyncIterable<string> {
  * Runs one turn: a user turn is committed and added to the conversation, the LLM is asked (state
  * `thinking`) and its answer spoken as it streams (state `speaking`); a `say` turn speaks its text. The
  * agent's transcription grows with the speech (or is sent whole when `stream_transcript` is off) and is
- * final with what the human actually heard, also when `signal` interrupts it. When the model calls the
- * session's tools, the calls show on that transcription, run, are committed with their results, and the
- * model is asked again (bounded rounds); all rounds' text is one utterance. With speech on, a turn first
+ * final with what the human actually heard, also when `signal` interrupts it (then marked `interrupted`).
+ * When the model calls the session's tools, the calls show on that transcription, run, are committed with
+ * their results, and the model is asked again (bounded rounds); all rounds' text is one utterance. With speech on, a turn first
  * checks the human's `voice_synthesis_seconds`: a used-up budget ends it `usage_limit_exceeded`, unsaid.
  *
  * @example
@@ -168,7 +168,7 @@ export async function runTurn(context: TurnContext, turn: PendingTurn, index: nu
   if (answer?.firstTokenMs !== undefined) metrics.llmFirstTokenMs = answer.firstTokenMs;
 
   if (spoken.text) {
-    void transcript.finish(spoken.text, spoken.endedAt);
+    void transcript.finish(spoken.text, spoken.endedAt, metrics.interrupted);
     context.conversation.add('assistant', spoken.text);
     context.commit({
       role: 'assistant',
@@ -177,7 +177,7 @@ export async function runTurn(context: TurnContext, turn: PendingTurn, index: nu
       speaking_ended_at: spoken.endedAt.toISOString(),
     });
   } else if (transcript.started || transcript.hasToolCalls) {
-    void transcript.finish('', spoken.endedAt);
+    void transcript.finish('', spoken.endedAt, metrics.interrupted);
   }
   if (voice && spoken.audioSeconds > 0) context.recordSpeech(voice, spoken.audioSeconds);
 

@@ -30,8 +30,9 @@ export interface TranscriptOptions {
  * id on the `message` topic (the client upserts by id and `agent`), as a complete `lk.transcription`
  * text stream with the same `lk.segment_id` (LiveKit's non-delta mode, which its components merge by
  * segment) sent as the speaker's (the human's words as the human's), and, for the agent's own speech, as a
- * legacy `Transcription` packet for older LiveKit clients. `finish` marks it final, with `speaking_ended_at`. Sends happen in order, one at a
- * time; updates after `finish` are ignored.
+ * legacy `Transcription` packet for older LiveKit clients. `finish` marks it final, with `speaking_ended_at` (and
+ * `interrupted: true` on `message` when the speech was cut). Sends happen in order, one at a time; updates after
+ * `finish` are ignored.
  */
 export class UtteranceTranscript {
   readonly id = newId('utterance');
@@ -85,12 +86,12 @@ export class UtteranceTranscript {
     return send ? this.send({ final: false, endedAt: null }) : this.chain;
   }
 
-  /** Sends the final text with the time speaking ended. */
-  finish(text: string, endedAt: Date = new Date()): Promise<void> {
+  /** Sends the final text with the time speaking ended; `interrupted` when the speech was cut before its end. */
+  finish(text: string, endedAt: Date = new Date(), interrupted = false): Promise<void> {
     if (this.finished) return this.chain;
     this.finished = true;
     this.text = text;
-    return this.send({ final: true, endedAt: endedAt.toISOString() });
+    return this.send({ final: true, endedAt: endedAt.toISOString(), interrupted });
   }
 
   /** Resolves once every update so far was sent. */
@@ -98,7 +99,7 @@ export class UtteranceTranscript {
     return this.chain;
   }
 
-  private send(state: { final: boolean; endedAt: string | null }): Promise<void> {
+  private send(state: { final: boolean; endedAt: string | null; interrupted?: boolean }): Promise<void> {
     this.sentAny = true;
     const transcription: SDKSessionTranscription = {
       id: this.id,
@@ -108,6 +109,7 @@ export class UtteranceTranscript {
       speaking_ended_at: state.endedAt,
       text: this.text,
       ...(this.toolCalls.length > 0 ? { tool_calls: this.toolCalls } : {}),
+      ...(state.interrupted ? { interrupted: true } : {}),
     };
     const attributes: Record<string, string> = {
       [SEGMENT_ID_ATTRIBUTE]: this.id,

@@ -5,11 +5,13 @@
  *
  * Ports: `PORT` (platform, default 8080), `PALAVER_DEMO_PORT` (voice demo, 3000), `PALAVER_APP_DEMO_PORT`
  * (app run demo, 3001). A problem at start (a taken port, a bad value) is one line on stderr and exit code 1.
- * With no hosted LLM configured, an OpenAI-compatible server on 127.0.0.1:11434 (Ollama) becomes the demos' LLM.
+ * With no hosted LLM configured, an OpenAI-compatible server on 127.0.0.1:11434 (Ollama) becomes the demos' LLM;
+ * with neither, the banner says the agents only repeat what they heard and how to get a real LLM.
  */
 import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
 import { startAppRunDemo } from './app-run-demo/demo-server.js';
 import { detectLocalLlm } from './support/local-llm.js';
+import { startBanner, type DemoLlm } from './support/start-banner.js';
 import { listenOn, portFrom, startProblemLine } from './support/start-problems.js';
 import { startVoiceDemo } from './voice-demo/demo-server.js';
 
@@ -40,21 +42,8 @@ try {
   closers.push(() => voiceDemo.close());
   const appRunDemo = await listenOn('app run demo', appRunPort, 'PALAVER_APP_DEMO_PORT', () => startAppRunDemo({ platformUrl, apiKey: server.apiKey, port: appRunPort }));
   closers.push(() => appRunDemo.close());
-  process.stdout.write(
-    [
-      '',
-      `  Voice demo:    ${voiceDemo.url}   (open it in a browser, allow the microphone)`,
-      `  App run demo:  ${appRunDemo.url}   (the Simple Voice AI template as a running app graph)`,
-      `  Platform:      ${platformUrl}`,
-      `  Dev API key:   ${server.apiKey}`,
-      ...(ollama ? [`  LLM:           ${ollama.models[0]} on the OpenAI-compatible server at ${ollama.url} (found on this machine)`] : []),
-      `  API reference: ${platformUrl}/docs`,
-      '',
-      `  Try: curl -H "x-api-key: ${server.apiKey}" ${platformUrl}/v1/voice/list`,
-      '  Stop with Ctrl-C. Ports: PORT, PALAVER_DEMO_PORT, PALAVER_APP_DEMO_PORT.',
-      '',
-    ].join('\n') + '\n',
-  );
+  const llm: DemoLlm = ollama ? { kind: 'found', model: ollama.models[0]!, url: ollama.url } : configured ? { kind: 'configured' } : { kind: 'offline' };
+  process.stdout.write(startBanner({ voiceDemoUrl: voiceDemo.url, appRunDemoUrl: appRunDemo.url, platformUrl, apiKey: server.apiKey, llm }));
 } catch (error) {
   process.stderr.write(`${startProblemLine(error)}\n`);
   await stop(1);

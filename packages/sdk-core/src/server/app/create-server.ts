@@ -74,7 +74,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
     file: config.database,
     url: config.databaseUrl,
     schema: options.databaseSchema,
-    onConnectionError: (error) => logger.warn({ err: error }, 'a database connection failed; the pool replaces it'),
+    onConnectionError: (error, connection) => logger.warn({ err: error, connection }, 'the database ended a connection; the store carries on without it'),
   });
   const { services, dev } = await store.exclusive(async () => {
     const secret = await ServerSecret.load(store, config.secretKey);
@@ -113,6 +113,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
         const started = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(started as Server));
         started.once('error', reject);
       });
+      // After listening, the server reports failures to accept a connection (EMFILE...) as 'error': logged, not fatal.
+      httpServer.on('error', (error) => logger.error({ err: error }, 'the HTTP server failed to accept a connection'));
       httpServer.on('upgrade', (request, socket, head) => upgrades.route(request, socket, head));
       const address = httpServer.address() as AddressInfo;
       const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;

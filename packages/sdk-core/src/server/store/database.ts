@@ -1,9 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResult, type Transaction } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
-import type PgModule from 'pg';
 import { importOptional } from '../kernel/optional-package.js';
 import { migrations } from './migrations/index.js';
+import {
+  isConnectionLost,
+  loadPg,
+  openPool,
+  queryOnce,
+  quoteIdentifier,
+  withStartupLock,
+  type Pg,
+  type PostgresConnectionKind,
+  type PostgresSettings,
+} from './postgres-connections.js';
 import { withStatementCache } from './statement-cache.js';
 import type { Database } from './tables.js';
 import { DocumentReadCache } from './document-read-cache.js';
@@ -18,10 +28,11 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (created when missing); isolates test runs. */
   schema?: string | undefined;
   /**
-   * Told about connection errors nobody awaits (an idle pooled connection the database closed, e.g. on a restart
-   * or `pg_terminate_backend`). The pool drops such a connection and opens a new one for the next query.
+   * Told about PostgreSQL connection errors nobody awaits (a connection the database closed, e.g. on a restart or
+   * `pg_terminate_backend`), once per connection, with the kind of connection; the store recovers from each
+   * ({@link PostgresConnectionKind} says how).
    */
-  onConnectionError?: (error: Error) => void;
+  onConnectionError?: (error: Error, connection: PostgresConnectionKind) => void;
 }
 
 /** The SQLite database handed to `Store.sqlite`'s work (better-sqlite3's, for statements prepared once). */
@@ -63,53 +74,10 @@ export interface Store {
 /** The embedded store's document reads: a second at most behind another process's writes, small documents only. */
 const DOCUMENT_READS = { ttlMs: 1000, maxDocuments: 4096, maxDataCharacters: 16 * 1024 };
 
-function quoteIdentifier(identifier: string): string {
-  if (!/^[a-zA-Z_][a-zA-Z0-9_]{0,62}$/.test(identifier)) throw new Error(`Invalid schema name: ${identifier}`);
-  return `"${identifier}"`;
-}
-
-type Pg = typeof PgModule;
-
-/** `pg` is loaded only when PostgreSQL is configured. */
-async function loadPg(): Promise<Pg> {
-  const module = await importOptional('pg', 'DATABASE_URL (PostgreSQL)', () => import('pg'));
-  return (module as { default?: Pg }).default ?? (module as unknown as Pg);
-}
-
-/** The default for errors of idle connections: they are recoverable, so they must never end the process. */
-function noConnectionErrorListener(): void {}
-
-async function preparePostgresSchema(pg: Pg, url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined); // the awaited query reports it
-  await client.connect();
-  try {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`).catch((error: { code?: string }) => {
-      // Instances starting together race on IF NOT EXISTS; losing the race means the schema exists.
-      if (error.code !== '23505') throw error;
-    });
-  } finally {
-    await client.end();
-  }
-}
-
-/** Arbitrary constant identifying Palaver's start-up lock among advisory locks. */
-const STARTUP_LOCK_KEY = 7_344_221_901;
-
-async function withAdvisoryLock<T>(pg: Pg, url: string, work: () => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined); // the awaited queries report it
-  await client.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
-    return await work();
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]).catch(() => {});
-    await client.end();
-  }
-}
-
-/** How often migrating is tried when another schema of the database vanished under the migrator's introspection. */
+/**
+ * How often migrating is tried when another schema of the database vanished under the migrator's introspection, or
+ * the database ended the migrations' connection.
+ */
 const MIGRATION_ATTEMPTS = 5;
 
 /** PostgreSQL's "schema ... does not exist" (3F000) about a schema that is not this store's own. */
@@ -119,6 +87,22 @@ function isOtherSchemaDropped(error: unknown, ownSchema: string | undefined): bo
   return ownSchema === undefined || !String(failure.message).includes(`"${ownSchema}"`);
 }
 
+/** The default for errors of connections nobody awaits: the store recovers, so they must never end the process. */
+function noConnectionErrorListener(): void {}
+
+/** Creates the store's schema (instances starting together race on IF NOT EXISTS; the loser finds it made). */
+async function preparePostgresSchema(pg: Pg, settings: PostgresSettings, schema: string): Promise<void> {
+  await queryOnce(pg, settings, 'schema', `CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(schema)}`).catch((error: { code?: string }) => {
+    if (error.code !== '23505') throw error;
+  });
+}
+
+/** The Kysely over which migrations run: PostgreSQL's is a connection of its own, closed once they are done. */
+function migrationsDatabase(db: Kysely<Database>, postgres: { pg: Pg; settings: PostgresSettings } | undefined): Kysely<Database> {
+  if (!postgres) return db;
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPool(postgres.pg, postgres.settings, 'migrations', 1) }) });
+}
+
 /** Opens the database, applies pending migrations and returns the store. */
 export async function openStore(options: DatabaseOptions): Promise<Store> {
   let db: Kysely<Database>;
@@ -126,21 +110,13 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
   let sqlite: Store['sqlite'];
   let readNow: Store['readNow'];
   let documentReads: DocumentReadCache | undefined;
-  const url = options.url;
-  const pg = url ? await loadPg() : undefined;
-  const exclusive = <T>(work: () => Promise<T>): Promise<T> => (pg && url ? withAdvisoryLock(pg, url, work) : work());
-  if (pg && options.url) {
-    if (options.schema) await preparePostgresSchema(pg, options.url, options.schema);
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: 10,
-      // Names the connections in pg_stat_activity (with the schema, when instances are isolated by schema).
-      application_name: options.schema ? `palaver ${options.schema}` : 'palaver',
-      ...(options.schema ? { options: `-c search_path=${quoteIdentifier(options.schema)}` } : {}),
-    });
-    // Without a listener, an idle connection's error would be an unhandled 'error' event: the process would exit.
-    pool.on('error', (error) => (options.onConnectionError ?? noConnectionErrorListener)(error));
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let postgres: { pg: Pg; settings: PostgresSettings } | undefined;
+  if (options.url) {
+    const pg = await loadPg();
+    const settings: PostgresSettings = { url: options.url, schema: options.schema, onConnectionError: options.onConnectionError ?? noConnectionErrorListener };
+    postgres = { pg, settings };
+    if (options.schema) await preparePostgresSchema(pg, settings, options.schema);
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPool(pg, settings, 'pool', 10) }) });
     dialect = 'postgres';
   } else {
     const { default: BetterSqlite3 } = await importOptional('better-sqlite3', 'The embedded SQLite store', () => import('better-sqlite3'));
@@ -156,9 +132,11 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
     const kysely = db;
     sqlite = (work) => kysely.connection().execute(async () => database.transaction(() => work(database))());
   }
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => (postgres ? withStartupLock(postgres.pg, postgres.settings, work) : work());
 
+  const migrating = migrationsDatabase(db, postgres);
   const migrator = new Migrator({
-    db,
+    db: migrating,
     // Kysely looks for its bookkeeping tables by introspection; name the schema so tables of other schemas
     // in the same database (e.g. parallel test runs) are not mistaken for ours.
     ...(options.url && options.schema ? { migrationTableSchema: options.schema } : {}),
@@ -166,12 +144,22 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
       getMigrations: async () => Object.fromEntries(migrations.map((migration) => [migration.name, { up: migration.up }])),
     },
   });
-  let { error, results } = await exclusive(() => migrator.migrateToLatest());
-  // Kysely's migrator looks for its tables by introspecting every schema of the database; a schema another
-  // application (or a parallel test run) drops meanwhile fails that query. Nothing was migrated then: try again.
-  for (let attempt = 1; error && attempt < MIGRATION_ATTEMPTS && isOtherSchemaDropped(error, options.schema); attempt += 1) {
-    await sleep(25 * attempt);
+  let error: unknown;
+  let results: MigrationResult[] | undefined;
+  try {
     ({ error, results } = await exclusive(() => migrator.migrateToLatest()));
+    // Kysely's migrator looks for its tables by introspecting every schema of the database; a schema another
+    // application (or a parallel test run) drops meanwhile fails that query. The database may also end the
+    // migrations' connection (a restart, `pg_terminate_backend`). PostgreSQL migrations run in one transaction,
+    // so nothing was migrated then: try again.
+    for (let attempt = 1; error && attempt < MIGRATION_ATTEMPTS && (isOtherSchemaDropped(error, options.schema) || isConnectionLost(error)); attempt += 1) {
+      await sleep(25 * attempt);
+      ({ error, results } = await exclusive(() => migrator.migrateToLatest()));
+    }
+  } catch (failure) {
+    error = failure;
+  } finally {
+    if (migrating !== db) await migrating.destroy();
   }
   if (error) {
     await db.destroy();

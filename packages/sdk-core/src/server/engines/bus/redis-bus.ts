@@ -14,8 +14,10 @@ export class RedisBus implements EventBus {
     private readonly prefix = 'palaver:',
   ) {
     const options = { lazyConnect: false, maxRetriesPerRequest: 3, enableAutoPipelining: true };
-    this.publisher = new Redis(url, options);
-    this.subscriber = new Redis(url, options);
+    // Named in Redis's CLIENT LIST by role and process. A connection Redis closes is opened again by ioredis, and the
+    // subscriber subscribes to its channels again; an error is logged, never left unhandled.
+    this.publisher = new Redis(url, { ...options, connectionName: `palaver-publisher-${process.pid}` });
+    this.subscriber = new Redis(url, { ...options, connectionName: `palaver-subscriber-${process.pid}` });
     for (const connection of [this.publisher, this.subscriber]) {
       connection.on('error', (error) => this.logger?.warn({ err: error }, 'redis connection error'));
     }

@@ -32,19 +32,32 @@ describe('UsageTokenService on an injected clock', () => {
     expect(await tokens.remainingSeconds('project_a', 'ada')).toBeUndefined();
   });
 
-  it('the JWT expires on its own: a record that says otherwise does not keep it alive', async () => {
-    const { tokens, clock } = await service();
-    const token = await tokens.create('project_a', 'ada', 60);
-    await store!.db.updateTable('usage_tokens').set({ expires_at: new Date(ISSUED_AT + 3_600_000).toISOString() }).execute();
-    clock.now = decodeJwt(token).exp! * 1000;
-    expect(await tokens.verify(token)).toBeUndefined();
-  });
-
-  it('update_ttl shortens a token; a longer TTL leaves it at the exp it was minted with', async () => {
+  it('update_ttl extends a token past the exp it was minted with: the record decides, the claims are still checked', async () => {
     const { tokens, clock } = await service();
     const token = await tokens.create('project_a', 'ada', 60);
     expect(await tokens.updateTtl('project_a', 'ada', 7200)).toBe(true);
-    expect(await tokens.remainingSeconds('project_a', 'ada')).toBe(60);
+    expect(await tokens.remainingSeconds('project_a', 'ada')).toBe(7200);
+    clock.now = decodeJwt(token).exp! * 1000 + 60_000;
+    expect(await tokens.verify(token)).toMatchObject({ project: 'project_a', human: 'ada' });
+    clock.now = ISSUED_AT + 7_200_000;
+    expect(await tokens.verify(token)).toBeUndefined();
+  });
+
+  it('an expired JWT with a bad signature or another audience is refused whatever its record says', async () => {
+    const { tokens, clock } = await service();
+    const token = await tokens.create('project_a', 'ada', 60);
+    await tokens.updateTtl('project_a', 'ada', 7200);
+    clock.now = decodeJwt(token).exp! * 1000 + 1;
+    const [header, payload, signature] = token.split('.');
+    const forged = `${header}.${payload}.${signature!.slice(0, -2)}${signature!.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect(await tokens.verify(forged)).toBeUndefined();
+    const otherKey = new UsageTokenService(store!, new Uint8Array(32).fill(8), () => clock.now);
+    expect(await otherKey.verify(token)).toBeUndefined();
+  });
+
+  it('update_ttl shortens a token', async () => {
+    const { tokens, clock } = await service();
+    const token = await tokens.create('project_a', 'ada', 60);
 
     clock.now += 5_000;
     await tokens.updateTtl('project_a', 'ada', 10);

@@ -22,8 +22,9 @@ export interface VerifiedToken {
 /**
  * Usage tokens: JWTs (HS256, algorithm pinned) bound to one project and human, with a server-side
  * record that is authoritative for expiry and revocation, so `update_ttl` and `revoke` take effect on
- * the very next request. The JWT's `exp` is `iat` + the TTL it was minted with, its real validity: the
- * record's expiry starts there and `update_ttl` only ever brings it closer (decision 0004).
+ * the very next request. The JWT's `exp` is `iat` + the TTL it was minted with; the record starts there and
+ * `update_ttl` moves it either way (decision 0004). A token past its `exp` whose record was extended stays valid:
+ * its signature and claims are still checked, only the record decides when it ends.
  */
 export class UsageTokenService {
   constructor(
@@ -63,7 +64,7 @@ export class UsageTokenService {
 
   /** The token's identity when its signature, claims and server-side record are all valid. */
   async verify(token: string): Promise<VerifiedToken | undefined> {
-    const { jwtVerify } = await loadJose();
+    const { jwtVerify, errors } = await loadJose();
     let payload;
     try {
       ({ payload } = await jwtVerify(token, this.key, {
@@ -72,8 +73,11 @@ export class UsageTokenService {
         audience: AUDIENCE,
         currentDate: new Date(this.now()),
       }));
-    } catch {
-      return undefined;
+    } catch (error) {
+      // jose checks `exp` last, after the signature, algorithm, issuer and audience: an expired JWT is
+      // otherwise genuine, and its record may have been extended by update_ttl.
+      if (!(error instanceof errors.JWTExpired) || error.claim !== 'exp') return undefined;
+      payload = error.payload;
     }
     if (typeof payload.jti !== 'string' || typeof payload.sub !== 'string' || typeof payload.prj !== 'string') return undefined;
     const record = await this.store.db
@@ -106,15 +110,12 @@ export class UsageTokenService {
     return Math.max(0, Math.ceil((Date.parse(row.expires_at) - this.now()) / 1000));
   }
 
-  /**
-   * Sets the remaining lifetime of every active token of the human, never past its current expiry: a token
-   * cannot outlive the `exp` it was minted with (mint a new one to go on); false when none is active.
-   */
+  /** Sets the remaining lifetime of every active token of the human (shorter or longer); false when none is active. */
   async updateTtl(project: string, human: string, ttlSeconds: number): Promise<boolean> {
     const tokens = await this.activeTokens(project, human).execute();
     if (tokens.length === 0) return false;
     for (const token of tokens) {
-      const expiresAt = Math.min(this.now() + ttlSeconds * 1000, Date.parse(token.expires_at));
+      const expiresAt = this.now() + ttlSeconds * 1000;
       await this.store.db
         .updateTable('usage_tokens')
         .set({ expires_at: new Date(expiresAt).toISOString() })

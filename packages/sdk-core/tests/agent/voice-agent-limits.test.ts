@@ -47,12 +47,9 @@ describe('voice agent: a human who never joins, and the voice_synthesis_seconds 
     // Someone else in the room (an observer) is not the human and does not keep the agent.
     const observer = await HumanParticipant.join(test.server.services.media.transport, spec.session.id, `observer-${humans}`);
     const events = new RecordedEvents();
-    const startedAt = performance.now();
     const handle = await host.start(spec, events);
-    await eventually(() => expect(events.stops).toEqual([{ reason: 'human_left', detail: expect.stringContaining('did not join') }]), 5000);
-    const stoppedAfter = performance.now() - startedAt;
-    expect(stoppedAfter).toBeGreaterThanOrEqual(JOIN_TIMEOUT_MS - 50);
-    expect(stoppedAfter).toBeLessThan(JOIN_TIMEOUT_MS + 2000);
+    // Stopped by the join timeout it was given (when that timer fires: human-presence.test.ts, on a fake clock).
+    await eventually(() => expect(events.stops).toEqual([{ reason: 'human_left', detail: `the human did not join within ${JOIN_TIMEOUT_MS / 1000} s` }]), 20_000);
     await eventually(() => expect(observer.agentLeft).toBe(true));
     // Reported once; a later stop (the service ending the session) does not report again.
     await handle.stop();

@@ -11,15 +11,23 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { AUDIBLE_RMS, agentHostFor, HumanParticipant, RecordedEvents, sessionSpec } from '../../src/testing/agent-harness.js';
 import { eventually } from '../../src/testing/media-test-support.js';
 
-/** A tool URL on 127.0.0.1: records each POST body and answers with `answer` (after `delayMs`). */
-async function startToolEndpoint(answer: { status?: number; type: string; body: string; delayMs?: number }) {
+/**
+ * A tool URL on 127.0.0.1: records each POST body and answers with `answer` (after `delayMs`), or never (`hold`):
+ * `abandoned` counts the requests whose caller closed them before an answer.
+ */
+async function startToolEndpoint(answer: { status?: number; type: string; body: string; delayMs?: number; hold?: boolean }) {
   const bodies: unknown[] = [];
+  let abandoned = 0;
   const server: Server = createServer((request: IncomingMessage, response) => {
     let text = '';
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (text += chunk));
+    response.on('close', () => {
+      if (!response.writableFinished) abandoned += 1;
+    });
     request.on('end', () => {
       bodies.push({ method: request.method, contentType: request.headers['content-type'], body: JSON.parse(text) as unknown });
+      if (answer.hold) return;
       setTimeout(() => {
         if (response.destroyed) return;
         response.writeHead(answer.status ?? 200, { 'content-type': answer.type });
@@ -32,6 +40,9 @@ async function startToolEndpoint(answer: { status?: number; type: string; body: 
   return {
     url: `http://127.0.0.1:${port}/tools/call`,
     bodies,
+    get abandoned() {
+      return abandoned;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -151,7 +162,8 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
 
   it('web_request failures are results for the model: an error status, a timeout, an address the policy refuses', async () => {
     const failing = await startToolEndpoint({ status: 503, type: 'text/plain', body: 'down for maintenance' });
-    const slow = await startToolEndpoint({ type: 'application/json', body: '{}', delayMs: 5000 });
+    // Never answers: only the agent's own timeout (1.5 s here) ends the call.
+    const slow = await startToolEndpoint({ type: 'application/json', body: '{}', hold: true });
     try {
       const broken = await setUp([await weatherTool(failing.url)]);
       await broken.human.type('get_weather in Oslo');
@@ -162,13 +174,13 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
       await tearDown(broken.human, broken.handle);
 
       const timedOut = await setUp([await weatherTool(slow.url)]);
-      const startedAt = performance.now();
       await timedOut.human.type('get_weather in Rome');
       await eventually(
         () => expect(timedOut.human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual(['The get_weather tool returned: {"error":"the tool\'s URL did not answer within 1.5 s"}']),
         20_000,
       );
-      expect(performance.now() - startedAt).toBeLessThan(4500);
+      // The agent gave up on the request (its connection closed) rather than waiting for an answer that never comes.
+      await eventually(() => expect(slow.abandoned).toBe(1));
       await tearDown(timedOut.human, timedOut.handle);
 
       const strictHost = newHost({ toolAddressPolicy: { allowLoopback: false, allowPrivateNetworks: false } });
@@ -258,11 +270,10 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
   it('client_app: an app that never acknowledges gets a cancel, and the timeout is the result the model answers with', async () => {
     const { human, events, handle } = await setUp([await locationTool()]);
     const { received } = clientToolsOf(human, undefined);
-    const startedAt = performance.now();
     await human.type('get_location please');
+    // The acknowledgement timeout (0.6 s here) is the one that ended the call, not the result's (4 s): the result says which.
     const expected = 'The get_location tool returned: {"error":"the client app did not acknowledge the tool call within 0.6 s"}';
     await eventually(() => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([expected]), 20_000);
-    expect(performance.now() - startedAt).toBeLessThan(4000);
     const request = received[0];
     expect(request?.type).toBe('tool_call_request');
     const callId = request?.type === 'tool_call_request' ? request.payload.tool_call.id : '';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { HumanParticipant } from '../../src/testing/agent-harness.js';
 import { eventually } from '../../src/testing/media-test-support.js';
+import { APP_RUN_KIND } from '../../src/server/domain/apps/app-run-service.js';
 
 describe('app runs: how they end and what they cost', () => {
   let test: TestServer;
@@ -15,6 +16,13 @@ describe('app runs: how they end and what they cost', () => {
     await test?.close();
   });
 
+  /** When the run started and ended, as it is stored. */
+  async function lifetimeOf(runId: string): Promise<{ startedAt: number; endedAt: number }> {
+    const row = await test.server.services.store.db.selectFrom('documents').select('data').where('kind', '=', APP_RUN_KIND).where('id', '=', runId).executeTakeFirstOrThrow();
+    const data = JSON.parse(row.data) as { started_at: string; ended_at: string | null };
+    return { startedAt: Date.parse(data.started_at), endedAt: Date.parse(data.ended_at!) };
+  }
+
   async function consumed(human: string): Promise<number> {
     const { used } = await test.server.services.usage.consumption(test.server.services.store.db, test.server.project, human, 'conversational_seconds');
     return used;
@@ -27,11 +35,17 @@ describe('app runs: how they end and what they cost', () => {
     const run = await client.appRuns.create({ app: app.id });
     const human = await HumanParticipant.join(test.server.services.media.transport, run.app_run.id, 'leaver');
     await eventually(() => expect(human.connection.participants().map((participant) => participant.identity)).toContain('agent'), 10_000);
+    const joinedAt = Date.now();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await human.leave();
-    await eventually(() => expect(test.server.services.appRuns.hosts(run.app_run.id)).toBe(false), 5000);
-    await eventually(async () => expect(await consumed('leaver')).toBeGreaterThan(0.9), 5000);
-    expect(await consumed('leaver')).toBeLessThan(10);
+    const leftAt = Date.now();
+    await eventually(() => expect(test.server.services.appRuns.hosts(run.app_run.id)).toBe(false), 20_000);
+    await eventually(async () => expect(await consumed('leaver')).toBeGreaterThan(0), 20_000);
+    // The seconds recorded are the run's lifetime, from its start to its end, which held the human's stay in it.
+    const lifetime = await lifetimeOf(run.app_run.id);
+    expect(lifetime.startedAt).toBeLessThanOrEqual(joinedAt);
+    expect(lifetime.endedAt).toBeGreaterThanOrEqual(leftAt);
+    expect(await consumed('leaver')).toBeCloseTo((lifetime.endedAt - lifetime.startedAt) / 1000, 3);
     await expect(client.appRuns.pushPadValue(run.app_run.id, { node: 'publish', pad: 'audio_enabled', value: { type: 'boolean', value: true } })).rejects.toMatchObject({
       status: 404,
       message: expect.stringMatching(/has ended/),

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createServer } from '../../src/server.js';
+import { VERIFIED_KEY_TTL_MS } from '../../src/server/domain/auth/api-keys.js';
 import { requireComponent } from '../support/components.js';
 import { dropSchema, postgresReachable, postgresUrl, uniqueSchema } from '../support/databases.js';
 import { redisUrl, withRedis } from '../support/redis.js';
@@ -33,23 +34,27 @@ describe.runIf(withPostgres)('several instances on one PostgreSQL database', () 
     }
   });
 
-  it('a key revoked by another instance is refused within the verified-key time (1 s)', async () => {
+  it('a key revoked by another instance is refused once the verified-key time (1 s) has passed on its clock', async () => {
     const schema = uniqueSchema();
     const options = { env: {}, databaseSchema: schema, config: { logLevel: 'silent' as const, databaseUrl: postgresUrl } };
     try {
       const [first, second] = await Promise.all([createServer(options), createServer(options)]);
       const { id, key } = await first!.services.apiKeys.create(first!.project, 'short-lived');
       const list = () => second!.fetch(new Request('http://palaver.test/v1/voice/list', { headers: { 'x-api-key': key } }));
-      expect((await list()).status).toBe(200);
-      await first!.services.apiKeys.revoke(id);
-      const revokedAt = performance.now();
-      let status = 200;
-      while (status === 200 && performance.now() - revokedAt < 3000) {
-        status = (await list()).status;
-        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50));
+      // Only the clock that times remembered verifications (performance.now) is faked: timers stay real for the servers.
+      vi.useFakeTimers({ toFake: ['performance'] });
+      try {
+        expect((await list()).status).toBe(200);
+        await first!.services.apiKeys.revoke(id);
+        // Without a bus between them, the second instance trusts the key it verified for VERIFIED_KEY_TTL_MS...
+        vi.advanceTimersByTime(VERIFIED_KEY_TTL_MS - 1);
+        expect((await list()).status).toBe(200);
+        // ...and reads it again, revoked, once that time has passed.
+        vi.advanceTimersByTime(1);
+        expect((await list()).status).toBe(401);
+      } finally {
+        vi.useRealTimers();
       }
-      expect(status).toBe(401);
-      expect(performance.now() - revokedAt).toBeLessThan(1000 + 300);
       await Promise.all([first!.close(), second!.close()]);
     } finally {
       await dropSchema(schema);

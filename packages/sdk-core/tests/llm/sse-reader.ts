@@ -8,15 +8,27 @@ export interface ReceivedEvent {
 
 /**
  * Reads a `text/event-stream` response to its end (bounded by `timeoutMs`), keeping each event's
- * arrival time so tests can check that chunks were not buffered.
+ * arrival time.
  */
 export async function readEvents(response: Response, sentAt: number, timeoutMs = 10_000): Promise<ReceivedEvent[]> {
+  return read(response, sentAt, () => false, timeoutMs);
+}
+
+/**
+ * Reads a `text/event-stream` response until `enough(events)` holds, then cancels it: what arrived while the stream
+ * was still open (an upstream that stalls never ends it). Bounded by `timeoutMs`, a deadline for waiting.
+ */
+export async function readEventsUntil(response: Response, enough: (events: ReceivedEvent[]) => boolean, timeoutMs = 10_000): Promise<ReceivedEvent[]> {
+  return read(response, performance.now(), enough, timeoutMs);
+}
+
+async function read(response: Response, sentAt: number, enough: (events: ReceivedEvent[]) => boolean, timeoutMs: number): Promise<ReceivedEvent[]> {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   const events: ReceivedEvent[] = [];
   let buffer = '';
   const deadline = setTimeout(() => void reader.cancel(new Error('readEvents timed out')), timeoutMs);
   try {
-    for (;;) {
+    while (!enough(events)) {
       const { value, done } = await reader.read();
       if (done) break;
       buffer += value;
@@ -33,6 +45,7 @@ export async function readEvents(response: Response, sentAt: number, timeoutMs =
         events.push({ event, data: data.join('\n'), at: performance.now() - sentAt });
       }
     }
+    if (enough(events)) await reader.cancel();
   } finally {
     clearTimeout(deadline);
   }

@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiClient } from '../../src/client/openai.js';
 import { BadRequestError, UpstreamError } from '../../src/errors/api-error.js';
+import { createOpenAiCompatibleModel } from '../../src/server/engines/llm/openai-compatible-model.js';
 import { startFakeOpenAiUpstream, textChunks, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { readEvents } from './sse-reader.js';
@@ -65,8 +66,17 @@ describe('upstream faults and aborts', () => {
       const before = upstream.requests.length;
       const whole = await openai.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] });
       expect(whole.choices[0]!.message.content).toBe('late');
-      const [refused, served] = upstream.requests.slice(before);
-      expect(served!.receivedAt - refused!.receivedAt).toBeGreaterThanOrEqual(950);
+      expect(upstream.requests.length - before).toBe(2);
+      // The model waits what the upstream asked for before its second attempt (not its own backoff).
+      upstream.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '1' } }, { kind: 'stream', chunks: textChunks(['later']) });
+      const retries: Array<{ attempt: number; delayMs: number }> = [];
+      const model = createOpenAiCompatibleModel({ id: 'fake', url: upstream.chatUrl, model: 'fake-gpt', onRetry: ({ attempt, delayMs }) => retries.push({ attempt, delayMs }) });
+      let text = '';
+      for await (const delta of model.stream({ messages: [{ role: 'user', content: 'hi' }], toolChoice: 'none', parallelToolCalls: false }, { signal: new AbortController().signal })) {
+        if (delta.type === 'text') text += delta.text;
+      }
+      expect(text).toBe('later');
+      expect(retries).toEqual([{ attempt: 1, delayMs: 1000 }]);
     });
 
     it('gives up after the attempts with a clear error status, not a stream, and never for a client error', async () => {
@@ -84,12 +94,13 @@ describe('upstream faults and aborts', () => {
       expect(upstream.requests.length - before).toBe(1);
     });
 
-    it('does not wait for a Retry-After longer than the policy allows', async () => {
+    it('does not wait for a Retry-After longer than the policy allows: it gives up after the one attempt', async () => {
       upstream.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '3600' } });
-      const started = performance.now();
+      const before = upstream.requests.length;
       const { response } = await streamRaw();
       expect(response.status).toBe(502);
-      expect(performance.now() - started).toBeLessThan(2000);
+      expect(((await response.json()) as { message: string }).message).toMatch(/upstream LLM failed after 1 attempt: /);
+      expect(upstream.requests.length - before).toBe(1);
     });
   });
 
@@ -245,23 +256,23 @@ describe('upstream faults and aborts', () => {
   });
 
   describe('client disconnect', () => {
-    const slowStream = () => ({ kind: 'stream' as const, chunks: textChunks(Array.from({ length: 100 }, (_, index) => ` w${index}`)), delayMs: 50 });
+    // Paced well inside the idle timeout and far longer than any wait here (2000 chunks, 50 ms apart: 100 s): the
+    // upstream request only ends before its answer does when the platform aborts it for the client.
+    const slowStream = () => ({ kind: 'stream' as const, chunks: textChunks(Array.from({ length: 2000 }, (_, index) => ` w${index}`)), delayMs: 50 });
 
-    it('aborting a raw fetch mid-stream aborts the upstream request within 1 s', async () => {
+    it('aborting a raw fetch mid-stream aborts the upstream request', async () => {
       upstream.enqueue(slowStream());
       const controller = new AbortController();
       const { response } = await streamRaw(controller.signal);
       const reader = response.body!.getReader();
       await reader.read();
       const upstreamRequest = upstream.requests.at(-1)!;
-      const abortedAt = performance.now();
       controller.abort();
-      const seenAt = await upstream.waitForAbort(upstreamRequest, 1000);
-      expect(seenAt - abortedAt).toBeLessThan(1000);
+      await upstream.waitForAbort(upstreamRequest, 20_000);
       expect(upstreamRequest.finishedAt).toBeUndefined();
     });
 
-    it('the openai client aborting its stream aborts the upstream request within 1 s', async () => {
+    it('the openai client aborting its stream aborts the upstream request', async () => {
       upstream.enqueue(slowStream());
       const stream = await openai.chat.completions.create({ model: llm, stream: true, messages: [{ role: 'user', content: 'hi' }] });
       let received = 0;
@@ -269,26 +280,26 @@ describe('upstream faults and aborts', () => {
         received += 1;
         if (received === 3) break;
       }
-      const abortedAt = performance.now();
-      const seenAt = await upstream.waitForAbort(upstream.requests.at(-1)!, 1000);
-      expect(seenAt - abortedAt).toBeLessThan(1000);
+      const upstreamRequest = upstream.requests.at(-1)!;
+      await upstream.waitForAbort(upstreamRequest, 20_000);
+      expect(upstreamRequest.finishedAt).toBeUndefined();
     });
 
-    it('a non-streamed request abandoned by its client aborts the upstream request within 1 s', async () => {
+    it('a non-streamed request abandoned by its client aborts the upstream request', async () => {
       upstream.enqueue(slowStream());
       const controller = new AbortController();
       const pending = openai.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal }).catch((caught: unknown) => caught);
-      const deadline = performance.now() + 2000;
+      const deadline = performance.now() + 20_000;
       while (upstream.requests.at(-1)?.body.model !== 'fake-gpt' || upstream.requests.at(-1)?.finishedAt !== undefined) {
         if (performance.now() > deadline) throw new Error('upstream never got the request');
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       await new Promise((resolve) => setTimeout(resolve, 150));
-      const abortedAt = performance.now();
       controller.abort();
       expect(await pending).toBeInstanceOf(OpenAI.APIUserAbortError);
-      const seenAt = await upstream.waitForAbort(upstream.requests.at(-1)!, 1000);
-      expect(seenAt - abortedAt).toBeLessThan(1000);
+      const upstreamRequest = upstream.requests.at(-1)!;
+      await upstream.waitForAbort(upstreamRequest, 20_000);
+      expect(upstreamRequest.finishedAt).toBeUndefined();
     });
   });
 });

@@ -19,7 +19,6 @@ describe.each(kinds)('credit idempotency under real concurrency (%s)', (kind) =>
   it(`${CONCURRENT} concurrent identical charges x ${ROUNDS} rounds -> exactly one entry per key, no server errors`, async () => {
     const credit = await test.client.credits.create({ name: 'stress', allow_negative_balance: true });
     const human = test.clientWith({ apiKey: test.server.apiKey, humanId: 'stress-human' });
-    const started = performance.now();
     let serverErrors = 0;
     let otherErrors = 0;
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -35,12 +34,10 @@ describe.each(kinds)('credit idempotency under real concurrency (%s)', (kind) =>
       // Every caller of the round saw the one original entry (same id, same balance).
       expect(ids.size).toBe(1);
     }
-    const seconds = (performance.now() - started) / 1000;
-    console.log(`[credit idempotency] ${ROUNDS * CONCURRENT} requests in ${seconds.toFixed(1)} s`);
+    // How many such replays a second: `pnpm bench credits` (idempotent replays, against a GET of the same server).
     expect(serverErrors).toBe(0);
     expect(otherErrors).toBe(0);
     const audit = await test.server.services.credits.audit(test.server.project, credit.id, 'stress-human');
     expect(audit).toEqual({ balance: -3 * ROUNDS, sum: -3 * ROUNDS, entries: ROUNDS });
-    expect(seconds).toBeLessThan(50);
-  }, 60_000);
+  }, 120_000);
 });

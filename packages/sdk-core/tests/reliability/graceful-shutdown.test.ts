@@ -26,7 +26,7 @@ describe.each(await storeKinds())('graceful shutdown on SIGTERM (%s)', (kind) =>
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('stops accepting, ends live sessions as server_shutdown, finishes webhook deliveries in flight and exits 0 within 10 s', async () => {
+  it('stops accepting, ends live sessions as server_shutdown, finishes webhook deliveries in flight and exits 0 (inside its own 10 s grace)', async () => {
     const schema = kind === 'postgres' ? uniqueSchema() : undefined;
     const storage = kind === 'postgres' ? { databaseUrl: postgresUrl } : { database: join(folder, 'palaver.db') };
     const config = { ...storage, apiKey: 'pk_shutdown_test_key_0123456789abc', webhook: { url: receiver.url, secret: 'whsec_c2h1dGRvd24tdGVzdA==' } };
@@ -43,18 +43,14 @@ describe.each(await storeKinds())('graceful shutdown on SIGTERM (%s)', (kind) =>
       // The start's state_changed events are being delivered (the receiver answers slowly).
       await expect.poll(() => receiver.inFlight, { timeout: 10_000 }).toBeGreaterThan(0);
 
-      const signalledAt = performance.now();
       const exiting = server.kill('SIGTERM');
       // No new connections while the platform winds down. The child handles the signal on its own schedule (a loaded
       // machine may take longer than a fixed wait): poll until a new connection is refused.
       const refused = () => fetch(`${server.url}/health`).then(() => 'accepted', () => 'refused');
-      await expect.poll(refused, { timeout: 1_000, interval: 50 }).toBe('refused');
+      await expect.poll(refused, { timeout: 10_000, interval: 50 }).toBe('refused');
       expect(server.alive(), 'still finishing its deliveries').toBe(true);
-      const code = await exiting;
-      const exitMs = performance.now() - signalledAt;
-      console.log(`${kind}: SIGTERM -> exit ${code} in ${exitMs.toFixed(0)} ms`);
-      expect(code).toBe(0);
-      expect(exitMs).toBeLessThan(10_000);
+      // 0: the child's own deadline (10 s after SIGTERM) exits 1, so it closed inside it.
+      expect(await exiting).toBe(0);
 
       // What the stopped instance left behind, read by a new one without its dispatcher.
       const after = await createServer({ env: {}, config: { ...config, logLevel: 'silent', webhook: { dispatch: false } }, ...(schema ? { databaseSchema: schema } : {}) });
@@ -92,11 +88,12 @@ describe('shutdown with a websocket client that stopped reading', () => {
     // The client stops reading: it cannot even take the server's close frame.
     socket.pause();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const started = performance.now();
+    // close() does not wait for that socket for ever (it would hang the test): it cuts it off. Reading again, the client
+    // finds its connection closed.
+    const closed = once(socket, 'close');
     await server.close();
-    const closeMs = performance.now() - started;
-    console.log(`shutdown with a stuck websocket client: ${closeMs.toFixed(0)} ms`);
-    expect(closeMs).toBeLessThan(5_000);
-    socket.terminate();
+    socket.resume();
+    await closed;
+    expect(socket.readyState).toBe(WebSocket.CLOSED);
   }, 30_000);
 });

@@ -89,16 +89,16 @@ describe('palaver CLI', () => {
       const revoked = palaver(['keys', 'revoke', keyId!, '--database', database]);
       expect(revoked.status, revoked.stderr).toBe(0);
       // The running server trusts a key it verified for 1 s (decision 0062); the CLI, another process without the
-      // server's bus, may revoke it within that time: refused at most that long after.
-      const revokedAt = performance.now();
+      // server's bus, may revoke it within that time: it is refused once that time has passed (when, on a fake clock:
+      // packages/sdk-core/tests/contract/multi-instance.test.ts). Waited for here, not timed.
+      const deadline = performance.now() + 20_000;
       let status = 0;
-      while (performance.now() - revokedAt < 3000) {
+      while (performance.now() < deadline) {
         status = (await fetch(`${url}/v1/persona/list`, { headers: { 'x-api-key': key! } })).status;
         if (status !== 200) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(status).toBe(401);
-      expect(performance.now() - revokedAt).toBeLessThan(2500);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -65,14 +65,14 @@ describe('RuleBasedExtractor', () => {
     ]);
   });
 
-  it('stays linear on long adversarial messages (100,000 characters)', () => {
-    // Before blanks were collapsed, the first of these took 34 s.
-    for (const text of [`I ${' '.repeat(99_990)}x`, `I like ${'x and '.repeat(16_000)}`, '\n \n'.repeat(33_000), `my ${'a '.repeat(49_000)}`]) {
-      const started = performance.now();
-      extractor.extractSync({ text, speaker: 'user' });
-      expect(performance.now() - started).toBeLessThan(2_000);
-    }
-  });
+  // Before blanks were collapsed, the first of these took 34 s: the test's deadline (20 s for the four) catches that
+  // kind of blow-up; how long they take against ordinary text of the same length is `pnpm bench context-memory`.
+  it('reads long adversarial messages (100,000 characters) to their answer', () => {
+    expect(triples(`I ${' '.repeat(99_990)}x`)).toEqual([]);
+    expect(triples(`I like ${'x and '.repeat(16_000)}`)).toEqual([['user', 'likes', 'x']]);
+    expect(triples('\n \n'.repeat(33_000))).toEqual([]);
+    expect(triples(`my ${'a '.repeat(49_000)}`)).toEqual([]);
+  }, 20_000);
 
   it('marks single-valued relations as exclusive and feelings as not', () => {
     const facts = extractor.extractSync({ text: 'I live in Oslo. I like skiing. My favourite food is pizza.', speaker: 'user' });

@@ -1,22 +1,35 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLinearResampler } from './audio-frame.js';
 import { PacedAudioQueue } from './paced-audio-queue.js';
 import { dominantFrequency, sineTone } from '../../../../testing/tone-analysis.js';
 
 describe('PacedAudioQueue', () => {
-  it('sends 48 kHz 20 ms frames at real time, applies backpressure and drains', async () => {
-    const sent: Array<{ at: number; length: number }> = [];
-    const queue = new PacedAudioQueue({ sampleRate: 24_000, onFrame: (samples) => sent.push({ at: performance.now(), length: samples.length }) });
-    const started = performance.now();
-    // 600 ms of 24 kHz audio written at once: write resolves only once less than ~200 ms is queued.
-    await queue.write({ samples: new Int16Array(24_000 * 0.6), sampleRate: 24_000, channels: 1 });
-    expect(performance.now() - started).toBeGreaterThan(300);
-    await queue.drained();
-    const elapsed = performance.now() - started;
-    expect(sent.every((frame) => frame.length === 960)).toBe(true);
-    expect(sent.length).toBeGreaterThanOrEqual(29);
-    expect(elapsed).toBeGreaterThan(500);
-    expect(elapsed).toBeLessThan(1500);
+  it('sends 48 kHz 20 ms frames at real time, applies backpressure and drains (on a fake clock)', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const sent: Array<{ at: number; length: number }> = [];
+      const queue = new PacedAudioQueue({ sampleRate: 24_000, onFrame: (samples) => sent.push({ at: performance.now(), length: samples.length }) });
+      const started = performance.now();
+      // 600 ms of 24 kHz audio written at once (30 frames): write resolves only once less than 200 ms is queued.
+      let written = false;
+      const writing = queue.write({ samples: new Int16Array(24_000 * 0.6), sampleRate: 24_000, channels: 1 }).then(() => (written = true));
+      while (!written) {
+        expect(queue.queuedMs).toBeGreaterThanOrEqual(200);
+        await vi.advanceTimersByTimeAsync(10);
+      }
+      await writing;
+      expect(queue.queuedMs).toBeLessThan(200);
+      let drained = false;
+      void queue.drained().then(() => (drained = true));
+      while (!drained) await vi.advanceTimersByTimeAsync(10);
+      // Every frame went out, one 20 ms frame each 20 ms of the clock from the first on.
+      expect(sent).toHaveLength(30);
+      expect(sent.every((frame) => frame.length === 960)).toBe(true);
+      expect(sent.map((frame) => frame.at - started)).toEqual(Array.from({ length: 30 }, (_, index) => index * 20));
+      queue.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('flush drops queued audio at once (barge-in)', async () => {

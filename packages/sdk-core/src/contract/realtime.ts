@@ -122,6 +122,12 @@ export const RealtimeSessionGenerativeConfig = z
   })
   .meta({ id: 'RealtimeSessionGenerativeConfig' });
 
+/**
+ * The LLM a worker-run session names when its start request leaves it out: the built-in offline model, present on
+ * every server. The worker's agent never uses it (the worker owns its behaviour).
+ */
+export const WORKER_SESSION_LLM = 'builtin-offline';
+
 const generativeFields = {
   voice_override: ResourceId.optional().describe('Voice id; overrides the persona\'s voice.'),
   persona: ResourceId.optional().describe('Persona id.'),
@@ -132,7 +138,12 @@ const generativeFields = {
 };
 
 export const RealtimeSessionGenerativeConfigCreate = z
-  .object({ llm: ResourceId.describe('LLM id.'), ...generativeFields })
+  .object({
+    llm: ResourceId.optional().describe(
+      `LLM id. Required for the built-in agent; a session whose \`general.agent\` is a LiveKit Agents worker may leave it out (Palaver extension, default \`${WORKER_SESSION_LLM}\`).`,
+    ),
+    ...generativeFields,
+  })
   .meta({ id: 'RealtimeSessionGenerativeConfigCreate' });
 
 export const RealtimeSessionGenerativeConfigUpdate = z
@@ -150,15 +161,44 @@ export const RealtimeSessionConfig = z
   .meta({ id: 'RealtimeSessionConfig' });
 export type RealtimeSessionConfig = z.infer<typeof RealtimeSessionConfig>;
 
-/** RealtimeSessionConfigCreate: all four sections are required; their fields have defaults. */
+const WORKER_OPTIONAL = 'Required for the built-in agent. Palaver extension: a session whose `general.agent` is a LiveKit Agents worker may leave it out';
+
+/**
+ * RealtimeSessionConfigCreate: all four sections are required and their fields have defaults, as the API
+ * specifies. Palaver extension (decision 0085): when `general.agent` is a LiveKit Agents worker, `input`,
+ * `output`, `generative` and `generative.llm` may be left out, since that agent never reads them; they are
+ * filled with their defaults (`generative.llm`: {@link WORKER_SESSION_LLM}). A built-in session missing one is a
+ * 400 naming it.
+ */
 export const RealtimeSessionConfigCreate = z
   .object({
     general: RealtimeSessionGeneralConfig,
-    input: RealtimeSessionInputConfig,
-    generative: RealtimeSessionGenerativeConfigCreate,
-    output: RealtimeSessionOutputConfig,
+    input: RealtimeSessionInputConfig.optional().describe(`${WORKER_OPTIONAL} (default: every field's default).`),
+    generative: RealtimeSessionGenerativeConfigCreate.optional().describe(`${WORKER_OPTIONAL} (default: \`{"llm": "${WORKER_SESSION_LLM}"}\`, a new context).`),
+    output: RealtimeSessionOutputConfig.optional().describe(`${WORKER_OPTIONAL} (default: every field's default).`),
   })
-  .meta({ id: 'RealtimeSessionConfigCreate' });
+  .superRefine((config, context) => {
+    if (config.general?.agent?.type === 'livekit_worker') return;
+    const missing = 'expected object, received undefined: required unless `general.agent` is a LiveKit Agents worker';
+    for (const section of ['input', 'generative', 'output'] as const) {
+      if (config[section] === undefined) context.addIssue({ code: 'custom', path: [section], message: missing });
+    }
+    if (config.generative && config.generative.llm === undefined) {
+      context.addIssue({ code: 'custom', path: ['generative', 'llm'], message: 'expected string, received undefined: the LLM id is required unless `general.agent` is a LiveKit Agents worker' });
+    }
+  })
+  .transform(({ general, input, generative, output }) => ({
+    general,
+    input: input ?? RealtimeSessionInputConfig.parse({}),
+    generative: { ...generative, llm: generative?.llm ?? WORKER_SESSION_LLM },
+    output: output ?? RealtimeSessionOutputConfig.parse({}),
+  }))
+  .meta({
+    id: 'RealtimeSessionConfigCreate',
+    description:
+      'All four sections are required for the built-in agent. Palaver extension: when `general.agent` is a LiveKit Agents worker, ' +
+      `\`input\`, \`output\`, \`generative\` and \`generative.llm\` may be left out and get their defaults (\`generative.llm\`: \`${WORKER_SESSION_LLM}\`); the worker's agent never reads them.`,
+  });
 export type RealtimeSessionConfigCreate = z.input<typeof RealtimeSessionConfigCreate>;
 
 /** RealtimeSessionConfigUpdate: every section and field is optional; only what is sent changes. */
@@ -232,6 +272,30 @@ export const RealtimeSessionList = z
   .object({ values: z.array(RealtimeSession), total_count: z.number().int(), next_page: z.string().nullable().optional() })
   .meta({ id: 'RealtimeSessionList' });
 
+/** One agent a session can choose with `config.general.agent` (Palaver extension). */
+export const RealtimeAgentChoice = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('builtin').describe("Palaver's voice agent, always available.") }),
+    z.object({
+      type: z.literal('livekit_worker'),
+      agent_name: z.string().describe('The `agentName` its workers registered with; `agent_name` of `general.agent`.'),
+      workers: z.number().int().min(1).describe('How many workers of this name are registered.'),
+      available: z.boolean().describe('Whether at least one of them takes jobs now (not full).'),
+    }),
+  ])
+  .meta({ id: 'RealtimeAgentChoice' });
+export type RealtimeAgentChoice = z.infer<typeof RealtimeAgentChoice>;
+
+export const RealtimeAgentChoices = z
+  .object({
+    values: z.array(RealtimeAgentChoice).describe('The built-in agent first, then the LiveKit Agents workers by name.'),
+    workers_listed: z
+      .boolean()
+      .describe('Whether the workers could be listed: false when the platform uses a LiveKit deployment, which cannot be asked; a session may still name a worker registered there.'),
+  })
+  .meta({ id: 'RealtimeAgentChoices', description: 'Palaver extension: the agents a realtime session can choose.' });
+export type RealtimeAgentChoices = z.infer<typeof RealtimeAgentChoices>;
+
 const params = z.object({ session: Id });
 const tag = 'Realtime sessions';
 
@@ -291,6 +355,15 @@ export const realtimeRoutes = {
       query: z.object({ page: z.string().min(1).optional().describe("Opaque token from a previous answer's `next_page`.") }),
     },
     success: { kind: 'json', schema: RealtimeSessionList },
+  }),
+  agents: defineRoute({
+    operationId: 'realtime.agents',
+    method: 'GET',
+    path: '/v1/realtime/agents',
+    auth: 'K/B',
+    tag,
+    summary: 'List the agents a session can choose: the built-in agent and the registered LiveKit Agents workers (Palaver extension)',
+    success: { kind: 'json', schema: RealtimeAgentChoices },
   }),
   speak: defineRoute({
     operationId: 'realtime.speak',

@@ -68,6 +68,8 @@ export type {
   RealtimeSessionStartRequest,
   RealtimeSessionStartResponse,
   RealtimeSessionTurnDetection,
+  RealtimeAgentChoice,
+  RealtimeAgentChoices,
 } from './realtime.js';
 export type { PartnerAvatarSessionStartRequest } from './partner.js';
 export type {

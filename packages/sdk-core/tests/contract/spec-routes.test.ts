@@ -11,9 +11,10 @@ const ALLOWED_EXTRAS = ['/openapi.json', '/docs', '/health', '/metrics', '/favic
 
 /**
  * Contract routes the spec does not list: Palaver extensions, each documented in the API reference and README.
- * OpenAI's model listing lets OpenAI clients (`openai.models.list()`) see the models chat completions takes.
+ * OpenAI's model listing lets OpenAI clients (`openai.models.list()`) see the models chat completions takes; the
+ * realtime agents list says which LiveKit Agents workers a session can choose.
  */
-const PALAVER_EXTENSIONS = ['GET /v1/models', 'GET /v1/models/{model}'];
+const PALAVER_EXTENSIONS = ['GET /v1/models', 'GET /v1/models/{model}', 'GET /v1/realtime/agents'];
 
 function describeEndpoint(endpoint: SpecEndpoint): string {
   return `${endpoint.method} ${endpoint.path} [${endpoint.auth} from ${endpoint.authSource}] (spec line ${endpoint.line}, "${endpoint.section}")`;

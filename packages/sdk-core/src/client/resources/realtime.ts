@@ -15,6 +15,8 @@ export class RealtimeSessions extends Resource {
    * const { session, connection_details } = await client.realtime.start({
    *   config: { general: {}, input: {}, output: { answer_message: 'Hello!' }, generative: { llm: 'llm_builtin' } },
    * });
+   * // A LiveKit Agents worker's agent: the other sections may be left out (Palaver extension).
+   * await client.realtime.start({ config: { general: { agent: { type: 'livekit_worker', agent_name: 'echo-agent' } } } });
    */
   start(body: RouteInput<Routes['start']>['body'], options?: RequestOptions): Promise<RealtimeSessionStart> {
     return this.http.call<Routes['start']>({ method: 'POST', path: '/v1/realtime/start' }, { body }, options);
@@ -44,6 +46,18 @@ export class RealtimeSessions extends Resource {
       { params: { session: sessionId }, body },
       options,
     );
+  }
+
+  /**
+   * The agents a session can choose with `config.general.agent`: the built-in agent and each registered LiveKit
+   * Agents worker (Palaver extension).
+   *
+   * @example
+   * const { values } = await client.realtime.agents();
+   * const worker = values.find((agent) => agent.type === 'livekit_worker'); // { type: 'livekit_worker', agent_name: 'echo-agent', ... }
+   */
+  agents(options?: RequestOptions): Promise<RouteOutput<Routes['agents']>> {
+    return this.http.call<Routes['agents']>({ method: 'GET', path: '/v1/realtime/agents' }, {}, options);
   }
 
   list(query: RouteInput<Routes['list']>['query'] = {}, options?: RequestOptions): PagePromise<RealtimeSessionRecord> {

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type {
+  RealtimeAgentChoices,
   RealtimeSession,
   RealtimeSessionConfigUpdate,
   RealtimeSessionStartRequest,
@@ -21,6 +22,7 @@ import type { ContextService } from '../contexts/context-service.js';
 import type { UsageService } from '../usage/usage-service.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import { AgentControl, AgentUnavailableError, type AgentControlOptions } from './agent-control.js';
+import { agentChoices } from './agent-choices.js';
 import { agentSessionEvents } from './agent-session-events.js';
 import { GenerativeConfigResolver, type GenerativeSources } from './generative-config-resolver.js';
 import { RealtimeSessionRepository, toRealtimeSession, type RealtimeSessionDocument, type StoredRealtimeSession } from './realtime-session-repository.js';
@@ -39,7 +41,7 @@ export interface RealtimeSessionServiceDependencies extends GenerativeSources {
   bus: EventBus;
   usage: Pick<UsageService, 'assertWithinLimit'>;
   webhooks: Pick<WebhookService, 'enqueue'>;
-  media: Pick<MediaService, 'transport' | 'createJoinToken' | 'clientUrl'>;
+  media: Pick<MediaService, 'transport' | 'createJoinToken' | 'clientUrl' | 'dispatcher'>;
   contexts: Pick<ContextService, 'retrieve' | 'createContext' | 'appendMessage'>;
   /** Runs the voice agents; undefined while no agent runtime is wired (non-simulated starts answer 501). */
   agents: AgentSessionHost | undefined;
@@ -216,6 +218,11 @@ export class RealtimeSessionService {
       await this.room.close(id).catch((error: unknown) => this.warn(id, 'closing the room failed', error));
     }
     return this.refreshContext(principal, change.current);
+  }
+
+  /** The agents a session can choose (`general.agent`): the built-in one and the registered LiveKit Agents workers. */
+  agents(): RealtimeAgentChoices {
+    return agentChoices(this.dependencies.media.dispatcher);
   }
 
   async retrieve(principal: Principal, id: string): Promise<RealtimeSession> {

@@ -18,4 +18,14 @@ export interface AgentDispatcher {
   cancel(room: string, dispatchId: string): Promise<void>;
   /** Whether a worker with this name is registered now; undefined when it cannot be known (a LiveKit deployment). */
   hasWorker(agentName: string): boolean | undefined;
+  /** The registered agent names, each with its workers; undefined when they cannot be listed (a LiveKit deployment). */
+  registeredAgents(): RegisteredAgent[] | undefined;
+}
+
+/** The workers registered under one `agentName`. */
+export interface RegisteredAgent {
+  agentName: string;
+  workers: number;
+  /** At least one of them takes jobs now. */
+  available: boolean;
 }

@@ -8,5 +8,6 @@ export const realtimeHandlers: GroupHandlers<typeof realtimeRoutes> = {
   end: async ({ params }, { services, principal }) => services.realtime.end(principal, params.session),
   retrieve: async ({ params }, { services, principal }) => services.realtime.retrieve(principal, params.session),
   list: async ({ query }, { services, principal }) => services.realtime.list(principal, { page: query.page }),
+  agents: async (_input, { services }) => services.realtime.agents(),
   speak: async ({ params, body }, { services, principal }) => services.realtime.speak(principal, params.session, body.text),
 };

@@ -28,6 +28,10 @@ export class LivekitAgentDispatcher implements AgentDispatcher {
     return undefined;
   }
 
+  registeredAgents(): undefined {
+    return undefined;
+  }
+
   private dispatchClient(): Promise<import('livekit-server-sdk').AgentDispatchClient> {
     this.client ??= import('livekit-server-sdk').then(({ AgentDispatchClient }) => {
       const host = this.options.url.replace(/^ws/, 'http');

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { AgentDispatch, AgentDispatchState, Job, JobState, JobStatus, JobType, type AvailabilityResponse, type RoomAgentDispatch, type UpdateJobStatus } from '@livekit/protocol';
 import type { Logger } from 'pino';
 import { WebSocketAcceptor } from '../../../../kernel/websocket-acceptor.js';
-import type { AgentDispatcher, AgentDispatchOptions } from '../../agent-dispatcher.js';
+import type { AgentDispatcher, AgentDispatchOptions, RegisteredAgent } from '../../agent-dispatcher.js';
 import { AccessTokenError, tokenFromRequest, type JoinTokenVerifier } from '../access-token.js';
 import { serverInfo, type EndpointSettings } from '../endpoint-settings.js';
 import { newSid } from '../published-audio-track.js';
@@ -92,6 +92,17 @@ export class AgentWorkers implements AgentDispatcher {
 
   hasWorker(agentName: string): boolean {
     return [...this.workers].some((worker) => worker.isRegistered && worker.agentName === agentName);
+  }
+
+  /** The agent names registered, by name; workers registered without one are left out (no session can name them). */
+  registeredAgents(): RegisteredAgent[] {
+    const byName = new Map<string, RegisteredAgent>();
+    for (const worker of this.registeredWorkers()) {
+      if (worker.agentName === '') continue;
+      const known = byName.get(worker.agentName);
+      byName.set(worker.agentName, { agentName: worker.agentName, workers: (known?.workers ?? 0) + 1, available: (known?.available ?? false) || worker.available });
+    }
+    return [...byName.values()].sort((left, right) => (left.agentName < right.agentName ? -1 : left.agentName > right.agentName ? 1 : 0));
   }
 
   async dispatch(options: AgentDispatchOptions): Promise<{ id: string }> {

@@ -54,7 +54,8 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
     client = createClient({ baseUrl: url, apiKey: server.apiKey, maxRetries: 0 });
     worker = spawn(process.execPath, ['--import', 'tsx', 'agent.ts', 'start'], {
       cwd: here,
-      env: { ...process.env, LIVEKIT_URL: mediaUrl, LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET, NODE_ENV: 'test' },
+      // PALAVER_WORKER_PORT=0: the health check on a free port, so a worker already running here (8081) does not matter.
+      env: { ...process.env, LIVEKIT_URL: mediaUrl, LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET, NODE_ENV: 'test', PALAVER_WORKER_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group: the worker forks job processes, and all of them go at the end.
       detached: true,
@@ -121,6 +122,38 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
           { role: 'user', content: 'bye' },
         ]),
       );
+    } finally {
+      await room.disconnect();
+    }
+  });
+
+  it('serves its health check on PALAVER_WORKER_PORT (0: a free port, not the 8081 `@livekit/agents` would take)', async () => {
+    const port = Number(await eventually(() => /listening on port (\d+)/.exec(workerLog)?.[1], `the health check to listen (log: ${workerLog})`));
+    expect(port).not.toBe(8081);
+    const health = await fetch(`http://127.0.0.1:${port}/`);
+    expect(health.status).toBe(200);
+    expect(await health.text()).toBe('OK');
+    expect(await (await fetch(`http://127.0.0.1:${port}/worker`)).json()).toMatchObject({ agent_name: AGENT_NAME });
+  });
+
+  it("starts with the README's curl body, which names only the worker (input, output and generative take their defaults)", async () => {
+    const response = await fetch(`${url}/v1/realtime/start`, {
+      method: 'POST',
+      headers: { 'x-api-key': server.apiKey, 'content-type': 'application/json' },
+      body: '{"config": {"general": {"agent": {"type": "livekit_worker", "agent_name": "echo-agent"}}}}',
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const { session, connection_details } = (await response.json()) as Awaited<ReturnType<PalaverClient['realtime']['start']>>;
+    expect(session.state).toBe('in_progress');
+    expect(session.config.generative.llm.id).toBe('builtin-offline');
+    const { room, heard } = await joinAsHuman(connection_details.url, connection_details.token);
+    try {
+      await eventually(() => heard.some((line) => line.text === 'Hello! Type something and I will echo it.'), `the greeting (heard: ${JSON.stringify(heard)})`);
+      // Typed turns of Palaver's browser connector (`chat_input` packets) are answered too.
+      const agent = [...room.remoteParticipants.values()].find((participant) => participant.identity.startsWith('agent-'))!;
+      await room.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify({ text: 'from the browser' })), { reliable: true, topic: 'chat_input', destination_identities: [agent.identity] });
+      await eventually(() => heard.some((line) => line.text === 'You said: from the browser'), `the answer (heard: ${JSON.stringify(heard)})`);
+      expect((await client.realtime.end(session.id)).state).toBe('ended');
     } finally {
       await room.disconnect();
     }

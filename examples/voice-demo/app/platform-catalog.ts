@@ -10,6 +10,8 @@ export interface Catalog {
   personas: Choice[];
   voices: Choice[];
   llms: Choice[];
+  /** LiveKit Agents workers registered with the platform, by agent name (`GET /v1/realtime/agents`). */
+  workers: Choice[];
 }
 
 const MOST = 50;
@@ -26,10 +28,12 @@ async function firstOf<T>(items: AsyncIterable<T>, map: (item: T) => Choice): Pr
 /** Personas, voices and LLMs the visitor may use (the platform answers what their token can see). */
 export async function loadCatalog(platformUrl: string, usageToken: string): Promise<Catalog> {
   const client = createClient({ baseUrl: platformUrl, usageToken, maxRetries: 1 });
-  const [personas, voices, llms] = await Promise.all([
+  const [personas, voices, llms, agents] = await Promise.all([
     firstOf(client.personas.list(), (persona) => ({ id: persona.id, label: persona.name })),
     firstOf(client.voices.list(), (voice) => ({ id: voice.id, label: voice.name })),
     firstOf(client.llms.list(), (llm) => ({ id: llm.id, label: llm.name })),
+    client.realtime.agents(),
   ]);
-  return { personas, voices, llms };
+  const workers = agents.values.flatMap((agent) => (agent.type === 'livekit_worker' ? [{ id: agent.agent_name, label: `LiveKit worker: ${agent.agent_name}` }] : []));
+  return { personas, voices, llms, workers };
 }

@@ -18,6 +18,8 @@ function timeLimit(): number {
 }
 
 function sessionConfig(choices: CallChoices, suggestedLlm: string): RealtimeSessionConfigCreate {
+  // A LiveKit Agents worker's agent brings its own behaviour: the session names only it (the other sections are optional).
+  if (choices.worker) return { general: { time_limit_s: timeLimit(), agent: { type: 'livekit_worker', agent_name: choices.worker } } };
   return {
     general: { time_limit_s: timeLimit() },
     input: { interruptable: true },
@@ -35,7 +37,7 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
   const agent = useVoiceAgent({ baseUrl: platformUrl });
   const [ticket, setTicket] = useState<SessionTicket>();
   const [catalog, setCatalog] = useState<Catalog>();
-  const [choices, setChoices] = useState<CallChoices>({ persona: '', voice: '', llm: '' });
+  const [choices, setChoices] = useState<CallChoices>({ persona: '', voice: '', llm: '', worker: '' });
   const [typed, setTyped] = useState('');
   const [problem, setProblem] = useState<string>();
 

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { keysCommand } from './keys-command.js';
 import { packageVersion } from './package-version.js';
 import { serveCommand } from './serve-command.js';
+import { sessionEndCommand, sessionStartCommand } from './session-command.js';
 import { tokenCommand } from './token-command.js';
 import { webhooksCommand } from './webhooks-command.js';
 
@@ -27,6 +28,28 @@ program
   .option('--url <url>', 'platform URL (default PALAVER_URL or http://127.0.0.1:8080)')
   .option('--api-key <key>', 'API key (default PALAVER_API_KEY)')
   .action(tokenCommand);
+
+const session = program.command('session').description('start or end a realtime agent session through a running platform');
+session
+  .command('start')
+  .description('start a session and print its id and the LiveKit url and token to join it with')
+  .option('--worker <agent-name>', "a LiveKit Agents worker's agent (the agentName it registered); default: the built-in agent")
+  .option('--metadata <text>', "with --worker: handed to the worker's job (ctx.job.metadata)")
+  .option('--llm <id>', 'LLM of the built-in agent (default builtin-offline)')
+  .option('--time-limit <seconds>', 'seconds the session may last')
+  .option('--human <id>', 'the human the session is for (x-human-id)')
+  .option('--url <url>', 'platform URL (default PALAVER_URL or http://127.0.0.1:8080)')
+  .option('--api-key <key>', 'API key (default PALAVER_API_KEY)')
+  .option('--json', 'print the whole answer as JSON')
+  .action(sessionStartCommand);
+session
+  .command('end')
+  .description('end a session: its agent leaves the room')
+  .argument('<session>', 'session id')
+  .option('--human <id>', 'the human the session is for (x-human-id)')
+  .option('--url <url>', 'platform URL (default PALAVER_URL or http://127.0.0.1:8080)')
+  .option('--api-key <key>', 'API key (default PALAVER_API_KEY)')
+  .action(sessionEndCommand);
 
 program
   .command('keys')

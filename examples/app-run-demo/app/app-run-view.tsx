@@ -1,72 +1,113 @@
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { AppRunProvider, useAppRun } from '@palaver/sdk-react';
+import { graphRoles, loadAppGraph, type AppGraph } from './app-graph.js';
 import { Conversation } from './conversation.js';
-import { fetchRunTicket } from './run-ticket.js';
-import { RunLogs } from './run-logs.js';
-import { SystemPrompt } from './system-prompt.js';
+import { GraphView } from './graph-view.js';
+import { MessageComposer } from './message-composer.js';
+import { PadControls } from './pad-controls.js';
+import { useRunActivity } from './run-activity.js';
+import { RunControls } from './run-controls.js';
+import { RunDetails } from './run-details.js';
+import { fetchRunTicket, runOptions, type RunTicket } from './run-ticket.js';
+import { RunVisual } from './run-visual.js';
+import { endWords, problemWords, runWords } from './words.js';
 
-/** One run of the Simple Voice AI app: start it, talk, watch its pads and logs, leave. */
+/**
+ * One run of the demo's app (the Simple Voice AI template): see its graph, start it, talk or type, watch it
+ * listen, think and speak, set its pads, leave; the conversation stays until the next run.
+ */
 export function AppRunView({ platformUrl }: { platformUrl: string }) {
-  // The microphone feeds the graph's Publish node `publish` (its track is named `publish:audio`).
-  const appRun = useAppRun({ baseUrl: platformUrl, publishNode: 'publish' });
+  // Without `publishNode` the microphone is a plain track, which every Publish node of the run takes.
+  const appRun = useAppRun({ baseUrl: platformUrl });
+  const [ticket, setTicket] = useState<RunTicket>();
+  const [graph, setGraph] = useState<AppGraph>();
   const [problem, setProblem] = useState<string>();
+
+  useEffect(() => {
+    fetchRunTicket()
+      .then(async (first) => {
+        setTicket(first);
+        setGraph(await loadAppGraph(platformUrl, first));
+      })
+      .catch((error: unknown) => setProblem(problemWords(error as Error)));
+  }, [platformUrl]);
+
+  const roles = useMemo(() => (graph ? graphRoles(graph.nodes) : undefined), [graph]);
+  const inRun = appRun.connectionState !== 'not_connected';
+  const connected = appRun.connectionState === 'connected';
+  const activity = useRunActivity(appRun.run, roles, connected);
 
   const start = async () => {
     setProblem(undefined);
     try {
-      const { human: _human, ...ticket } = await fetchRunTicket();
-      await appRun.connect(ticket);
+      // A fresh token per run: the one from page load may have expired.
+      const next = await fetchRunTicket();
+      setTicket(next);
+      await appRun.connect(runOptions(next));
     } catch (error) {
-      setProblem((error as Error).message);
+      setProblem(problemWords(error as Error));
     }
   };
-  const live = appRun.connectionState !== 'not_connected';
+
+  const shownProblem = problem ?? problemWords(appRun.error);
 
   return (
-    <main>
-      <h1>Palaver app run demo</h1>
-      <p className="intro">
-        The <em>Simple Voice AI</em> template running as an app graph: Publish → STT → LLMContext → LLM → TTS → Output, with barge-in.
-      </p>
-      <p className="status" data-testid="status">
-        <span data-testid="connection-state">{appRun.connectionState}</span>
-        {appRun.runId && (
-          <>
-            {' · run '}
-            <code data-testid="run-id">{appRun.runId}</code>
-          </>
+    <AppRunProvider run={appRun.run}>
+      <main className={inRun ? 'run live' : 'run'}>
+        <header>
+          <h1>Palaver</h1>
+          <p className="tagline">An app graph running on this machine: listen, answer with an LLM, speak.</p>
+        </header>
+
+        <section className="stage" aria-label="The app">
+          <RunVisual run={appRun.run} state={connected ? activity : inRun ? 'joining' : 'idle'} />
+          <p className="state" data-testid="connection-state" data-state={appRun.connectionState} aria-live="polite">
+            {runWords(appRun.state, activity)}
+          </p>
+          {connected && <span hidden data-testid="activity">{activity}</span>}
+          {connected && !appRun.microphoneEnabled && (
+            <p className="muted" data-testid="muted">
+              Your microphone is muted. Typing still works.
+            </p>
+          )}
+          {!inRun && appRun.ended && (
+            <p className="ended" data-testid="ended" data-reason={appRun.ended.reason}>
+              {endWords(appRun.ended)}
+            </p>
+          )}
+        </section>
+
+        <RunControls appRun={appRun} ready={ticket !== undefined} onStart={() => void start()} />
+
+        {shownProblem && (
+          <p className="problem" role="alert" data-testid="problem">
+            {shownProblem}
+          </p>
         )}
-      </p>
-      <div className="controls">
-        {!live ? (
-          <button data-testid="start" onClick={() => void start()}>
-            Start the app
-          </button>
-        ) : (
-          <>
-            <button data-testid="leave" onClick={() => void appRun.disconnect()}>
-              Leave
-            </button>
-            <button data-testid="microphone" onClick={() => void appRun.setMicrophoneEnabled(!appRun.microphoneEnabled)}>
-              {appRun.microphoneEnabled ? 'Mute microphone' : 'Unmute microphone'}
-            </button>
-            {!appRun.canPlayAudio && <button onClick={() => void appRun.startAudio()}>Enable audio</button>}
-          </>
-        )}
-      </div>
-      {appRun.connectionState === 'connected' && (
-        <AppRunProvider run={appRun.run}>
-          <SystemPrompt />
-          <Conversation />
-        </AppRunProvider>
-      )}
-      <RunLogs logs={appRun.logs} />
-      {(problem ?? appRun.error?.message) && (
-        <p className="problem" data-testid="problem">
-          {problem ?? appRun.error?.message}
-        </p>
-      )}
-      {appRun.ended && <p data-testid="ended">Run left: {appRun.ended.reason}</p>}
-    </main>
+
+        <section className="conversation" aria-labelledby="conversation-title">
+          <h2 id="conversation-title">Conversation</h2>
+          {roles?.conversation ? (
+            <Conversation context={roles.conversation} stt={roles.stt} phase={connected ? 'connected' : inRun ? 'joining' : 'idle'} hearing={connected && activity === 'hearing'} />
+          ) : (
+            <p className="transcript-empty">{graph ? 'This graph keeps no conversation to show.' : 'Loading the app…'}</p>
+          )}
+          {inRun && roles?.textEntry && <MessageComposer run={appRun.run} entry={roles.textEntry} connected={connected} onProblem={setProblem} />}
+        </section>
+
+        <aside className="setup">{graph && <PadControls nodes={graph.nodes} connected={connected} />}</aside>
+
+        <section className="what-runs" aria-labelledby="graph-title">
+          <h2 id="graph-title">What runs</h2>
+          {graph && (
+            <p className="panel-hint" data-testid="graph-caption">
+              {graph.name}, version {graph.version}: {graph.nodes.length} nodes. Your microphone feeds the Publish node; the Output node plays the answer.
+            </p>
+          )}
+          {graph && <GraphView nodes={graph.nodes} activity={connected ? activity : undefined} />}
+          <RunDetails runId={appRun.runId} logs={appRun.logs} />
+        </section>
+      </main>
+    </AppRunProvider>
   );
 }

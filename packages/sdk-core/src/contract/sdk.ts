@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { RuntimeApiEnvelope } from './graph/runtime-api.js';
+import { CHAT_INPUT_TOPIC, ERROR_TOPIC, MESSAGE_TOPIC, RUNTIME_API_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from './wire.js';
 import type { RealtimeSessionConfigCreate } from './realtime.js';
 import type { ToolDefinition } from './tools.js';
 
@@ -170,12 +171,12 @@ export type AgentTurnMetrics = z.infer<typeof AgentTurnMetrics>;
 
 /** Schema of each data-packet topic. */
 export const DataTopicSchemas = {
-  message: SDKSessionTranscription,
-  error: AgentErrorPayload,
-  chat_input: SDKSendChatMessageParams,
-  tool_call: ToolCallMessage,
-  runtime_api: RuntimeApiMessage,
-  turn_metrics: AgentTurnMetrics,
+  [MESSAGE_TOPIC]: SDKSessionTranscription,
+  [ERROR_TOPIC]: AgentErrorPayload,
+  [CHAT_INPUT_TOPIC]: SDKSendChatMessageParams,
+  [TOOL_CALL_TOPIC]: ToolCallMessage,
+  [RUNTIME_API_TOPIC]: RuntimeApiMessage,
+  [TURN_METRICS_TOPIC]: AgentTurnMetrics,
 } as const;
 export type DataTopic = keyof typeof DataTopicSchemas;
 

@@ -10,10 +10,22 @@ export const TTS_SOCKET_PATH = '/v1/voice/websocket';
 export const CHAT_AUDIO_PATH = '/v1/chat/audio';
 /** The identity a Palaver agent joins a session's room with. */
 export const AGENT_IDENTITY = 'agent';
+/** Data topic of transcriptions (`SDKSessionTranscription`), agent -> client. */
+export const MESSAGE_TOPIC = 'message';
+/** Data topic of errors the human should know of (`{message}`), agent -> client. */
+export const ERROR_TOPIC = 'error';
+/** Data topic of a typed turn of the human (`{text}`), client -> agent. */
+export const CHAT_INPUT_TOPIC = 'chat_input';
+/** Data topic of client-side tool calls, both ways. */
+export const TOOL_CALL_TOPIC = 'tool_call';
+/** Data topic of the runtime API of app runs, both ways. */
+export const RUNTIME_API_TOPIC = 'runtime_api';
 /** Topic of LiveKit text streams carrying transcripts (LiveKit agent convention). */
 export const TRANSCRIPTION_STREAM_TOPIC = 'lk.transcription';
 /** Topic of LiveKit text streams carrying typed chat (`useChat().send()` of LiveKit's components; agent convention). */
 export const CHAT_STREAM_TOPIC = 'lk.chat';
+/** Participant attribute naming the LiveKit Agents worker agent a participant runs (LiveKit agent convention). */
+export const AGENT_NAME_ATTRIBUTE = 'lk.agent.name';
 /** Participant attribute carrying the agent state (LiveKit agent convention). */
 export const AGENT_STATE_ATTRIBUTE = 'lk.agent.state';
 /** Text-stream attribute: the utterance a transcript belongs to (LiveKit agent convention). */

@@ -1,9 +1,6 @@
 import type { ClientToolCall, ToolCallMessage } from '../contract/sdk.js';
 import type { ToolDefinition } from '../contract/tools.js';
 
-/** Topic of client-side tool messages (wire protocol). */
-export const TOOL_CALL_TOPIC = 'tool_call';
-
 /** What a client tool handler is given besides the arguments. */
 export interface ClientToolContext {
   /** Aborted when the agent cancels the call (the human interrupted it) or the session ends. */

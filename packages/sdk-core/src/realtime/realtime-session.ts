@@ -5,7 +5,8 @@ import { RealtimeSessions } from '../client/resources/realtime.js';
 import { SDKConnectOptions, SDKSendChatMessageParams } from '../contract/sdk.js';
 import { AbortError, ConnectionError } from '../errors/transport-errors.js';
 import { createAudioLevelMeter, type AudioLevelMeter } from './audio-levels.js';
-import { ClientToolRunner, TOOL_CALL_TOPIC, type ClientToolHandler } from './client-tools.js';
+import { CHAT_INPUT_TOPIC, TOOL_CALL_TOPIC } from '../contract/wire.js';
+import { ClientToolRunner, type ClientToolHandler } from './client-tools.js';
 import { LiveKitRoomLink, joinError } from './livekit-room-link.js';
 import type { RealtimeEffect, RealtimeInput } from './session-actions.js';
 import type { RealtimeSessionEvents } from './session-events.js';
@@ -145,7 +146,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   async sendChatMessage(params: SDKSendChatMessageParams): Promise<void> {
     const parsed = SDKSendChatMessageParams.safeParse(params);
     if (!parsed.success) throw new TypeError('sendChatMessage needs { text } with 1 to 10 000 characters');
-    await this.sendToAgent('chat_input', JSON.stringify(parsed.data), 'a chat message');
+    await this.sendToAgent(CHAT_INPUT_TOPIC, JSON.stringify(parsed.data), 'a chat message');
   }
 
   /**

@@ -1,4 +1,5 @@
 import { parseDataPacket, type SDKAgentState, type SDKSessionTranscription, type ToolCallMessage } from '../contract/sdk.js';
+import { ERROR_TOPIC, MESSAGE_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../contract/wire.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 import { AgentError } from './agent-error.js';
 import { agentStatusOf, isAgentParticipant, isTerminalAgentState, type ParticipantView } from './agent-participant.js';
@@ -138,17 +139,17 @@ function receiveData(state: RealtimeState, input: Extract<RealtimeInput, { type:
   const packet = parseDataPacket(input.topic, input.text);
   if (!packet) return unchanged(state);
   const delivered = emit({ name: 'dataPacket', args: [packet] });
-  if (packet.topic === 'message') {
+  if (packet.topic === MESSAGE_TOPIC) {
     const transcription = Object.freeze(packet.payload);
     const transcriptions = Object.freeze(upsertTranscription(state.transcriptions, transcription));
     return { state: update(state, { transcriptions }), effects: [emit({ name: 'transcription', args: [transcription] }), delivered] };
   }
-  if (packet.topic === 'error') {
+  if (packet.topic === ERROR_TOPIC) {
     const error = new AgentError(packet.payload.message);
     return { state: update(state, { error }), effects: [emit({ name: 'error', args: [error] }), delivered] };
   }
-  if (packet.topic === 'tool_call') return receiveToolCall(state, packet.payload, input.from.identity, delivered);
-  if (packet.topic === 'turn_metrics') {
+  if (packet.topic === TOOL_CALL_TOPIC) return receiveToolCall(state, packet.payload, input.from.identity, delivered);
+  if (packet.topic === TURN_METRICS_TOPIC) {
     const metrics = Object.freeze(packet.payload);
     return { state: update(state, { agentTurns: appended(state.agentTurns, metrics) }), effects: [emit({ name: 'agentTurnMetrics', args: [metrics] }), delivered] };
   }

@@ -1,6 +1,7 @@
 import type { ContextMessageCreateParams } from '../contract/contexts.js';
 import { RealtimeSession, type RealtimeSessionConfig } from '../contract/realtime.js';
 import { parseAgentMetadata, parseDataPacket, type AgentTurnMetrics, type SDKAgentState, type SDKSessionTranscription } from '../contract/sdk.js';
+import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, CHAT_INPUT_TOPIC, ERROR_TOPIC, MESSAGE_TOPIC, TRANSCRIPTION_STREAM_TOPIC, TURN_METRICS_TOPIC } from '../contract/wire.js';
 import type { AgentSessionEvents, AgentSessionHost, AgentSessionSpec, AgentStopReason } from '../server/kernel/ports/agent-session-host.js';
 import { createVoiceAgentHost, type VoiceAgentHostDependencies } from '../server/agent/voice-agent-host.js';
 import { createLogger } from '../server/kernel/logger.js';
@@ -143,30 +144,30 @@ export class HumanParticipant {
 
   private watch(): void {
     const agentSeen = (participant: { identity: string; metadata: string; attributes: Record<string, string> }) => {
-      if (participant.identity !== 'agent') return;
+      if (participant.identity !== AGENT_IDENTITY) return;
       const metadata = parseAgentMetadata(participant.metadata);
       if (metadata && this.states.at(-1) !== metadata.agent_state) this.states.push(metadata.agent_state);
       if (metadata && this.remainingSeconds.at(-1) !== metadata.remaining_seconds) this.remainingSeconds.push(metadata.remaining_seconds);
-      const attribute = participant.attributes['lk.agent.state'];
+      const attribute = participant.attributes[AGENT_STATE_ATTRIBUTE];
       if (attribute && this.attributeStates.at(-1) !== attribute) this.attributeStates.push(attribute);
     };
     for (const participant of this.connection.participants()) agentSeen(participant);
     this.connection.on('participantJoined', agentSeen);
     this.connection.on('participantUpdated', agentSeen);
     this.connection.on('participantLeft', (participant) => {
-      if (participant.identity === 'agent') this.agentLeft = true;
+      if (participant.identity === AGENT_IDENTITY) this.agentLeft = true;
     });
     this.connection.on('data', (data) => {
       const packet = parseDataPacket(data.topic, new TextDecoder().decode(data.payload));
-      if (packet?.topic === 'message') this.messages.push(packet.payload);
-      if (packet?.topic === 'error') this.errors.push(packet.payload.message);
-      if (packet?.topic === 'turn_metrics') this.turnMetrics.push(packet.payload);
+      if (packet?.topic === MESSAGE_TOPIC) this.messages.push(packet.payload);
+      if (packet?.topic === ERROR_TOPIC) this.errors.push(packet.payload.message);
+      if (packet?.topic === TURN_METRICS_TOPIC) this.turnMetrics.push(packet.payload);
     });
-    this.connection.onTextStream('lk.transcription', (stream) => {
+    this.connection.onTextStream(TRANSCRIPTION_STREAM_TOPIC, (stream) => {
       void stream.readAll().then((text) => this.textStreams.push({ attributes: stream.attributes, text, from: stream.from }));
     });
     const listen = (track: RemoteAudioTrack) => {
-      if (track.participant.identity !== 'agent' || this.agentTrack) return;
+      if (track.participant.identity !== AGENT_IDENTITY || this.agentTrack) return;
       this.agentTrack = track;
       void (async () => {
         for await (const frame of track.frames()) this.heard.push({ at: performance.now(), rms: rms(frame.samples), samples: frame.samples });
@@ -191,7 +192,7 @@ export class HumanParticipant {
   }
 
   async type(text: string): Promise<void> {
-    await this.connection.sendData(JSON.stringify({ text }), { topic: 'chat_input' });
+    await this.connection.sendData(JSON.stringify({ text }), { topic: CHAT_INPUT_TOPIC });
   }
 
   /** The latest version of each transcription, in order of first appearance. */

@@ -5,8 +5,7 @@
 import * as z from 'zod/mini';
 import { ClientPadValueSchema } from './pad-values.js';
 
-/** The data topic of the runtime API (app runs). */
-export const RUNTIME_API_TOPIC = 'runtime_api';
+export { RUNTIME_API_TOPIC } from '../wire.js';
 
 const Id = z.string().check(z.minLength(1), z.maxLength(128));
 const PadAddress = { node_id: Id, pad_id: Id };

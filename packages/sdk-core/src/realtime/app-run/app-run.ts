@@ -98,7 +98,7 @@ export class AppRun extends EventEmitter<AppRunEvents> {
     });
     this.session.subscribe(() => this.sessionChanged());
     this.session.on('dataPacket', (packet) => {
-      if (packet.topic === 'runtime_api') this.api.receive(packet.payload);
+      if (packet.topic === RUNTIME_API_TOPIC) this.api.receive(packet.payload);
     });
     this.session.on('error', (error) => this.fail(error));
     this.session.on('ended', (end) => this.emit('ended', end));

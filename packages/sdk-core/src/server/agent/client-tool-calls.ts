@@ -3,9 +3,6 @@ import type { ClientToolCall, ToolCallMessage } from '../../contract/sdk.js';
 import type { ToolDefinition } from '../../contract/tools.js';
 import { toolError, type ToolResult } from './tool-result.js';
 
-/** Topic of client-side tool messages (wire protocol). */
-export const TOOL_CALL_TOPIC = 'tool_call';
-
 export interface ClientToolTimeouts {
   /** The client must acknowledge a request within this long (wire protocol: 5 s). */
   ackMs: number;
@@ -29,7 +26,7 @@ function seconds(ms: number): string {
  * turn's abort (barge-in, stop) sends `{type: "cancel"}` and rejects with the abort reason.
  *
  * @example
- * const calls = new ClientToolCalls((message) => connection.sendData(JSON.stringify(message), { topic: 'tool_call' }), { ackMs: 5000, resultMs: 60_000 }, logger);
+ * const calls = new ClientToolCalls((message) => connection.sendData(JSON.stringify(message), { topic: TOOL_CALL_TOPIC }), { ackMs: 5000, resultMs: 60_000 }, logger);
  * // on a `tool_call` packet from the human: calls.receive(packet.payload)
  * const result = await calls.call(definition, { id: 'call_1', tool_definition_id: definition.id, function: { name, arguments } }, signal);
  */

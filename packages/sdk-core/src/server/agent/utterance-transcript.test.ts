@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parseDataPacket, type SDKSessionTranscription } from '../../contract/sdk.js';
-import { MESSAGE_TOPIC, UtteranceTranscript } from './utterance-transcript.js';
+import { MESSAGE_TOPIC } from '../../contract/wire.js';
+import { UtteranceTranscript } from './utterance-transcript.js';
 
 /** A room connection that keeps the `message` packets, as a client would parse them. */
 function recordingConnection() {
@@ -12,7 +13,7 @@ function recordingConnection() {
       identity: 'agent',
       sendData: async (payload: string | Uint8Array, options?: { topic?: string }) => {
         const packet = parseDataPacket(options?.topic, typeof payload === 'string' ? payload : new TextDecoder().decode(payload));
-        if (options?.topic === MESSAGE_TOPIC && packet?.topic === 'message') messages.push(packet.payload);
+        if (options?.topic === MESSAGE_TOPIC && packet?.topic === MESSAGE_TOPIC) messages.push(packet.payload);
       },
       sendText: async () => undefined,
       sendTranscription: async () => undefined,

@@ -15,7 +15,7 @@ import { AgentToolRunner, DEFAULT_AGENT_TOOL_TUNING, type AgentToolTuning } from
 import { runTurn, type PendingTurn } from './agent-turn.js';
 import { resolveSessionVoice, type AgentVoices, type SessionVoice } from './agent-voice.js';
 import type { AgentChat } from './answer-stream.js';
-import { ClientToolCalls, TOOL_CALL_TOPIC } from './client-tool-calls.js';
+import { ClientToolCalls } from './client-tool-calls.js';
 import { Conversation } from './conversation.js';
 import { HumanListener, type HeardUtterance, type TurnDetectionOptions, type UtteranceHandler } from './human-listener.js';
 import { streamAnswer } from './answer-stream.js';
@@ -29,12 +29,9 @@ import { speechBudgetRefusal } from './speech-budget.js';
 import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
 import { traceTurn } from './turn-span.js';
 import { UtteranceTranscript } from './utterance-transcript.js';
-import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, CHAT_STREAM_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
+import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, CHAT_INPUT_TOPIC, CHAT_STREAM_TOPIC, ERROR_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
 import type { AgentTurnMetrics } from '../../contract/sdk.js';
 
-/** The agent's room identity (wire protocol). */
-/** Topic of error messages to the human. */
-export const ERROR_TOPIC = 'error';
 /** Longest wait for one step of leaving (unpublish, leave). */
 const SHUTDOWN_STEP_TIMEOUT_MS = 5000;
 /** A typed turn's longest text (as `chat_input`'s `SDKSendChatMessageParams`). */
@@ -378,11 +375,11 @@ export class VoiceAgent implements AgentSessionHandle {
   private data(data: ReceivedData): void {
     if (data.from !== this.spec.humanIdentity || this.stopping || this.publisher.terminal) return;
     const packet = parseDataPacket(data.topic, new TextDecoder().decode(data.payload));
-    if (packet?.topic === 'tool_call') {
+    if (packet?.topic === TOOL_CALL_TOPIC) {
       this.clientTools.receive(packet.payload);
       return;
     }
-    if (packet?.topic !== 'chat_input') return;
+    if (packet?.topic !== CHAT_INPUT_TOPIC) return;
     this.typed(packet.payload.text);
   }
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { CHAT_STREAM_TOPIC, TRANSCRIPTION_FINAL_ATTRIBUTE, TRANSCRIPTION_STREAM_TOPIC } from '../../contract/wire.js';
+import { AGENT_NAME_ATTRIBUTE, CHAT_STREAM_TOPIC, TRANSCRIPTION_FINAL_ATTRIBUTE, TRANSCRIPTION_STREAM_TOPIC } from '../../contract/wire.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
 import { BadRequestError } from '../../errors/api-error.js';
 import type { AgentDispatcher } from '../engines/media/agent-dispatcher.js';
@@ -9,8 +9,6 @@ import type { AgentSessionEvents, AgentSessionSpec, AgentStopReason } from '../k
 import { HumanPresence } from './human-presence.js';
 import { SessionCountdown } from './session-countdown.js';
 
-/** The attribute LiveKit Agents workers stamp on their agent participant. */
-export const AGENT_NAME_ATTRIBUTE = 'lk.agent.name';
 /** The RPC method a worker's agent may register to honour `POST /v1/realtime/{session}/speak`. */
 export const SPEAK_RPC_METHOD = 'palaver.speak';
 /** The platform's hidden participant in the rooms of worker-run sessions. */

@@ -24,6 +24,7 @@ import { PersonaService } from '../domain/personas/persona-service.js';
 import { PartnerAvatarService } from '../domain/realtime/partner-avatar-service.js';
 import { RealtimeSessionService } from '../domain/realtime/realtime-session-service.js';
 import { sendRoomData } from '../domain/realtime/room-data.js';
+import { ERROR_TOPIC } from '../../contract/wire.js';
 import { SessionLeases } from '../domain/realtime/session-leases.js';
 import { ScenarioService } from '../domain/scenarios/scenario-service.js';
 import { SecretService } from '../domain/secrets/secret-service.js';
@@ -160,7 +161,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
       leases: new SessionLeases(store, { instance, ttlMs: leaseMs }),
       timing: { renewIntervalMs: leaseMs / 3, reapIntervalMs: leaseMs / 3 },
     },
-    tellRoom: (sessionId, message) => sendRoomData(media, sessionId, 'error', JSON.stringify({ message })),
+    tellRoom: (sessionId, message) => sendRoomData(media, sessionId, ERROR_TOPIC, JSON.stringify({ message })),
   });
   // App runs: graphs run as the agent of their rooms, on the engines the voice agent uses.
   const appRuns = new AppRunService({
@@ -187,7 +188,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
       leases: new SessionLeases(store, { instance, ttlMs: leaseMs, kind: 'app_run' }),
       timing: { renewIntervalMs: leaseMs / 3, reapIntervalMs: leaseMs / 3 },
     },
-    tellRoom: (runId, message) => sendRoomData(media, runId, 'error', JSON.stringify({ message })),
+    tellRoom: (runId, message) => sendRoomData(media, runId, ERROR_TOPIC, JSON.stringify({ message })),
     dispatcher: media.dispatcher,
   });
   const partnerAvatars = new PartnerAvatarService({ store, config, voices, media, realtime });

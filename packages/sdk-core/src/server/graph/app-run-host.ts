@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { AGENT_IDENTITY } from '../../contract/wire.js';
 import { parseDataPacket } from '../../contract/sdk.js';
-import { ClientToolCalls, TOOL_CALL_TOPIC } from '../agent/client-tool-calls.js';
+import { ClientToolCalls } from '../agent/client-tool-calls.js';
+import { ERROR_TOPIC, TOOL_CALL_TOPIC } from '../../contract/wire.js';
 import { DEFAULT_AGENT_TOOL_TUNING } from '../agent/agent-tool-runner.js';
 import type { AgentRoomConnection, AgentTransport } from '../engines/media/agent-transport.js';
 import type { Principal } from '../kernel/principal.js';
@@ -13,7 +14,6 @@ import type { RunLogEntry } from './runtime/run-log.js';
 import { RuntimeApi } from './runtime-api/runtime-api.js';
 
 /** The `error` data topic humans are told of failures on (wire protocol). */
-const ERROR_TOPIC = 'error';
 
 /** Why a run stopped. */
 export type AppRunStopReason = 'ended' | 'human_left' | 'usage_limit_exceeded' | 'time_limit_exceeded' | 'failed' | 'server_shutdown' | 'host_lost';
@@ -87,7 +87,7 @@ export class AppRunHost {
     const existing = this.runs.get(spec.runId);
     if (existing) return existing;
     const logger = this.dependencies.logger.child({ run: spec.runId });
-    const connection = await this.dependencies.transport.join({ room: spec.runId, identity: AGENT_IDENTITY, name: 'agent' });
+    const connection = await this.dependencies.transport.join({ room: spec.runId, identity: AGENT_IDENTITY, name: AGENT_IDENTITY });
     let api: RuntimeApi | undefined;
     const sendError = (message: string): void => {
       connection.sendData(JSON.stringify({ message }), { topic: ERROR_TOPIC, reliable: true }).catch(() => undefined);
@@ -124,7 +124,7 @@ export class AppRunHost {
     const unsubscribeTools = connection.on('data', (data) => {
       if (data.topic !== TOOL_CALL_TOPIC || !data.from) return;
       const packet = parseDataPacket(data.topic, new TextDecoder().decode(data.payload));
-      if (packet?.topic === 'tool_call') clientTools.receive(packet.payload);
+      if (packet?.topic === TOOL_CALL_TOPIC) clientTools.receive(packet.payload);
     });
     let stopped = false;
     const watch = this.watchPresence(connection, () => void stopBy('human_left', 'everyone left the room'));

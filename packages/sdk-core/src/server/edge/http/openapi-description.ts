@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TtsClientMessage, TtsServiceMessage } from '../../../contract/tts-socket.js';
+import { DataTopicSchemas } from '../../../contract/sdk.js';
 import { CHAT_AUDIO_PATH, TTS_SOCKET_PATH } from '../../../contract/wire.js';
 import { METRICS_PATH } from './metrics-route.js';
 
@@ -91,7 +92,7 @@ export function openApiExtensions(): { 'x-websockets': object; 'x-livekit': obje
       summary: 'LiveKit-compatible media endpoint for realtime sessions (WebRTC signalling over a websocket)',
       paths: [...MEDIA_ENDPOINT_PATHS],
       authentication: 'The `connection_details.token` of a realtime session start, as the `access_token` query parameter or a bearer header.',
-      dataTopics: ['message', 'error', 'chat_input', 'tool_call', 'runtime_api'],
+      dataTopics: Object.keys(DataTopicSchemas),
     },
   };
 }

@@ -3,6 +3,7 @@ import { AccessToken, RoomServiceClient } from 'livekit-server-sdk';
 import type { Logger } from 'pino';
 import type { AgentRoomConnection, AgentTransport, EnsureRoomOptions, JoinRoomOptions } from '../agent-transport.js';
 import { LivekitRoomConnection } from './livekit-room-connection.js';
+import { AGENT_IDENTITY } from '../../../../contract/wire.js';
 
 export interface LivekitTransportOptions {
   /** `wss://...` (or `ws://` for a local server / the embedded endpoint). */
@@ -47,7 +48,7 @@ export class LivekitAgentTransport implements AgentTransport {
   async join(options: JoinRoomOptions): Promise<AgentRoomConnection> {
     options.signal?.throwIfAborted();
     const token = new AccessToken(this.options.apiKey, this.options.apiSecret, {
-      identity: options.identity ?? 'agent',
+      identity: options.identity ?? AGENT_IDENTITY,
       name: options.name ?? 'agent',
       ttl: 6 * 3600,
       ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),

@@ -3,6 +3,7 @@ import type { AgentRoomConnection, AgentTransport, EnsureRoomOptions, JoinRoomOp
 import type { EmbeddedEndpoint } from '../embedded-endpoint.js';
 import { ParticipantState } from '../participant-state.js';
 import type { EmbeddedAgentConnection } from './embedded-agent-connection.js';
+import { AGENT_IDENTITY } from '../../../../../contract/wire.js';
 
 /**
  * The agent transport for the embedded endpoint: the agent is a member of the in-process room.
@@ -36,7 +37,7 @@ export class EmbeddedAgentTransport implements AgentTransport {
     const room = this.endpoint.rooms.get(options.room);
     if (!room) throw new Error(`Room ${options.room} does not exist`);
     const state = new ParticipantState({
-      identity: options.identity ?? 'agent',
+      identity: options.identity ?? AGENT_IDENTITY,
       name: options.name ?? 'agent',
       metadata: options.metadata ?? '',
       attributes: options.attributes ?? {},

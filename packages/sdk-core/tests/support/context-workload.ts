@@ -1,9 +1,21 @@
 import type { ServerProcess } from './server-process.js';
 
+/** A request answered with another status than 200. */
+class AnswerError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** What a {@link ContextWorkload} saw: rounds answered correctly, and rounds that failed (status or wire). */
 export interface WorkloadCounts {
   answered: number;
   failed: number;
+  /** How many failed answers came with each HTTP status (a wrong body counts as status 200). */
+  failedStatuses: Record<number, number>;
 }
 
 const MESSAGES = [
@@ -23,7 +35,7 @@ const MESSAGES = [
  * const counts = await workload.stop();
  */
 export class ContextWorkload {
-  readonly counts: WorkloadCounts = { answered: 0, failed: 0 };
+  readonly counts: WorkloadCounts = { answered: 0, failed: 0, failedStatuses: {} };
   readonly failures: string[] = [];
   private running = true;
   private readonly loops: Promise<void>[];
@@ -52,7 +64,7 @@ export class ContextWorkload {
   async stop(): Promise<WorkloadCounts> {
     this.running = false;
     await Promise.all(this.loops);
-    return { ...this.counts };
+    return { ...this.counts, failedStatuses: { ...this.counts.failedStatuses } };
   }
 
   /** Creates a context with the messages; answers its id. */
@@ -79,6 +91,8 @@ export class ContextWorkload {
         this.counts.answered += 1;
       } catch (error) {
         this.counts.failed += 1;
+        const status = error instanceof AnswerError ? error.status : 0;
+        this.counts.failedStatuses[status] = (this.counts.failedStatuses[status] ?? 0) + 1;
         this.failures.push(String((error as Error).message));
       }
     }
@@ -91,7 +105,7 @@ export class ContextWorkload {
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
     const text = await response.text();
-    if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 200)}`);
+    if (response.status !== 200) throw new AnswerError(response.status, `${method} ${path}: ${response.status} ${text.slice(0, 200)}`);
     return JSON.parse(text) as unknown;
   }
 }

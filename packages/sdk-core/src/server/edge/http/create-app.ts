@@ -16,6 +16,7 @@ import { registerChatAudioRoute } from './chat-audio-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { observeRequests } from './observe-requests.js';
 import { crossOrigin } from './cross-origin.js';
+import { isConnectionLost } from '../../store/postgres-connections.js';
 
 /**
  * The error body: the spec's `{type, message}`. OpenAI-compatible routes also carry OpenAI's `error` object so
@@ -52,6 +53,14 @@ export function createApp(services: Services): Hono<AppEnvironment> {
     if (error instanceof HTTPException) {
       const type = error.status === 413 ? 'payload_too_large' : 'invalid_input';
       return context.json(errorBody(path, type, error.message, error.status), error.status);
+    }
+    if (isConnectionLost(error)) {
+      // The database ended the connection the request's query ran on (a restart, a failover, an administrator):
+      // nothing the caller did wrong, and a retry runs on a new connection.
+      services.logger.warn({ err: error, requestId: requestIdentifier }, 'database connection lost during a request');
+      context.header('retry-after', '1');
+      const lost = `The database connection was lost while answering; retry the request (request ${requestIdentifier})`;
+      return context.json(errorBody(path, 'service_unavailable', lost, 503), 503);
     }
     services.logger.error({ err: error, requestId: requestIdentifier }, 'unhandled error');
     const message = `Internal server error (request ${requestIdentifier})`;

@@ -135,6 +135,8 @@ interface ProfileResult {
   agentView: string;
   endToEnd: number[];
   floors: number[];
+  /** With the fake upstream: the end of the human's speech -> the upstream receiving the request of the answer played. */
+  asked: number[];
   prepared: number;
   discarded: number;
 }
@@ -142,7 +144,7 @@ interface ProfileResult {
 async function runProfile(profile: Profile): Promise<ProfileResult> {
   const metrics: TurnMetrics[] = [];
   const host = agentHostFor(test, { onTurnMetrics: (turn) => metrics.push(turn) });
-  const result: ProfileResult = { heard: [], readings: [], agentView: '', endToEnd: [], floors: [], prepared: 0, discarded: 0 };
+  const result: ProfileResult = { heard: [], readings: [], agentView: '', endToEnd: [], floors: [], asked: [], prepared: 0, discarded: 0 };
   try {
     const identity = `bench-human-${profiles.indexOf(profile)}`;
     const llm = profile.llm ? await test.client.llms.retrieve(profile.llm) : undefined;
@@ -152,6 +154,7 @@ async function runProfile(profile: Profile): Promise<ProfileResult> {
     await human.waitForState('listening');
     for (const [index, sentence] of SENTENCES.entries()) {
       const said = await fliteSpeech(speech, sentence);
+      const requestsBefore = upstream.requests.length;
       const { speechEndedAt } = await human.say(said);
       const deadline = performance.now() + 20_000;
       while (human.finalTranscriptions(true).length < index + 1 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -159,6 +162,8 @@ async function runProfile(profile: Profile): Promise<ProfileResult> {
       const heard = human.firstAudibleAfter(speechEndedAt);
       if (!heard) throw new Error(`${profile.name}, turn ${index + 1}: no agent audio`);
       result.endToEnd.push(heard.at - speechEndedAt);
+      const played = profile.llm ? upstream.requests.slice(requestsBefore).at(-1) : undefined;
+      if (played) result.asked.push(played.receivedAt - speechEndedAt);
       result.heard.push(human.finalTranscriptions(false)[index]?.text ?? '');
       const answer = profile.llm ? HOSTED_ANSWER.join('') : offlineAnswer(human.finalTranscriptions(false)[index]?.text ?? sentence);
       const trimmed = said.pcm.subarray(0, Math.round((said.speechEndMs / 1000) * said.sampleRate));
@@ -250,6 +255,10 @@ try {
     const slow = result.endToEnd.flatMap((value, index) => (value > 500 ? [`${index + 1} (${fixed(value, 0)} ms, heard "${result.heard[index]}"${reading(index)})`] : []));
     console.log(`    over 500 ms  ${slow.length} of ${result.endToEnd.length} turns${slow.length > 0 && slow.length <= 6 ? `: ${slow.join(', ')}` : ''}`);
     if (profile.turnDetection.mode === 'adaptive') console.log(`    prepared answers played: ${result.prepared} of ${SENTENCES.length} turns; thrown away: ${result.discarded}`);
+    if (result.asked.length > 0) {
+      // A prepared answer is asked for at the pause, before the end-of-turn decision (the agent's view above).
+      console.log(`    asked        p50 ${fixed(percentile(result.asked, 50), 0)} ms after the speech ended (the request of the answer played, at the upstream); first audio p50 ${fixed(p50, 0)} ms`);
+    }
   }
   const stops = wanted('barge-in') ? await bargeIn(5) : [];
   if (stops.length > 0) console.log(`\n  barge-in (adaptive): the agent's audio stops p50 ${fixed(percentile(stops, 50), 0)} ms, max ${fixed(Math.max(...stops), 0)} ms after the human starts speaking  [${stops.map((value) => fixed(value, 0)).join(', ')}]`);
@@ -259,6 +268,12 @@ try {
     console.log(`    adaptive     ${corpusLine(adaptiveCorpus)}`);
     const fixedCorpus = await runTurnCorpus(speech, { ...DEFAULT_TURN_DETECTION, mode: 'fixed', silenceMs: 550 });
     console.log(`    fixed 550 ms ${corpusLine(fixedCorpus)}`);
+    // The same utterances: the end of the last turn after the last word, adaptive against the fixed silence (baseline).
+    const endsOf = (outcomes: TurnCorpusOutcome[]) => outcomes.flatMap((outcome) => (outcome.endAfterSpeechMs === undefined ? [] : [outcome.endAfterSpeechMs]));
+    const [adaptiveEnds, fixedEnds] = [endsOf(adaptiveCorpus), endsOf(fixedCorpus)];
+    if (adaptiveEnds.length > 0 && fixedEnds.length > 0) {
+      console.log(`    ratio        ${fixed(percentile(adaptiveEnds, 50) / percentile(fixedEnds, 50), 2)} (end of the last turn after the speech, p50: adaptive / fixed 550 ms)`);
+    }
   }
 } finally {
   await upstream.close();

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { HumanListener, type HeardPause, type HeardUtterance, type TurnDetectionOptions } from '../server/agent/human-listener.js';
 import type { AudioFrame } from '../server/engines/media/audio/audio-frame.js';
+import type { EndOfTurnDecision } from '../server/kernel/ports/turn-metrics.js';
 import type { RemoteAudioTrack } from '../server/engines/media/agent-transport.js';
 import type { Speech } from '../server/engines/speech/create-speech.js';
 import { resampleLinear } from '../server/engines/speech/codecs/resample.js';
@@ -35,6 +36,8 @@ export interface TurnCorpusOutcome {
   resumptions: number;
   /** The end of the last turn, ms after the speech ended for good (the wait the human felt). */
   endAfterSpeechMs: number | undefined;
+  /** Adaptive: how the words read at the pause that ended the last turn, and the wait that reading chose. */
+  endOfTurn: EndOfTurnDecision | undefined;
   texts: string[];
 }
 
@@ -129,6 +132,7 @@ export async function runTurnCorpus(
         early,
         resumptions,
         endAfterSpeechMs: ended.at(-1) ? ended.at(-1)!.at - item.speechEndMs : undefined,
+        endOfTurn: ended.at(-1)?.utterance.endOfTurn,
         texts: ended.map((entry) => entry.utterance.text),
       });
     }

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TURN_DETECTION, createTestPlatform, runTurnCorpus, turnCorpus, type TestPlatform, type TurnCorpusOutcome } from '../../src/testing.js';
 import { pocketsphinxAvailable } from '../speech/speech-test-support.js';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const describeOutcome = (outcome: TurnCorpusOutcome) => `${outcome.item.id}: ${outcome.premature ? 'cut in' : 'waited'} (${outcome.texts.map((text) => `"${text}"`).join(' + ')})`;
+const describeOutcome = (outcome: TurnCorpusOutcome) =>
+  `${outcome.item.id}: ${outcome.premature ? 'cut in' : 'waited'} (${outcome.texts.map((text) => `"${text}"`).join(' + ')})${outcome.endOfTurn ? `, ended as ${outcome.endOfTurn.reason} (wait ${outcome.endOfTurn.waitMs} ms)` : ''}`;
 
 describe.skipIf(!pocketsphinxAvailable())('turn taking on the corpus: real VAD and STT, utterances with a pause inside played in real time', () => {
   let platform: TestPlatform;
@@ -12,7 +12,9 @@ describe.skipIf(!pocketsphinxAvailable())('turn taking on the corpus: real VAD a
   });
   afterAll(async () => platform?.close());
 
-  it('adaptive: waits through mid-sentence pauses that a fixed 550 ms silence cuts into, and ends finished sentences sooner', async () => {
+  // Which turns end where, not how fast: the time from the last word to the end of the turn is `pnpm bench voice-agent`'s
+  // (corpus part: adaptive and fixed, p50 and p90, and their ratio).
+  it('adaptive: waits through mid-sentence pauses that a fixed 550 ms silence cuts into, and ends finished sentences on a shorter wait than that silence', async () => {
     // The Flite utterances whose pause is clearly longer than the fixed silence (650-800 ms: the VAD dates speech
     // to 32 ms frames, so a 600 ms pause can measure just under 550 ms).
     const items = turnCorpus().items.filter((item) => item.voice.startsWith('flite') && item.resumeMs - item.pauseStartMs >= 650);
@@ -20,7 +22,8 @@ describe.skipIf(!pocketsphinxAvailable())('turn taking on the corpus: real VAD a
     // One utterance first, not counted: the STT workers start with it (cold, they heard nothing of the first ones).
     await runTurnCorpus(platform.server.services.speech, DEFAULT_TURN_DETECTION, { items: items.slice(0, 1), concurrency: 1 });
     // Two at a time: real-time playback next to the other test files of the run (more made the timings drift in CI).
-    const fixed = await runTurnCorpus(platform.server.services.speech, { ...DEFAULT_TURN_DETECTION, mode: 'fixed', silenceMs: 550 }, { items, concurrency: 2 });
+    const fixedSilence = { ...DEFAULT_TURN_DETECTION, mode: 'fixed' as const, silenceMs: 550 };
+    const fixed = await runTurnCorpus(platform.server.services.speech, fixedSilence, { items, concurrency: 2 });
     const adaptive = await runTurnCorpus(platform.server.services.speech, DEFAULT_TURN_DETECTION, { items, concurrency: 2 });
     console.log(['fixed 550 ms:', ...fixed.map(describeOutcome), 'adaptive:', ...adaptive.map(describeOutcome)].join('\n  '));
     const cutIn = (outcomes: TurnCorpusOutcome[]) => outcomes.filter((outcome) => outcome.premature).length;
@@ -38,9 +41,10 @@ describe.skipIf(!pocketsphinxAvailable())('turn taking on the corpus: real VAD a
       // the VAD can also hear a short gap earlier in the sentence, so the long wait is not always the first pause.
       expect(Math.max(...outcome.pauses.map((pause) => pause.waitMs)), `${outcome.item.id}: ${JSON.stringify(outcome.pauses)}`).toBeGreaterThan(800);
     }
-    // After the whole sentence the turn ends sooner than a fixed 550 ms silence would (plus its STT final).
-    const endsAfter = waited.map((outcome) => outcome.endAfterSpeechMs!);
-    console.log(`adaptive end of turn after the last word: median ${median(endsAfter).toFixed(0)} ms`);
-    expect(median(endsAfter)).toBeLessThan(550);
+    // After the whole sentence the turn ended on the reading of finished words, for most of them (a misheard last word
+    // reads as an unsure ending, which waits longer); such a reading chooses a shorter wait than the fixed silence.
+    const readAsFinished = waited.filter((outcome) => ['question', 'statement', 'reply'].includes(outcome.endOfTurn?.reason ?? ''));
+    expect(readAsFinished.length, waited.map(describeOutcome).join('; ')).toBeGreaterThan(waited.length / 2);
+    for (const outcome of readAsFinished) expect(outcome.endOfTurn!.waitMs, describeOutcome(outcome)).toBeLessThan(fixedSilence.silenceMs);
   }, 120_000);
 });

@@ -199,9 +199,11 @@ test('the demo page hears the microphone: the human line carries what was said, 
   const latency = page.getByTestId('turn-latency');
   await expect(latency).toHaveText(/^Last turn: answered \d+\.\d\d s after you stopped$/, { timeout: 20_000 });
   await expect(latency).toHaveAttribute('title', /^Heard here: \d+ ms from the end of your speech/);
+  // The figure shown is the one the page measured for that turn (how large it is: `pnpm bench voice-agent`).
   const heardMs = Number(await latency.getAttribute('data-ms'));
-  expect(heardMs).toBeGreaterThan(50);
-  expect(heardMs).toBeLessThan(3000);
+  expect(Number.isInteger(heardMs), `data-ms ${heardMs}`).toBe(true);
+  expect(heardMs).toBeGreaterThan(0);
+  await expect(latency).toHaveAttribute('title', new RegExp(`^Heard here: ${heardMs} ms from the end of your speech`));
   // Each stage the agent timed, and how the turn detector read the words at the pause that ended the turn
   // (adaptive turn detection, the default).
   await expect(latency).toHaveAttribute('title', /At the agent: \d+ ms\n {2}end of turn: \d+ ms \(read as [a-z ]+\)/, { timeout: 20_000 });

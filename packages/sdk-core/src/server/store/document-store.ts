@@ -1,8 +1,9 @@
-import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { CompiledQuery, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { BadRequestError } from '../../errors/api-error.js';
 import { nowIso } from './ids.js';
 import type { Store } from './database.js';
-import { decodeCursor, pageSizeOf, toPage, type Page, type PageRequest } from './pagination.js';
+import { lockedRead, serialiseOn } from './dialect/index.js';
+import { keysetPage, type Page, type PageRequest } from './pagination.js';
 import type { Database, DocumentRow } from './tables.js';
 
 /** Who is looking: the project, the human the request is scoped to, and whether global documents show. */
@@ -155,9 +156,7 @@ export class DocumentStore<T> {
     const quota = options.quota;
     const project = document.project;
     const checkedInsert = async (transaction: Executor) => {
-      if (this.store.dialect === 'postgres') {
-        await sql`select pg_advisory_xact_lock(hashtext(${`palaver:quota:${this.kind}:${project}:${human}`}))`.execute(transaction);
-      }
+      await serialiseOn(this.store, transaction, `palaver:quota:${this.kind}:${project}:${human}`);
       const owned = await transaction
         .selectFrom('documents')
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
@@ -305,7 +304,7 @@ export class DocumentStore<T> {
   ): Promise<StoredDocument<T> | undefined> {
     return this.store.transaction(async (transaction) => {
       const locking = transaction.selectFrom('documents').selectAll().where('id', '=', id).where(this.visible(scope));
-      const row = await (this.store.dialect === 'postgres' ? locking.forUpdate() : locking).executeTakeFirst();
+      const row = await lockedRead(this.store, locking).executeTakeFirst();
       if (!row) return undefined;
       const current = this.toDocument(row);
       const data = await mutate(current, transaction);
@@ -355,23 +354,7 @@ export class DocumentStore<T> {
   }
 
   async list(scope: AccessScope, options: ListOptions = {}, executor: Executor = this.store.db): Promise<Page<StoredDocument<T>>> {
-    const limit = pageSizeOf(options);
-    const order = options.order ?? 'desc';
-    const base = this.filtered(scope, options, executor);
-    let query = base.selectAll();
-    if (options.page) {
-      const cursor = decodeCursor(options.page);
-      const comparison = order === 'desc' ? '<' : '>';
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', comparison, cursor.createdAt),
-          eb.and([eb('created_at', '=', cursor.createdAt), eb('id', comparison, cursor.id)]),
-        ]),
-      );
-    }
-    const rows = await query.orderBy('created_at', order).orderBy('id', order).limit(limit + 1).execute();
-    const count = await base.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
-    return toPage(rows, limit, Number(count.count), (row) => this.toDocument(row));
+    return keysetPage(this.filtered(scope, options, executor), options, options.order ?? 'desc', (row) => this.toDocument(row));
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { App, AppVersions, CreateAppRequest, UpdateAppRequest } from '../../../contract/apps.js';
 import { BadRequestError, NotFoundError } from '../../../errors/api-error.js';
 import type { Store } from '../../store/database.js';
+import { isUniqueViolation } from '../../store/dialect/index.js';
 import { DocumentStore, quotaFor, type AccessScope, type StoredDocument } from '../../store/document-store.js';
 import { newId } from '../../store/ids.js';
 import type { PageRequest } from '../../store/pagination.js';
@@ -18,7 +19,6 @@ import {
 } from './app-documents.js';
 import { exampleApps } from './built-in-graphs.js';
 import type { GraphChecker } from './graph-checker.js';
-import { isUniqueViolation } from './unique-violation.js';
 
 /** What a new app starts from: an empty graph, a clone of another app, or a template. */
 export interface AppContent {

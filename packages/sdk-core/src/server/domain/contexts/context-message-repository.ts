@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ContextMessageContent, ContextMessageToolCall } from '../../../contract/contexts.js';
 import type { Store } from '../../store/database.js';
-import { decodeCursor, pageSizeOf, toPage, type Page, type PageRequest } from '../../store/pagination.js';
+import { keysetPage, type Page, type PageRequest } from '../../store/pagination.js';
 import type { ContextMessageRow, Database } from '../../store/tables.js';
 
 /** Optional fields of a message, kept together in the `extra` JSON column. */
@@ -100,21 +100,8 @@ export class ContextMessageRepository {
 
   /** A page of a context's messages, oldest first, optionally only the given ids. */
   async list(contextId: string, options: PageRequest & { ids?: readonly string[] | undefined }): Promise<Page<StoredContextMessage>> {
-    const limit = pageSizeOf(options);
     let base = this.store.db.selectFrom('context_messages').where('context_id', '=', contextId);
     if (options.ids !== undefined) base = base.where('id', 'in', options.ids.length > 0 ? [...options.ids] : ['']);
-    let query = base.selectAll();
-    if (options.page) {
-      const cursor = decodeCursor(options.page);
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '>', cursor.createdAt),
-          eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '>', cursor.id)]),
-        ]),
-      );
-    }
-    const rows = await query.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(limit + 1).execute();
-    const count = await base.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
-    return toPage(rows, limit, Number(count.count), toStoredMessage);
+    return keysetPage(base, options, 'asc', toStoredMessage);
   }
 }

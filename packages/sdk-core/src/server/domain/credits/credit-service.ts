@@ -2,7 +2,7 @@ import type { CreateCreditLedgerEntryRequest, CreateCreditRequest, Credit, Credi
 import { BadRequestError, NotFoundError } from '../../../errors/api-error.js';
 import type { Store } from '../../store/database.js';
 import { newId, nowIso } from '../../store/ids.js';
-import { decodeCursor, pageSizeOf, toPage, type Page, type PageRequest } from '../../store/pagination.js';
+import { keysetPage, type Page, type PageRequest } from '../../store/pagination.js';
 import type { CreditRow } from '../../store/tables.js';
 import type { Principal } from '../../kernel/principal.js';
 import { LedgerWriter, toLedgerEntry } from './ledger-writer.js';
@@ -66,26 +66,7 @@ export class CreditService {
   }
 
   async list(principal: Principal, page: PageRequest): Promise<Page<Credit>> {
-    const limit = pageSizeOf(page);
-    let query = this.store.db.selectFrom('credits').selectAll().where('project', '=', principal.project);
-    if (page.page) {
-      const cursor = decodeCursor(page.page);
-      query = query.where((builder) =>
-        builder.or([
-          builder('created_at', '>', cursor.createdAt),
-          builder.and([builder('created_at', '=', cursor.createdAt), builder('id', '>', cursor.id)]),
-        ]),
-      );
-    }
-    const [rows, total] = await Promise.all([
-      query.orderBy('created_at').orderBy('id').limit(limit + 1).execute(),
-      this.store.db
-        .selectFrom('credits')
-        .select((builder) => builder.fn.countAll().as('count'))
-        .where('project', '=', principal.project)
-        .executeTakeFirstOrThrow(),
-    ]);
-    return toPage(rows, limit, Number(total.count), toCredit);
+    return keysetPage(this.store.db.selectFrom('credits').where('project', '=', principal.project), page, 'asc', toCredit);
   }
 
   /** Adds a signed entry to the principal's human's balance; see {@link LedgerWriter} for the guarantees. */

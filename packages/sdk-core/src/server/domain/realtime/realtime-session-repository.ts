@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { RealtimeSession, RealtimeSessionConfig, RealtimeSessionData, RealtimeSessionState } from '../../../contract/realtime.js';
 import type { Store } from '../../store/database.js';
 import { DocumentStore, documentFromRow, HUMAN_CONTEXT_QUOTA, quotaFor, type AccessScope, type StoredDocument } from '../../store/document-store.js';
-import { decodeCursor, pageSizeOf, toPage, type Page, type PageRequest } from '../../store/pagination.js';
+import { keysetPage, type Page, type PageRequest } from '../../store/pagination.js';
 import type { Database, DocumentRow } from '../../store/tables.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { AgentStopReason } from '../../kernel/ports/agent-session-host.js';
@@ -120,7 +120,6 @@ export class RealtimeSessionRepository {
 
   /** A page of the sessions `principal` may see, newest first. */
   async list(principal: Principal, request: PageRequest): Promise<Page<StoredRealtimeSession>> {
-    const limit = pageSizeOf(request);
     const db: Kysely<Database> = this.store.db;
     let base = db
       .selectFrom('documents')
@@ -128,16 +127,7 @@ export class RealtimeSessionRepository {
       .where('project', '=', principal.project)
       .where('deleted_at', 'is', null);
     if (principal.human !== null) base = base.where('human', '=', principal.human);
-    let query = base.selectAll();
-    if (request.page) {
-      const cursor = decodeCursor(request.page);
-      query = query.where((eb) =>
-        eb.or([eb('created_at', '<', cursor.createdAt), eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '<', cursor.id)])]),
-      );
-    }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-    const count = await base.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
-    return toPage(rows, limit, Number(count.count), toStoredSession);
+    return keysetPage(base, request, 'desc', toStoredSession);
   }
 }
 

@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { CreateSecretRequest, Secret } from '../../../contract/secrets.js';
 import { BadRequestError } from '../../../errors/api-error.js';
 import type { Store } from '../../store/database.js';
+import { serialiseOn } from '../../store/dialect/index.js';
 import type { Database } from '../../store/tables.js';
 import { DocumentStore, quotaFor, type StoredDocument } from '../../store/document-store.js';
 import { newId } from '../../store/ids.js';
@@ -101,9 +102,7 @@ export class SecretService {
     write: (executor: Executor) => Promise<T>,
   ): Promise<T> {
     return this.store.transaction(async (transaction) => {
-      if (this.store.dialect === 'postgres') {
-        await sql`select pg_advisory_xact_lock(hashtext(${`palaver:secret-names:${JSON.stringify([project, human])}`}))`.execute(transaction);
-      }
+      await serialiseOn(this.store, transaction, `palaver:secret-names:${JSON.stringify([project, human])}`);
       const existing = await this.findByName(project, name, human, transaction);
       if (existing && existing.id !== exceptId) {
         const whose = human === null ? 'in this project' : `for human '${human}'`;

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Usage, UsageLimits, UsageType } from '../../../contract/usage.js';
 import { UsageLimitExceededError } from '../../../errors/api-error.js';
-import type { SqliteHandle, Store } from '../../store/database.js';
+import type { Store } from '../../store/database.js';
+import { commitUsage, lockRows, writeUsage, type UsageWrite } from '../../store/dialect/index.js';
 import { GroupCommit } from '../../store/group-commit.js';
 import { newId } from '../../store/ids.js';
 import type { Database } from '../../store/tables.js';
@@ -9,20 +10,7 @@ import type { Principal } from '../../kernel/principal.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import type { UsageLimitService } from './usage-limits.js';
 import { UsageReservation } from './usage-reservation.js';
-import { usageBatch, type PendingRecord, type UsageEntry } from './usage-batch.js';
-
-/** The usage writers' SQLite statements, prepared once per database. */
-function prepareUsageStatements(database: SqliteHandle) {
-  return {
-    settle: database.prepare('DELETE FROM usage_reservations WHERE id = ?'),
-    insertRecord: database.prepare('INSERT INTO usage_records (id, project, human, type, value, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-    addToCounter: database.prepare(
-      'INSERT INTO usage_counters (project, human, type, used, updated_at) VALUES (?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (project, human, type) DO UPDATE SET used = usage_counters.used + excluded.used, updated_at = excluded.updated_at',
-    ),
-  };
-}
-type UsageStatements = ReturnType<typeof prepareUsageStatements>;
+import { usageBatch, type PendingRecord, type UsageBatch, type UsageEntry } from './usage-batch.js';
 
 /** Who consumed: a request's principal, or an explicit project and (optional) human. */
 export type UsageSubject = Pick<Principal, 'project' | 'human'> | { project: string; human?: string | null };
@@ -57,7 +45,6 @@ export class UsageService {
   private readonly reservationTtlMs: number;
   private readonly now: () => number;
   private readonly records: GroupCommit<PendingRecord, Usage>;
-  private sqliteStatements: UsageStatements | undefined;
 
   constructor(
     private readonly store: Store,
@@ -89,11 +76,11 @@ export class UsageService {
     return { id: newId('usage'), project: subject.project, human: subject.human ?? null, type, value, metadata, createdAt: new Date(this.now()).toISOString() };
   }
 
-  /** Writes a batch in one transaction: on SQLite as prepared statements run synchronously, else through the builder. */
-  private commitRecords(items: readonly PendingRecord[]): Promise<Usage[]> {
-    const sqlite = this.store.sqlite;
-    if (sqlite) return sqlite((database) => this.writeRecordsSqlite(database, items));
-    return this.store.transaction((trx) => this.writeRecords(trx, items));
+  /** Writes a batch in a transaction of its own (statements prepared once on SQLite, decision 0078). */
+  private async commitRecords(items: readonly PendingRecord[]): Promise<Usage[]> {
+    const batch = usageBatch(items);
+    await commitUsage(this.store, this.usageWrite(batch));
+    return batch.usages;
   }
 
   /**
@@ -102,33 +89,12 @@ export class UsageService {
    */
   private async writeRecords(trx: Transaction<Database>, items: readonly PendingRecord[]): Promise<Usage[]> {
     const batch = usageBatch(items);
-    if (batch.settled.length > 0) await trx.deleteFrom('usage_reservations').where('id', 'in', batch.settled).execute();
-    await trx.insertInto('usage_records').values(batch.records).execute();
-    if (batch.counters.length > 0) {
-      await trx
-        .insertInto('usage_counters')
-        .values(batch.counters)
-        .onConflict((conflict) =>
-          conflict.columns(['project', 'human', 'type']).doUpdateSet((builder) => ({
-            used: builder('usage_counters.used', '+', builder.ref('excluded.used')),
-            updated_at: builder.ref('excluded.updated_at'),
-          })),
-        )
-        .execute();
-    }
-    await this.webhooks.enqueueMany(trx, batch.events, { checked: false });
+    await writeUsage(trx, this.usageWrite(batch));
     return batch.usages;
   }
 
-  /** {@link writeRecords} inside the store's synchronous SQLite transaction, with statements prepared once. */
-  private writeRecordsSqlite(database: SqliteHandle, items: readonly PendingRecord[]): Usage[] {
-    const statements = (this.sqliteStatements ??= prepareUsageStatements(database));
-    const batch = usageBatch(items);
-    for (const id of batch.settled) statements.settle.run(id);
-    for (const row of batch.records) statements.insertRecord.run(row.id, row.project, row.human, row.type, row.value, row.metadata, row.created_at);
-    for (const counter of batch.counters) statements.addToCounter.run(counter.project, counter.human, counter.type, counter.used, counter.updated_at);
-    this.webhooks.enqueueManySqlite(database, batch.events, { checked: false });
-    return batch.usages;
+  private usageWrite(batch: UsageBatch): UsageWrite {
+    return { settled: batch.settled, records: batch.records, counters: batch.counters, outbox: this.webhooks.outboxOf(batch.events, { checked: false }) };
   }
 
   /**
@@ -170,8 +136,7 @@ export class UsageService {
         .values({ project, human, type, used: 0, updated_at: nowIso })
         .onConflict((conflict) => conflict.columns(['project', 'human', 'type']).doNothing())
         .execute();
-      const lock = trx.selectFrom('usage_counters').select('used').where('project', '=', project).where('human', '=', human).where('type', '=', type);
-      await (this.store.dialect === 'postgres' ? lock.forUpdate() : lock).executeTakeFirstOrThrow();
+      await lockRows(this.store, trx.selectFrom('usage_counters').select('used').where('project', '=', project).where('human', '=', human).where('type', '=', type));
       await trx
         .deleteFrom('usage_reservations')
         .where('project', '=', project)

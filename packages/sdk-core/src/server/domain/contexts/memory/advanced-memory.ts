@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { ContextAdvancedMemoryQueryResult } from '../../../../contract/contexts.js';
 import { BadRequestError } from '../../../../errors/api-error.js';
 import type { Store } from '../../../store/database.js';
+import { lockRows } from '../../../store/dialect/index.js';
 import type { Database } from '../../../store/tables.js';
 import type { UsageService } from '../../usage/usage-service.js';
 import type { StoredContextMessage } from '../context-message-repository.js';
@@ -63,9 +64,7 @@ export class AdvancedMemory {
   /** Writes the facts of `message` into its context's graph and meters the message, in `trx`. */
   async ingestIn(trx: Transaction<Database>, message: StoredContextMessage, facts: readonly ExtractedFact[]): Promise<void> {
     // PostgreSQL: one ingestion per context at a time, so two contradicting messages cannot both stay valid.
-    if (this.store.dialect === 'postgres') {
-      await trx.selectFrom('documents').select('id').where('kind', '=', 'context').where('id', '=', message.contextId).forUpdate().execute();
-    }
+    await lockRows(this.store, trx.selectFrom('documents').select('id').where('kind', '=', 'context').where('id', '=', message.contextId));
     await ingestFacts(trx, this.graph, { contextId: message.contextId, project: message.project }, message.id, message.createdAt, facts);
     await this.options.usage?.recordIn(trx, { project: message.project, human: message.human }, 'memory_message_cnt', 1, {
       context: message.contextId,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { WebhookDeliveryResult } from '../../kernel/telemetry/server-metrics.js';
 import type { Store } from '../../store/database.js';
+import { claimDueDeliveries } from '../../store/dialect/index.js';
 import { newId } from '../../store/ids.js';
 import type { WebhookDeliveryRow } from '../../store/tables.js';
 import { webhookUrlProblem } from './address-guard.js';
@@ -162,35 +163,12 @@ export class WebhookDispatcher {
 
   private async claim(): Promise<Array<WebhookDeliveryRow & { lease_owner: string }>> {
     const now = this.now();
-    const nowIso = this.iso(now);
-    const leaseOwner = `${this.owner}:${newId('claim')}`;
-    let due = this.store.db
-      .selectFrom('webhook_deliveries as delivery')
-      .innerJoin('webhook_endpoints as endpoint', 'endpoint.id', 'delivery.endpoint_id')
-      .select('delivery.id')
-      .where('endpoint.enabled', '=', 1)
-      .where((builder) =>
-        builder.or([
-          builder.and([builder('delivery.status', '=', 'pending'), builder('delivery.next_attempt_at', '<=', nowIso)]),
-          builder.and([builder('delivery.status', '=', 'delivering'), builder('delivery.lease_until', '<=', nowIso)]),
-        ]),
-      )
-      .orderBy('delivery.next_attempt_at')
-      .limit(this.batchSize);
-    if (this.store.dialect === 'postgres') due = due.forUpdate('delivery').skipLocked();
-    const rows = await this.store.db
-      .updateTable('webhook_deliveries')
-      .set({
-        status: 'delivering',
-        lease_owner: leaseOwner,
-        lease_until: this.iso(now + this.leaseMs),
-        attempts: sql<number>`attempts + 1`,
-        updated_at: nowIso,
-      })
-      .where('id', 'in', due)
-      .returningAll()
-      .execute();
-    return rows as Array<WebhookDeliveryRow & { lease_owner: string }>;
+    return claimDueDeliveries(this.store, {
+      now: this.iso(now),
+      leaseOwner: `${this.owner}:${newId('claim')}`,
+      leaseUntil: this.iso(now + this.leaseMs),
+      limit: this.batchSize,
+    });
   }
 
   private async deliver(row: WebhookDeliveryRow & { lease_owner: string }, stopSignal: AbortSignal): Promise<void> {

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import { WebhookMessage } from '../../../contract/webhooks.js';
 import { BadRequestError, NotFoundError } from '../../../errors/api-error.js';
-import type { SqliteHandle, Store } from '../../store/database.js';
+import type { Store } from '../../store/database.js';
+import { writeOutbox, type OutboxWrite } from '../../store/dialect/index.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { Database, WebhookDeliveryRow, WebhookEndpointRow, WebhookEventRow } from '../../store/tables.js';
 import { decrypt, encrypt } from '../auth/encryption.js';
@@ -88,18 +89,6 @@ function eventRows(events: ReadonlyArray<{ project: string; event: WebhookMessag
   });
 }
 
-/** The outbox's SQLite statements, prepared once per database (the delivery's other columns keep their defaults: null). */
-function prepareOutboxStatements(database: SqliteHandle) {
-  return {
-    insertEvent: database.prepare('INSERT INTO webhook_events (id, project, type, body, created_at) VALUES (?, ?, ?, ?, ?)'),
-    enabledEndpoints: database.prepare('SELECT id FROM webhook_endpoints WHERE project = ? AND enabled = 1'),
-    insertDelivery: database.prepare(
-      'INSERT INTO webhook_deliveries (id, event_id, endpoint_id, project, status, attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ),
-  };
-}
-type OutboxStatements = ReturnType<typeof prepareOutboxStatements>;
-
 /**
  * Webhook endpoints per project and the durable outbox of events. {@link WebhookService.enqueue} is
  * called by other services inside the transaction of the change that causes the event, so an event
@@ -112,8 +101,6 @@ type OutboxStatements = ReturnType<typeof prepareOutboxStatements>;
  * });
  */
 export class WebhookService {
-  private sqliteStatements: OutboxStatements | undefined;
-
   constructor(
     private readonly store: Store,
     private readonly sealingKey: Uint8Array,
@@ -134,39 +121,18 @@ export class WebhookService {
    * read of the projects' enabled endpoints, one insert of the deliveries. Returns the event ids in order.
    */
   async enqueueMany(trx: Executor, events: ReadonlyArray<{ project: string; event: WebhookMessage }>, options: EnqueueOptions = {}): Promise<string[]> {
-    if (events.length === 0) return [];
-    const now = nowIso();
-    const rows = eventRows(events, now, options);
-    await trx.insertInto('webhook_events').values(rows).execute();
-    const projects = [...new Set(rows.map((row) => row.project))];
-    const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'project']).where('project', 'in', projects).where('enabled', '=', 1).execute();
-    if (endpoints.length > 0) {
-      const deliveries = rows.flatMap((row) => endpoints.filter((endpoint) => endpoint.project === row.project).map((endpoint) => this.newDelivery(row.id, endpoint.id, row.project, now)));
-      if (deliveries.length > 0) await trx.insertInto('webhook_deliveries').values(deliveries).execute();
-    }
-    return rows.map((row) => row.id);
+    const write = this.outboxOf(events, options);
+    await writeOutbox(trx, write);
+    return write.events.map((row) => row.id);
   }
 
   /**
-   * {@link WebhookService.enqueueMany} on SQLite, inside the store's synchronous transaction (`store.sqlite`): the
-   * same rows through statements prepared once, for the writers on a hot path (usage records).
+   * The outbox rows of events, for a writer that writes them with its own rows in one transaction (usage records'
+   * group commit, through the store's `commitUsage`): the events, and one pending delivery per enabled endpoint.
    */
-  enqueueManySqlite(database: SqliteHandle, events: ReadonlyArray<{ project: string; event: WebhookMessage }>, options: EnqueueOptions = {}): string[] {
-    if (events.length === 0) return [];
-    const statements = (this.sqliteStatements ??= prepareOutboxStatements(database));
+  outboxOf(events: ReadonlyArray<{ project: string; event: WebhookMessage }>, options: EnqueueOptions = {}): OutboxWrite {
     const now = nowIso();
-    const rows = eventRows(events, now, options);
-    const endpointsByProject = new Map<string, Array<{ id: string }>>();
-    for (const row of rows) {
-      statements.insertEvent.run(row.id, row.project, row.type, row.body, row.created_at);
-      let endpoints = endpointsByProject.get(row.project);
-      if (!endpoints) endpointsByProject.set(row.project, (endpoints = statements.enabledEndpoints.all(row.project) as Array<{ id: string }>));
-      for (const endpoint of endpoints) {
-        const delivery = this.newDelivery(row.id, endpoint.id, row.project, now);
-        statements.insertDelivery.run(delivery.id, delivery.event_id, delivery.endpoint_id, delivery.project, delivery.status, delivery.attempts, delivery.next_attempt_at, delivery.created_at, delivery.updated_at);
-      }
-    }
-    return rows.map((row) => row.id);
+    return { events: eventRows(events, now, options), deliveryOf: (event, endpointId) => this.newDelivery(event.id, endpointId, event.project, now) };
   }
 
   /** Adds an endpoint; the secret (generated when absent) is shown only in this answer. */

@@ -111,7 +111,7 @@ export const appRunRoutes = {
     summary: 'Run an app',
     request: { body: CreateAppRunRequest },
     success: { kind: 'json', schema: CreateAppRunResponse },
-    errors: [404],
+    errors: [404, 409],
   }),
   createFromGraph: defineRoute({
     operationId: 'appRuns.createFromGraph',
@@ -122,6 +122,7 @@ export const appRunRoutes = {
     summary: 'Run a graph without saving it as an app',
     request: { body: CreateAppRunFromGraphRequest },
     success: { kind: 'json', schema: CreateAppRunResponse },
+    errors: [409],
   }),
   pushPadValue: defineRoute({
     operationId: 'appRuns.pushPadValue',

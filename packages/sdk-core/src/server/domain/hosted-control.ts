@@ -91,6 +91,15 @@ export class HostedControl<Handle, Command extends { command: string }, Result =
   }
 
   /**
+   * Whether an instance holds the resource now: this one, or one subscribed to its channel (a probe that no
+   * instance carries out; a killed instance's subscriptions ended with it, and the in-process bus has only this one).
+   */
+  async reachable(id: string): Promise<boolean> {
+    if (this.hosted.has(id)) return true;
+    return (await this.bus.publish(this.channelOf(id), { probe: true })) > 0;
+  }
+
+  /**
    * Carries out `command` wherever the resource runs. Rejects with an {@link ApiError} when it failed, or
    * {@link HostUnavailableError} when no instance answered.
    */

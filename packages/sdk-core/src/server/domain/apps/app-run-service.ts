@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AgentDispatcher } from '../../engines/media/agent-dispatcher.js';
 import type { AppDebugResponse, AppRunNodePadValueParam, CreateAppRunFromGraphRequest, CreateAppRunRequest, CreateAppRunResponse } from '../../../contract/app-runs.js';
 import { clientPadValue } from '../../../contract/graph/pad-values.js';
-import { NotFoundError } from '../../../errors/api-error.js';
+import { ConflictError, NotFoundError } from '../../../errors/api-error.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { Store } from '../../store/database.js';
 import { DocumentStore } from '../../store/document-store.js';
@@ -103,9 +103,18 @@ export class AppRunService {
 
   /** A run whose host stopped renewing its lease: marked ended (`host_lost`), the humans told, the room closed. */
   private async endLost(lease: ExpiredLease): Promise<void> {
-    const principal = { project: lease.project, kind: 'key' as const, human: null, credentialId: 'lease-keeper' };
-    await this.dependencies.tellRoom?.(lease.sessionId, 'The server running this app stopped: the run has ended.').catch(() => undefined);
-    await this.finish(principal, lease.sessionId, 'host_lost', `instance ${lease.instance} stopped renewing its lease`);
+    await this.endUnhosted(lease.project, lease.sessionId, `instance ${lease.instance} stopped renewing its lease`, lease.renewedAt);
+  }
+
+  /**
+   * Ends a run no instance hosts any more as `host_lost`, charged to the run's human up to `aliveUntil` (its
+   * lease's last renewal: the last time it was known to run), not up to now.
+   */
+  private async endUnhosted(project: string, runId: string, detail: string, aliveUntil: string | undefined): Promise<void> {
+    const run = await this.runs.find(runId, { project, human: null, includeGlobal: false });
+    const principal: Principal = { project, kind: 'key', human: run?.human ?? null, credentialId: 'lease-keeper' };
+    await this.dependencies.tellRoom?.(runId, 'The server running this app stopped: the run has ended.').catch(() => undefined);
+    await this.finish(principal, runId, 'host_lost', detail, aliveUntil ? new Date(aliveUntil) : undefined);
   }
 
   async create(principal: Principal, input: CreateAppRunRequest, options: { fallbackMediaUrl?: string } = {}): Promise<CreateAppRunResponse> {
@@ -123,12 +132,24 @@ export class AppRunService {
     return this.launch(principal, resolved, { app: null, version: null, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata, workers: input.livekit_agents }, options);
   }
 
-  /** A live run of the caller's project with this id: its details for one more human. */
+  /**
+   * A live run of the caller's project with this id: its details for one more human. An ended run's id (or a
+   * run nothing hosts any more, which ends now) answers 409: the id is taken.
+   */
   private async reuse(principal: Principal, runId: string, options: { fallbackMediaUrl?: string }): Promise<CreateAppRunResponse | undefined> {
     const run = await this.runs.find(runId, scopeOf(principal));
-    if (!run || run.data.status !== 'running' || !(await this.isHosted(runId))) return undefined;
-    const connection_details = await this.dependencies.room.open(runId, humanIdentityFor(principal.human), { fallbackUrl: options.fallbackMediaUrl });
-    return { app_run: this.toAppRun(run.id, run.data), connection_details };
+    if (!run) return undefined;
+    if (run.data.status === 'running' && !(await this.isHosted(runId))) await this.endUnhosted(principal.project, runId, 'no instance hosts it', await this.renewedAt(runId));
+    else if (run.data.status === 'running') {
+      const connection_details = await this.dependencies.room.open(runId, humanIdentityFor(principal.human), { fallbackUrl: options.fallbackMediaUrl });
+      return { app_run: this.toAppRun(run.id, run.data), connection_details };
+    }
+    throw new ConflictError(`app run '${runId}' has ended; a new run needs another run_id`);
+  }
+
+  /** When the run's lease was last renewed, if it still has one. */
+  private async renewedAt(runId: string): Promise<string | undefined> {
+    return this.dependencies.leases?.leases.renewedAt(runId);
   }
 
   private async launch(
@@ -210,19 +231,24 @@ export class AppRunService {
     this.limitTimers.set(runId, timer);
   }
 
-  /** Marks the run ended and records its conversational seconds (once). */
-  private async finish(principal: Principal, runId: string, reason: AppRunStopReason, detail?: string): Promise<void> {
+  /**
+   * Marks the run ended and records its conversational seconds (once), up to now or, for a run whose host was lost,
+   * up to `aliveUntil`.
+   */
+  private async finish(principal: Principal, runId: string, reason: AppRunStopReason, detail?: string, aliveUntil?: Date): Promise<void> {
     clearInterval(this.limitTimers.get(runId));
     this.limitTimers.delete(runId);
     await this.control.release(runId);
     this.principals.delete(runId);
     await this.dependencies.leases?.leases.release(runId).catch((error: unknown) => this.dependencies.logger.error({ err: error, run: runId }, 'the run lease was not released'));
-    const endedAt = new Date();
+    let endedAt = new Date();
     let seconds = 0;
     const updated = await this.runs
       .update(runId, scopeOf(principal), (current) => {
         if (current.data.status === 'ended') return current.data;
-        seconds = Math.max(0, (endedAt.getTime() - Date.parse(current.data.started_at)) / 1000);
+        const startedAt = Date.parse(current.data.started_at);
+        if (aliveUntil && aliveUntil.getTime() < endedAt.getTime()) endedAt = new Date(Math.max(startedAt, aliveUntil.getTime()));
+        seconds = Math.max(0, (endedAt.getTime() - startedAt) / 1000);
         return { ...current.data, status: 'ended', ended_at: endedAt.toISOString(), stop_reason: reason };
       })
       .catch((error: unknown) => this.dependencies.logger.error({ err: error, run: runId }, 'the run was not marked ended'));
@@ -234,11 +260,15 @@ export class AppRunService {
     await this.dependencies.room.close(runId).catch(() => undefined);
   }
 
-  /** Whether an instance hosts the run: this one, or the holder of an unexpired lease. */
+  /**
+   * Whether an instance hosts the run: this one, or the holder of an unexpired lease that still listens for the
+   * run's commands (a killed instance's lease outlives it by up to its lifetime).
+   */
   private async isHosted(runId: string): Promise<boolean> {
     if (this.control.hosts(runId)) return true;
     const leases = this.dependencies.leases?.leases;
-    return leases ? (await leases.holder(runId)) !== undefined : false;
+    if (!leases || (await leases.holder(runId)) === undefined) return false;
+    return this.control.reachable(runId);
   }
 
   /** A running run of the caller's project, hosted somewhere; 404 when absent or ended. */
@@ -248,7 +278,7 @@ export class AppRunService {
     if (run.data.status !== 'running') throw new NotFoundError(`app run '${runId}' has ended`);
     if (!(await this.isHosted(runId))) {
       // Its host is gone and nobody reaped it yet: end it now.
-      await this.finish(principal, runId, 'host_lost', 'no instance hosts it');
+      await this.endUnhosted(principal.project, runId, 'no instance hosts it', await this.renewedAt(runId));
       throw new NotFoundError(`app run '${runId}' has ended (its server instance stopped)`);
     }
   }

@@ -8,6 +8,8 @@ export interface ExpiredLease {
   project: string;
   /** The instance that held it. */
   instance: string;
+  /** When its host last renewed it (or took it): the last time the session was known to be alive (ISO). */
+  renewedAt: string;
 }
 
 export interface SessionLeaseOptions {
@@ -65,6 +67,12 @@ export class SessionLeases {
     return row && row.expires_at > this.timestamp() ? row.instance : undefined;
   }
 
+  /** When the session's lease was last renewed (or taken), expired or not; undefined without a lease. */
+  async renewedAt(sessionId: string): Promise<string | undefined> {
+    const row = await this.store.db.selectFrom('session_leases').select('expires_at').where('session_id', '=', sessionId).executeTakeFirst();
+    return row && this.renewalOf(row.expires_at);
+  }
+
   /** Drops the session's lease (it ended). */
   async release(sessionId: string, executor: Kysely<Database> = this.store.db): Promise<void> {
     await executor.deleteFrom('session_leases').where('session_id', '=', sessionId).execute();
@@ -91,9 +99,14 @@ export class SessionLeases {
         .where('session_id', '=', candidate.session_id)
         .where('expires_at', '=', candidate.expires_at)
         .executeTakeFirst();
-      if (Number(result.numDeletedRows) === 1) claimed.push({ sessionId: candidate.session_id, project: candidate.project, instance: candidate.instance });
+      if (Number(result.numDeletedRows) === 1) claimed.push({ sessionId: candidate.session_id, project: candidate.project, instance: candidate.instance, renewedAt: this.renewalOf(candidate.expires_at) });
     }
     return claimed;
+  }
+
+  /** A lease expiring at `expiresAt` was renewed one lifetime before (every instance is configured alike). */
+  private renewalOf(expiresAt: string): string {
+    return new Date(Date.parse(expiresAt) - this.ttlMs).toISOString();
   }
 
   private expiry(): string {

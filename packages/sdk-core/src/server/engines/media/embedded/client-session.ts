@@ -68,6 +68,7 @@ export class ClientSession implements RoomMember {
   private leftFlag = false;
   private chain: Promise<void> = Promise.resolve();
   private readonly leftListeners: Array<() => void> = [];
+  private readonly settledListeners: Array<() => void> = [];
 
   constructor(
     readonly state: ParticipantState,
@@ -94,6 +95,15 @@ export class ClientSession implements RoomMember {
 
   get left(): boolean {
     return this.leftFlag;
+  }
+
+  /**
+   * Resolves once the client is past joining: its peer connection connected, or the session ended. A client's
+   * SDK acts on a leave only then (one removed earlier waits out its connection timeout and joins again).
+   */
+  settled(): Promise<void> {
+    if (this.leftFlag || this.state.state === ParticipantInfo_State.ACTIVE) return Promise.resolve();
+    return new Promise((resolve) => this.settledListeners.push(resolve));
   }
 
   /** Called once when the session ends (left, removed, timed out). */
@@ -387,6 +397,7 @@ export class ClientSession implements RoomMember {
       this.state.touch();
       this.room.broadcastParticipant(this);
     }
+    for (const listener of this.settledListeners.splice(0)) listener();
     this.outgoingData.flush();
   }
 
@@ -409,6 +420,7 @@ export class ClientSession implements RoomMember {
     this.outgoingData.clear();
     void this.peers.close();
     for (const listener of this.leftListeners.splice(0)) listener();
+    for (const listener of this.settledListeners.splice(0)) listener();
     const connection = this.connection;
     if (connection) setTimeout(() => connection.close(CloseCode.normal, 'left'), 50).unref();
   }

@@ -16,6 +16,9 @@ import { AgentWorkers } from './workers/agent-workers.js';
 /** Largest signalling message accepted (an SDP offer with many sections is ~20 kB). */
 const MAX_SIGNAL_BYTES = 512 * 1024;
 
+/** How long a join waits for a still-connecting participant of the same identity before replacing it anyway. */
+const DUPLICATE_SETTLE_MS = 3000;
+
 /** The HTTP answer of a validate request or a refused upgrade. */
 export interface EndpointRefusal {
   status: number;
@@ -151,9 +154,26 @@ export class EmbeddedEndpoint {
       clientProtocol: parameters.clientProtocol,
     });
     const session = new ClientSession(state, room, parameters, this.settings, this.logger.child({ room: room.name }));
-    this.sessions.add(session);
-    session.onLeft(() => this.sessions.delete(session));
-    session.start(connection);
+    const begin = () => {
+      if (connection.closed) return;
+      if (room.closed) return connection.close(CloseCode.normal, 'room closed');
+      this.sessions.add(session);
+      session.onLeft(() => this.sessions.delete(session));
+      session.start(connection);
+    };
+    // The newer join replaces the older participant (DUPLICATE_IDENTITY), as LiveKit does. An older one still
+    // connecting would not act on its leave (its SDK waits out a 15 s connection timeout, then joins again and
+    // replaces this one): it is replaced once connected, or after a short bound.
+    const previous = room.member(claims.identity);
+    if (previous instanceof ClientSession && !previous.left) {
+      const bound = new Promise<void>((resolve) => setTimeout(resolve, DUPLICATE_SETTLE_MS).unref());
+      void Promise.race([previous.settled(), bound]).then(begin).catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'media join failed');
+        connection.close(CloseCode.invalidPayload, 'join failed');
+      });
+      return;
+    }
+    begin();
   }
 }
 

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError } from '../../src/index.js';
-import { isPrivateAddress } from '../../src/server/domain/webhooks/address-guard.js';
 import { WebhookDispatcher } from '../../src/server/domain/webhooks/webhook-dispatcher.js';
 import { WebhookService } from '../../src/server/domain/webhooks/webhook-service.js';
 import { storeKinds } from '../support/databases.js';
@@ -204,9 +203,5 @@ describe.each(await storeKinds())('webhook delivery (%s)', (kind) => {
     await expect(strict.addEndpoint(projectId, { url: 'http://93.184.215.14/hook' })).resolves.toMatchObject({ secret: expect.stringMatching(/^whsec_/) });
     const permissive = await test.server.services.webhooks.addEndpoint(projectId, { url: 'http://127.0.0.1:9/hook' });
     expect(permissive.endpoint.enabled).toBe(true);
-    expect(isPrivateAddress('192.168.1.1')).toBe(true);
-    expect(isPrivateAddress('fd00::1')).toBe(true);
-    expect(isPrivateAddress('8.8.8.8')).toBe(false);
-    expect(isPrivateAddress('2606:4700::1111')).toBe(false);
   });
 });

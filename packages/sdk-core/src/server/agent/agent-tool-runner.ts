@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ChatMessageToolCall } from '../../contract/chat.js';
 import type { ToolDefinition } from '../../contract/tools.js';
-import type { UpstreamAddressPolicy } from '../engines/llm/upstream-address.js';
+import type { OutboundPolicy } from '../kernel/outbound/index.js';
 import type { ClientToolCalls } from './client-tool-calls.js';
 import { parseToolArguments } from './tool-arguments.js';
 import { toolError, type ToolResult } from './tool-result.js';
@@ -28,11 +28,10 @@ export const DEFAULT_AGENT_TOOL_TUNING: AgentToolTuning = {
 
 export interface AgentToolRunnerDependencies {
   clientCalls: ClientToolCalls;
-  /** Where `web_request` URLs may point (the LLM gateway's loopback/private network flags). */
-  addressPolicy: UpstreamAddressPolicy;
+  /** Where `web_request` URLs may point (the LLM gateway's loopback/private network flags, or an outbound guard). */
+  addressPolicy: OutboundPolicy;
   tuning: AgentToolTuning;
   logger: Logger;
-  fetch?: typeof fetch;
 }
 
 /**
@@ -69,7 +68,6 @@ export class AgentToolRunner {
         policy: addressPolicy,
         timeoutMs: tuning.webRequestTimeoutMs,
         signal,
-        ...(this.dependencies.fetch ? { fetch: this.dependencies.fetch } : {}),
       });
     }
     return this.dependencies.clientCalls.call(definition, { id: call.id, tool_definition_id: definition.id, function: { name: definition.name, arguments: args } }, signal);

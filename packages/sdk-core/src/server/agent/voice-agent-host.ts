@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AgentTransport } from '../engines/media/agent-transport.js';
-import type { UpstreamAddressPolicy } from '../engines/llm/upstream-address.js';
+import type { OutboundPolicy } from '../kernel/outbound/index.js';
 import type { Speech } from '../engines/speech/create-speech.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionHost, AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
 import type { AgentVoices } from './agent-voice.js';
@@ -27,7 +27,7 @@ export interface VoiceAgentHostDependencies {
    * Where `web_request` tools may point: the LLM gateway's loopback/private network flags
    * (`config.llm`). Default: public addresses only.
    */
-  toolAddressPolicy?: UpstreamAddressPolicy;
+  toolAddressPolicy?: OutboundPolicy;
   /** Overrides of the timing defaults (turn detection, human-left grace, human join timeout, terminal linger, tool timeouts). */
   tuning?: Partial<Omit<VoiceAgentTuning, 'turnDetection'>> & { turnDetection?: Partial<VoiceAgentTuning['turnDetection']> };
   /** Called after every agent turn with its latency breakdown (benchmarks, logs, dashboards). */

@@ -7,7 +7,7 @@ import type { AgentRoomConnection, AgentTransport, AudioOutput, IncomingTextStre
 import type { Speech } from '../engines/speech/create-speech.js';
 import type { SttEngine } from '../engines/speech/stt/stt-engine.js';
 import type { VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
-import type { UpstreamAddressPolicy } from '../engines/llm/upstream-address.js';
+import type { OutboundPolicy } from '../kernel/outbound/index.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
 import { AgentSpeaker } from './agent-speaker.js';
 import { AgentStatePublisher, agentMetadata, livekitAgentState } from './agent-state-publisher.js';
@@ -60,7 +60,7 @@ export interface VoiceAgentDependencies {
   logger: Logger;
   tuning: VoiceAgentTuning;
   /** Where `web_request` tools may point (default: public addresses only). */
-  toolAddressPolicy?: UpstreamAddressPolicy | undefined;
+  toolAddressPolicy?: OutboundPolicy | undefined;
   /** Called after every turn with what it measured. */
   onTurnMetrics?: ((metrics: TurnMetrics) => void) | undefined;
 }

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
+import { allowSettingOf, OutboundRefusedError, outboundRequest, type OutboundPolicy, type OutboundResponse } from '../../kernel/outbound/index.js';
 import type { WebhookDeliveryResult } from '../../kernel/telemetry/server-metrics.js';
 import type { Store } from '../../store/database.js';
 import { claimDueDeliveries } from '../../store/dialect/index.js';
 import { newId } from '../../store/ids.js';
 import type { WebhookDeliveryRow } from '../../store/tables.js';
-import { webhookUrlProblem } from './address-guard.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry-schedule.js';
 import type { WebhookService } from './webhook-service.js';
 import { signatureHeaders } from './webhook-signature.js';
@@ -26,8 +26,10 @@ export interface WebhookDispatcherOptions {
   /** Clock in epoch milliseconds (tests inject one). */
   now?: () => number;
   random?: () => number;
-  fetch?: typeof fetch;
+  /** Whether endpoints may be at loopback and private-network addresses (default true: development). */
   allowPrivateAddresses?: boolean;
+  /** Where endpoints may be, instead of `allowPrivateAddresses` (tests pass an `OutboundGuard`). */
+  addressPolicy?: OutboundPolicy;
   logger?: Logger;
   /** Told of each attempt whose outcome this dispatcher recorded (the server counts them in its metrics). */
   onSettled?: (result: WebhookDeliveryResult) => void;
@@ -61,8 +63,7 @@ export class WebhookDispatcher {
   private readonly retry: RetryPolicy;
   private readonly now: () => number;
   private readonly random: () => number;
-  private readonly fetch: typeof fetch;
-  private readonly allowPrivateAddresses: boolean;
+  private readonly addressPolicy: OutboundPolicy;
   private readonly logger: Logger | undefined;
   private readonly onSettled: ((result: WebhookDeliveryResult) => void) | undefined;
   private readonly owner = newId('dispatcher');
@@ -84,8 +85,8 @@ export class WebhookDispatcher {
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
-    this.fetch = options.fetch ?? globalThis.fetch;
-    this.allowPrivateAddresses = options.allowPrivateAddresses ?? true;
+    const allowPrivate = options.allowPrivateAddresses ?? true;
+    this.addressPolicy = options.addressPolicy ?? { allowLoopback: allowPrivate, allowPrivateNetworks: allowPrivate };
     this.logger = options.logger;
     this.onSettled = options.onSettled;
   }
@@ -200,8 +201,6 @@ export class WebhookDispatcher {
       this.store.db.selectFrom('webhook_events').select(['id', 'body']).where('id', '=', row.event_id).executeTakeFirst(),
     ]);
     if (!endpoint || !event) return { kind: 'retry', status: null, error: 'endpoint or event no longer exists', retryAfterMs: undefined };
-    const problem = await webhookUrlProblem(endpoint.url, this.allowPrivateAddresses);
-    if (problem) return { kind: 'retry', status: null, error: `url refused: ${problem}`, retryAfterMs: undefined };
 
     const headers = {
       'content-type': 'application/json',
@@ -209,23 +208,30 @@ export class WebhookDispatcher {
       ...signatureHeaders(endpoint.secret, { id: event.id, timestamp: Math.floor(this.now() / 1000), body: event.body }),
     };
     const signal = AbortSignal.any([stopSignal, AbortSignal.timeout(this.timeoutMs)]);
-    let response: Response;
+    let response: OutboundResponse;
     try {
-      // Redirects are not followed: a 3xx could point the signed body at an internal address.
-      response = await this.fetch(endpoint.url, { method: 'POST', headers, body: event.body, redirect: 'manual', signal });
+      // The outbound guard judges the address the connection goes to, and redirects are not followed: a 3xx could
+      // point the signed body at an internal address.
+      response = await outboundRequest(new URL(endpoint.url), { method: 'POST', headers, body: event.body, signal, policy: this.addressPolicy });
     } catch (error) {
       if (stopSignal.aborted) throw error;
+      if (error instanceof OutboundRefusedError) {
+        const setting = allowSettingOf(error, { loopback: 'PALAVER_WEBHOOK_ALLOW_PRIVATE', private: 'PALAVER_WEBHOOK_ALLOW_PRIVATE' });
+        return { kind: 'retry', status: null, error: `url refused: ${error.message}${setting}`, retryAfterMs: undefined };
+      }
       const timedOut = (error as Error)?.name === 'TimeoutError' || (error as Error)?.name === 'AbortError';
       return { kind: 'retry', status: null, error: timedOut ? `timed out after ${this.timeoutMs} ms` : describe(error), retryAfterMs: undefined };
     }
-    await response.body?.cancel().catch(() => {});
+    // The answer's body is not read (the receiver may send any amount): its connection is closed, as fetch's
+    // cancelled body closed it.
+    response.body.destroy();
     if (response.status >= 200 && response.status < 300) return { kind: 'delivered', status: response.status };
     if (response.status === 410) return { kind: 'gone', status: 410 };
     return {
       kind: 'retry',
       status: response.status,
       error: `receiver answered ${response.status}`,
-      retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), this.now()),
+      retryAfterMs: parseRetryAfter(headerOf(response, 'retry-after'), this.now()),
     };
   }
 
@@ -296,6 +302,11 @@ export class WebhookDispatcher {
       .execute()
       .catch((error: unknown) => this.logger?.warn({ err: error, delivery: row.id }, 'could not hand back a webhook delivery'));
   }
+}
+
+function headerOf(response: OutboundResponse, name: string): string | null {
+  const value = response.headers[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
 function describe(error: unknown): string {

@@ -5,8 +5,8 @@ import type { Store } from '../../store/database.js';
 import { writeOutbox, type OutboxWrite } from '../../store/dialect/index.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { Database, WebhookDeliveryRow, WebhookEndpointRow, WebhookEventRow } from '../../store/tables.js';
+import { allowSettingOf, targetRefusal } from '../../kernel/outbound/index.js';
 import { decrypt, encrypt } from '../auth/encryption.js';
-import { webhookUrlProblem } from './address-guard.js';
 import { generateWebhookSecret } from './webhook-signature.js';
 
 /** Id of the endpoint configured by `PALAVER_WEBHOOK_URL` for a project. */
@@ -54,7 +54,10 @@ export type ReplaySelector =
   | { status: 'failed'; since?: string };
 
 export interface WebhookServiceOptions {
-  /** Refuse URLs resolving to private/loopback addresses unless true. */
+  /**
+   * Whether endpoint URLs may name loopback and private-network addresses. Checked on the literal URL when an
+   * endpoint is saved; the dispatcher's outbound guard judges the address each delivery connects to.
+   */
   allowPrivateAddresses: boolean;
 }
 
@@ -137,7 +140,7 @@ export class WebhookService {
 
   /** Adds an endpoint; the secret (generated when absent) is shown only in this answer. */
   async addEndpoint(project: string, input: { url: string; secret?: string }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-    await this.assertUrl(input.url);
+    this.assertUrl(input.url);
     if (input.secret !== undefined && input.secret.length < 8) throw new BadRequestError('secret: must be at least 8 characters');
     const secret = input.secret ?? generateWebhookSecret();
     const row = this.newEndpointRow(newId('webhook_endpoint'), project, input.url, secret);
@@ -150,7 +153,7 @@ export class WebhookService {
    * URL re-enables it; an endpoint disabled by a 410 stays disabled while the URL is the same.
    */
   async configureEndpoint(project: string, url: string, secret: string): Promise<WebhookEndpoint> {
-    await this.assertUrl(url);
+    this.assertUrl(url);
     const id = `${CONFIGURED_ENDPOINT_PREFIX}${project}`;
     const existing = await this.store.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
     const row = this.newEndpointRow(id, project, url, secret);
@@ -313,9 +316,12 @@ export class WebhookService {
     return { url: row.url, secret: decrypt(this.sealingKey, row.secret_sealed, `webhook-endpoint:${row.id}`), enabled: row.enabled !== 0 };
   }
 
-  private async assertUrl(url: string): Promise<void> {
-    const problem = await webhookUrlProblem(url, this.options.allowPrivateAddresses);
-    if (problem) throw new BadRequestError(`url: ${problem}`);
+  private assertUrl(url: string): void {
+    const allow = this.options.allowPrivateAddresses;
+    const refused = targetRefusal(url, { allowLoopback: allow, allowPrivateNetworks: allow });
+    if (refused) {
+      throw new BadRequestError(`url: ${refused.message}${allowSettingOf(refused, { loopback: 'PALAVER_WEBHOOK_ALLOW_PRIVATE', private: 'PALAVER_WEBHOOK_ALLOW_PRIVATE' })}`);
+    }
   }
 
   private newEndpointRow(id: string, project: string, url: string, secret: string): WebhookEndpointRow {

@@ -1,11 +1,11 @@
 import type { Llm } from '../../../contract/llms.js';
 import { ApiError, BadRequestError } from '../../../errors/api-error.js';
 import type { ServerConfig } from '../../kernel/config.js';
+import type { OutboundPolicy } from '../../kernel/outbound/index.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { ChatModel } from './chat-model.js';
 import { OFFLINE_MODEL_ID, createOfflineChatModel } from './offline-model.js';
 import { createOpenAiCompatibleModel, type OpenAiCompatibleModelOptions } from './openai-compatible-model.js';
-import type { UpstreamAddressPolicy } from './upstream-address.js';
 
 /**
  * Turns a request's `model` (an LLM id) into the model that answers it. Throws 400 `invalid_input`
@@ -29,7 +29,7 @@ export interface ModelResolverOptions {
   llms: LlmLookup;
   config: Pick<ServerConfig, 'llm'>;
   /** Which private destinations project LLMs may reach (built-ins are configured by the operator). */
-  addressPolicy: UpstreamAddressPolicy;
+  addressPolicy: OutboundPolicy;
   offline?: ChatModel;
   /** Timeouts and retries of upstream models (tests shorten them). */
   upstream?: Pick<OpenAiCompatibleModelOptions, 'retry' | 'firstChunkTimeoutMs' | 'idleTimeoutMs' | 'onRetry'>;

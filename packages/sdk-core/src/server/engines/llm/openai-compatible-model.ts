@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { ApiError } from '../../../errors/api-error.js';
+import { ApiError, BadRequestError } from '../../../errors/api-error.js';
+import { allowSettingOf, OutboundRefusedError, type OutboundPolicy } from '../../kernel/outbound/index.js';
 import type { ChatDelta, ChatModel, ChatModelRequest, ChatStreamOptions } from './chat-model.js';
 import { ChatModelError } from './chat-model.js';
 import { DEFAULT_RETRY_POLICY, retryAfterMs, retryDelayMs, type RetryPolicy } from './retry-policy.js';
 import { eventStreamChunks, wholeCompletionChunks, type UpstreamChunk } from './upstream/upstream-chunks.js';
-import { assertUpstreamTarget, type UpstreamAddressPolicy } from './upstream-address.js';
-import { errorMessageOf, headersOf, postJson } from './upstream/upstream-request.js';
+import { errorMessageOf, headersOf, postJson, type UpstreamResponse } from './upstream/upstream-request.js';
 
 export interface OpenAiCompatibleModelOptions {
   /** The platform's LLM id (logs, metrics). */
@@ -27,10 +27,10 @@ export interface OpenAiCompatibleModelOptions {
   /** Whether image and video parts are forwarded (default true: the upstream decides). */
   accepts?: { images: boolean; video: boolean };
   /**
-   * Which destinations a project's LLM may reach (SSRF): checked on the URL before every attempt and on the
-   * resolved addresses when a connection opens. Absent for the operator's built-in LLMs.
+   * Which destinations a project's LLM may reach (SSRF): the outbound guard judges the address each new
+   * connection resolves to, and connects only to it. Absent for the operator's built-in LLMs.
    */
-  addressPolicy?: UpstreamAddressPolicy;
+  addressPolicy?: OutboundPolicy;
   /** Observes retries (logs, tests). */
   onRetry?: (event: { attempt: number; delayMs: number; reason: string }) => void;
 }
@@ -75,6 +75,13 @@ function classify(error: unknown, timedOut: boolean, timeoutMs: number, host: st
   const code = (error as { code?: unknown })?.code;
   if (typeof code === 'string' && code !== 'ABORT_ERR') return { retryable: true, message: `connection to ${host} failed (${rootCause(error as Error)})`, cause: error };
   return { retryable: true, message: (error as Error)?.message ?? String(error), cause: error };
+}
+
+/** The platform's refusal (400, not retried) of a project LLM's destination the outbound guard refused. */
+function refusalOf(error: OutboundRefusedError): BadRequestError {
+  const separator = error.reason === 'address' || error.reason === 'unresolved' ? ' ' : ': ';
+  const setting = allowSettingOf(error, { loopback: 'PALAVER_LLM_ALLOW_LOOPBACK', private: 'PALAVER_LLM_ALLOW_PRIVATE' });
+  return new BadRequestError(`model: the LLM's post_url${separator}${error.message}${setting}`, { cause: error });
 }
 
 function redact(message: string, secrets: readonly string[]): string {
@@ -161,8 +168,12 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
 
   /** One attempt: the request, its answer's status, and an iterator over its chunks. */
   async function open(body: string, signal: AbortSignal): Promise<AsyncIterator<UpstreamChunk>> {
-    if (options.addressPolicy) assertUpstreamTarget(url, options.addressPolicy);
-    const response = await postJson(url, headers, body, signal, options.addressPolicy);
+    let response: UpstreamResponse;
+    try {
+      response = await postJson(url, headers, body, signal, options.addressPolicy);
+    } catch (error) {
+      throw error instanceof OutboundRefusedError ? refusalOf(error) : error;
+    }
     if (response.status < 200 || response.status >= 300) {
       throw new UpstreamStatusError(await errorMessageOf(response), response.status, headersOf(response));
     }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ToolDefinition } from '../../../contract/tools.js';
 import type { AgentRoomConnection } from '../../engines/media/agent-transport.js';
-import type { UpstreamAddressPolicy } from '../../engines/llm/upstream-address.js';
+import type { OutboundPolicy } from '../../kernel/outbound/index.js';
 import type { Speech } from '../../engines/speech/create-speech.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { AgentVoices } from '../../agent/agent-voice.js';
@@ -25,7 +25,7 @@ export interface GraphEngines {
   speech: Pick<Speech, 'tts' | 'stt' | 'vad'>;
   voices?: AgentVoices | undefined;
   tools?: GraphToolLookup | undefined;
-  toolAddressPolicy?: UpstreamAddressPolicy | undefined;
+  toolAddressPolicy?: OutboundPolicy | undefined;
   toolTuning?: Partial<AgentToolTuning> | undefined;
   /** LLM used by OpenAICompatibleLLM nodes whose `model` is empty (default `builtin-offline`). */
   defaultModel?: string | undefined;

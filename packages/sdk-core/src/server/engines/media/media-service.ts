@@ -96,7 +96,7 @@ export class MediaService {
 
   async close(): Promise<void> {
     await this.transport.close();
-    this.endpoint?.close();
+    await this.endpoint?.close();
   }
 }
 

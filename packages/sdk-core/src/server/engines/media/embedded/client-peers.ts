@@ -118,6 +118,11 @@ export class ClientPeers {
     return this.sendingPeer.sendData(reliable ? '_reliable' : '_lossy', payload);
   }
 
+  /** Whether data sent to the client is still on its way (not yet acknowledged). */
+  dataPending(): boolean {
+    return this.sendingPeer.dataPending();
+  }
+
   canSendData(reliable: boolean): boolean {
     return this.sendingPeer.hasChannel(reliable ? '_reliable' : '_lossy');
   }

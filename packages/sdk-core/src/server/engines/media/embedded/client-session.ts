@@ -43,6 +43,8 @@ import { CloseCode, type SignalConnection, type SignalRequestMessage } from './s
 const MAX_TRACKS = 8;
 /** Malformed data packets tolerated before the client is disconnected. */
 const MAX_MALFORMED_DATA = 20;
+/** How long a removed participant's leave waits for the data still on its way to it. */
+const DATA_DRAIN_MS = 1000;
 /** Data packets per second relayed for one client (bursts to twice that); the excess is dropped. */
 const DATA_PACKETS_PER_SECOND = 500;
 
@@ -69,6 +71,8 @@ export class ClientSession implements RoomMember {
   private chain: Promise<void> = Promise.resolve();
   private readonly leftListeners: Array<() => void> = [];
   private readonly settledListeners: Array<() => void> = [];
+  /** Set when the room removed the participant: its leave waits for the data still on its way. */
+  private departure: Promise<void> | undefined;
 
   constructor(
     readonly state: ParticipantState,
@@ -188,18 +192,35 @@ export class ClientSession implements RoomMember {
     return [...this.subscriptions.keys()];
   }
 
+  /**
+   * The room removed the participant: it is told to leave once the data sent to it was delivered (a last notice on
+   * the `error` topic must not be cut off by the leave or the closing connection), or after {@link DATA_DRAIN_MS}.
+   */
   removed(reason: DisconnectReason): void {
     if (this.leftFlag) return;
     this.leftFlag = true;
-    this.send({ case: 'leave', value: new LeaveRequest({ reason, action: LeaveRequest_Action.DISCONNECT, canReconnect: false }) });
-    this.shutdown();
+    this.departure = this.dataDelivered(DATA_DRAIN_MS).then(() => {
+      this.send({ case: 'leave', value: new LeaveRequest({ reason, action: LeaveRequest_Action.DISCONNECT, canReconnect: false }) });
+      this.shutdown();
+    });
   }
 
   /** Removes the participant from its room (idempotent). */
   leave(reason: DisconnectReason): void {
     if (this.leftFlag) return;
     this.room.remove(this, reason);
-    this.shutdown();
+    if (!this.departure) this.shutdown();
+  }
+
+  /** Resolves once the participant is gone: told to leave (after its data went out) and its connections closed. */
+  async departed(): Promise<void> {
+    await this.departure;
+  }
+
+  /** Resolves once the data sent to the client was acknowledged, or after `timeoutMs`. */
+  private async dataDelivered(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.peers.dataPending() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
   /** Test hook: the server drops the socket without a goodbye (simulates a lost network). */

@@ -91,8 +91,11 @@ export class EmbeddedEndpoint {
     return [...this.sessions];
   }
 
-  close(): void {
-    for (const session of this.sessions) session.leave(DisconnectReason.SERVER_SHUTDOWN);
+  /** Removes every participant (each told to leave once its data went out, within a bound), then closes the rooms. */
+  async close(): Promise<void> {
+    const sessions = [...this.sessions];
+    for (const session of sessions) session.leave(DisconnectReason.SERVER_SHUTDOWN);
+    await Promise.all(sessions.map((session) => session.departed()));
     this.agentWorkers.close();
     this.rooms.closeAll();
     void this.sockets.close();

@@ -150,6 +150,17 @@ export class MediaPeer {
     }
   }
 
+  /** Whether data sent on a channel is still on its way: buffered, queued, or not yet acknowledged by the client. */
+  dataPending(): boolean {
+    for (const channel of this.channels.values()) {
+      if (channel.readyState !== 'open') continue;
+      if (channel.bufferedAmount > 0) return true;
+      const association = channel.sctp.sctp as unknown as { outboundQueue?: unknown[]; sentQueue?: unknown[] };
+      if ((association.outboundQueue?.length ?? 0) > 0 || (association.sentQueue?.length ?? 0) > 0) return true;
+    }
+    return false;
+  }
+
   hasChannel(label: string): boolean {
     return this.channels.get(label)?.readyState === 'open';
   }

@@ -43,3 +43,25 @@ export function toneBurst(sampleRate: number, { leadMs = 200, toneMs = 800, tail
 export function silence(sampleRate: number, ms: number): Int16Array {
   return new Int16Array(Math.round((sampleRate * ms) / 1000));
 }
+
+/**
+ * Where the fakes' energy VAD hears speech in `pcm`: from the first to the end of the last 10 ms frame above
+ * `thresholdDbfs` (their default, -45 dBFS), in seconds.
+ *
+ * @example
+ * const { start, end } = loudSpan(audio, 16000);
+ */
+export function loudSpan(pcm: Int16Array, sampleRate: number, thresholdDbfs = -45): { start: number; end: number } {
+  const frame = Math.round(sampleRate / 100);
+  let first = -1;
+  let last = -1;
+  for (let offset = 0; offset + frame <= pcm.length; offset += frame) {
+    let sum = 0;
+    for (let index = offset; index < offset + frame; index++) sum += pcm[index]! ** 2;
+    if (20 * Math.log10(Math.sqrt(sum / frame) / 32768) > thresholdDbfs) {
+      if (first < 0) first = offset;
+      last = offset;
+    }
+  }
+  return first < 0 ? { start: 0, end: 0 } : { start: first / sampleRate, end: (last + frame) / sampleRate };
+}

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDeepgramLive, type FakeDeepgramLive } from '../../../../../../testing/streaming-stt/fake-deepgram-live.js';
-import { pushPaced, silence, toneBurst } from '../../../../../../testing/streaming-stt/paced-audio.js';
+import { loudSpan, pushPaced, silence, toneBurst } from '../../../../../../testing/streaming-stt/paced-audio.js';
 import { recordStream } from '../../../../../../testing/streaming-stt/recorded-stream.js';
 import { plainWord } from '../../../../../../testing/streaming-stt/seeded-word-errors.js';
 import { concatPcm } from '../../../codecs/pcm.js';
@@ -27,18 +27,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-/** Where the fake's energy VAD will place speech: the first and last 10 ms frames above -45 dBFS. */
-function loudBounds(pcm: Int16Array, sampleRate: number): { start: number; end: number } {
-  const frame = sampleRate / 100;
-  const loud: number[] = [];
-  for (let offset = 0; offset + frame <= pcm.length; offset += frame) {
-    let sum = 0;
-    for (let index = offset; index < offset + frame; index++) sum += pcm[index]! ** 2;
-    if (20 * Math.log10(Math.sqrt(sum / frame) / 32768) > -45) loud.push(offset);
-  }
-  return { start: loud[0]! / sampleRate, end: (loud[loud.length - 1]! + frame) / sampleRate };
-}
 
 const words = (text: string) => text.split(/\s+/).map(plainWord);
 
@@ -85,7 +73,7 @@ describe('Deepgram live adapter against the local Deepgram fake', () => {
     expect(final).toMatchObject({ text: FIRST, endOfSpeech: true, fromFinalize: false });
     expect(final.words.map((word) => word.word)).toEqual(scripted);
     // Word times follow the speech in the audio pushed (300 ms of silence first), in order, without overlaps.
-    const bounds = loudBounds(audio, rate);
+    const bounds = loudSpan(audio, rate);
     expect(final.words[0]!.start).toBeCloseTo(bounds.start, 1);
     expect(final.words.at(-1)!.end).toBeCloseTo(bounds.end, 1);
     for (const [index, word] of final.words.entries()) {
@@ -160,7 +148,7 @@ describe('Deepgram live adapter against the local Deepgram fake', () => {
     expect(fake.requests).toHaveLength(2);
     expect(final.text).toBe(SECOND);
     // The new connection's times start at zero; the adapter puts them back on the stream's timeline.
-    const secondStart = (before + loudBounds(speech.second, rate).start * rate) / rate;
+    const secondStart = (before + loudSpan(speech.second, rate).start * rate) / rate;
     expect(final.words[0]!.start).toBeCloseTo(secondStart, 1);
     expect(recorded.of('error')).toEqual([]);
   });

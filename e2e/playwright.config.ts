@@ -6,7 +6,7 @@ import { defineConfig } from '@playwright/test';
  */
 export default defineConfig({
   testDir: '.',
-  testMatch: ['media/**/*.spec.ts', 'realtime/**/*.spec.ts', 'demo/**/*.spec.ts'],
+  testMatch: ['media/**/*.spec.ts', 'realtime/**/*.spec.ts', 'demo/**/*.spec.ts', 'docs/**/*.spec.ts'],
   timeout: 90_000,
   workers: 1,
   fullyParallel: false,

@@ -34,7 +34,8 @@ try {
   const configured = Boolean(process.env.OPENAI_API_KEY || process.env.PALAVER_OLLAMA_URL);
   const ollama = configured ? undefined : await detectLocalLlm();
   const server: PalaverServer = await createServer({
-    config: { port: platformPort, ...(ollama ? { llm: { ollamaUrl: ollama.url, ollamaModels: ollama.models.slice(0, 1) } } : {}) },
+    // For development: the try-it console of the reference at /docs starts with the dev key (pages opened on this machine).
+    config: { port: platformPort, docs: { prefillDevKey: true }, ...(ollama ? { llm: { ollamaUrl: ollama.url, ollamaModels: ollama.models.slice(0, 1) } } : {}) },
   });
   closers.push(() => server.close());
   const platformUrl = await listenOn('platform', platformPort, 'PORT', () => server.listen());

@@ -185,12 +185,12 @@ describe('buildOpenApiDocument on a synthetic contract', () => {
   });
 });
 
-describe('GET /docs', () => {
+describe('GET /docs/plain (the reference without scripts)', () => {
   let test: TestServer;
   let html: string;
   beforeAll(async () => {
     test = await startTestServer('sqlite');
-    const response = await test.server.fetch(new Request('http://palaver.test/docs'));
+    const response = await test.server.fetch(new Request('http://palaver.test/docs/plain'));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
     html = await response.text();

@@ -63,6 +63,16 @@ export const ServerConfig = z.object({
       appRunEmptySeconds: z.coerce.number().min(0.1).max(3600).default(20),
     })
     .default({ leaseSeconds: 15, appRunEmptySeconds: 20 }),
+  /** The API reference at `/docs`. */
+  docs: z
+    .object({
+      /**
+       * Fill in the development project's API key in the reference's try-it console, for pages opened on this
+       * machine (a loopback host). For development only (`pnpm start` sets it): the page then carries the key.
+       */
+      prefillDevKey: Flag.default(false),
+    })
+    .default({ prefillDevKey: false }),
   /** `GET /metrics` (Prometheus text format). */
   metrics: z
     .object({
@@ -118,6 +128,15 @@ export const ServerConfig = z.object({
       sttModel: z.string().min(1).default('whisper-1'),
       /** `auto`: the endpoint above when set, else pocketsphinx when installed, else none. */
       sttProvider: z.enum(['auto', 'pocketsphinx', 'openai', 'none']).default('auto'),
+      /** A hosted streaming STT service (`Speech.streamingStt`, decision 0089): Deepgram live or OpenAI realtime transcription. */
+      streamingSttProvider: z.enum(['none', 'deepgram', 'openai-realtime']).default('none'),
+      /** Its websocket URL (wss:// or ws://); the vendor's public endpoint when unset. */
+      streamingSttUrl: z.url({ protocol: /^wss?$/ }).optional(),
+      streamingSttApiKey: z.string().min(1).optional(),
+      /** `nova-3` (Deepgram) or `gpt-4o-transcribe` (OpenAI) when unset. */
+      streamingSttModel: z.string().min(1).optional(),
+      /** Silence that ends an utterance (Deepgram `endpointing`, OpenAI `silence_duration_ms`). */
+      streamingSttEndpointingMs: z.coerce.number().int().min(10).max(10_000).default(300),
       vad: z.enum(['auto', 'silero', 'energy']).default('auto'),
       /** OpenAI-compatible `/moderations` endpoint; the embedded word list moderates when absent. */
       moderationBaseUrl: z.url().optional(),
@@ -157,6 +176,7 @@ const environmentMap: Record<string, string> = {
   PALAVER_WEBHOOK_ALLOW_PRIVATE: 'webhook.allowPrivateAddresses',
   PALAVER_WEBHOOK_DISPATCH: 'webhook.dispatch',
   PALAVER_METRICS_PUBLIC: 'metrics.public',
+  PALAVER_DOCS_PREFILL_KEY: 'docs.prefillDevKey',
   PALAVER_SESSION_LEASE_SECONDS: 'realtime.leaseSeconds',
   PALAVER_APP_RUN_EMPTY_SECONDS: 'realtime.appRunEmptySeconds',
   OPENAI_API_KEY: 'llm.openaiApiKey',
@@ -178,6 +198,11 @@ const environmentMap: Record<string, string> = {
   PALAVER_SPEECH_STT_API_KEY: 'speech.sttApiKey',
   PALAVER_SPEECH_STT_MODEL: 'speech.sttModel',
   PALAVER_SPEECH_STT_PROVIDER: 'speech.sttProvider',
+  PALAVER_SPEECH_STREAMING_STT_PROVIDER: 'speech.streamingSttProvider',
+  PALAVER_SPEECH_STREAMING_STT_URL: 'speech.streamingSttUrl',
+  PALAVER_SPEECH_STREAMING_STT_API_KEY: 'speech.streamingSttApiKey',
+  PALAVER_SPEECH_STREAMING_STT_MODEL: 'speech.streamingSttModel',
+  PALAVER_SPEECH_STREAMING_STT_ENDPOINTING_MS: 'speech.streamingSttEndpointingMs',
   PALAVER_SPEECH_VAD: 'speech.vad',
   PALAVER_SPEECH_MODERATION_URL: 'speech.moderationBaseUrl',
   PALAVER_SPEECH_MODERATION_API_KEY: 'speech.moderationApiKey',

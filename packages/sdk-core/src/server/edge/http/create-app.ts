@@ -6,11 +6,11 @@ import { ApiError } from '../../../errors/api-error.js';
 import type { Services } from '../../domain/services.js';
 import type { AppEnvironment } from './app-environment.js';
 import { bindRoute, compareRoutes } from './bind-routes.js';
-import { renderDocsPage } from './docs-page.js';
 import type { Handler } from './handler.js';
 import { handlers } from './handlers/index.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerSiteRoutes } from './site-routes.js';
+import { localServerUrl, registerReferenceRoutes } from './reference/reference-routes.js';
 import { registerMediaRoutes } from '../media-routes.js';
 import { registerChatAudioRoute } from './chat-audio-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
@@ -27,7 +27,7 @@ function errorBody(path: string, type: string, message: string, status: number):
   return status >= 500 && status !== 501 ? { type, message, error: message } : { type, message };
 }
 
-/** The platform's HTTP application: every contract route plus `/openapi.json`, `/docs`, `/health` and `/metrics`. */
+/** The platform's HTTP application: every contract route plus `/openapi.json`, the reference (`/docs`), `/health` and `/metrics`. */
 export function createApp(services: Services): Hono<AppEnvironment> {
   const app = new Hono<AppEnvironment>();
 
@@ -76,10 +76,10 @@ export function createApp(services: Services): Hono<AppEnvironment> {
   registerMetricsRoute(app, services);
   let openApiDocument: object | undefined;
   app.get('/openapi.json', (context) => {
-    openApiDocument ??= buildOpenApiDocument(allRoutes, { serverUrl: services.config.publicUrl });
+    openApiDocument ??= buildOpenApiDocument(allRoutes, { serverUrl: services.config.publicUrl, sampleServerUrl: localServerUrl(services.config) });
     return context.json(openApiDocument);
   });
-  app.get('/docs', (context) => context.html(renderDocsPage('/openapi.json')));
+  registerReferenceRoutes(app, services);
   registerMediaRoutes(app, services.media);
   registerChatAudioRoute(app, services.chatAudio);
 

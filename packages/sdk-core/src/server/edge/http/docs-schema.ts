@@ -109,11 +109,16 @@ export function renderSchema(schema: JsonSchema | undefined, depth = 0): string 
 }
 
 /**
- * A tiny Markdown subset (headings, bullet lists, paragraphs, `code`, **bold**) for `info.description`.
+ * A tiny Markdown subset (headings, bullet lists, paragraphs, `code`, **bold**, links to `/...` or `https://...`)
+ * for `info.description`.
  * Text is escaped first, so nothing in the description can inject markup.
  */
 export function renderMarkdown(markdown: string): string {
-  const inline = (text: string) => inlineText(text).replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+  const inline = (text: string) =>
+    inlineText(text)
+      .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+      // Links to this server's pages or to https addresses only (never `javascript:`).
+      .replace(/\[([^\]]+)\]\(((?:\/|https:\/\/)[^)\s]*)\)/g, '<a href="$2">$1</a>');
   const html: string[] = [];
   let listOpen = false;
   const closeList = () => {

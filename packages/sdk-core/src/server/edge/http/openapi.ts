@@ -11,9 +11,14 @@ import {
   SessionTimelineItem,
   UpdateSessionRequest,
 } from '../../../contract/sessions-legacy.js';
+import { examplesByOperationId, type AnyRouteExample } from '../../../contract/examples/index.js';
+import { routes } from '../../../contract/routes.js';
 import { SchemaCollector, type JsonSchema } from './openapi-components.js';
 import { webhookOperations } from './openapi-webhooks.js';
 import { openApiDescription, openApiExtensions } from './openapi-description.js';
+import { AUTH_IN_WORDS, applyExample } from './reference/operation-examples.js';
+import { codeSamples, type CodeSample } from './reference/code-samples.js';
+import { securitySchemes } from './reference/security-schemes.js';
 
 /** The generated OpenAPI 3.1 document (plain JSON). */
 export interface OpenApiDocument {
@@ -36,6 +41,8 @@ export interface OpenApiDocument {
 export interface OpenApiOperation {
   operationId: string;
   summary: string;
+  /** The auth mark in words, then what the operation's example shows. */
+  description?: string;
   tags: string[];
   deprecated?: boolean;
   security: Array<Record<string, string[]>>;
@@ -43,6 +50,18 @@ export interface OpenApiOperation {
   requestBody?: JsonSchema;
   responses: Record<string, JsonSchema>;
   'x-auth-class': RouteDefinition['auth'];
+  /** curl and TypeScript client calls of the operation's example. */
+  'x-codeSamples'?: CodeSample[];
+}
+
+/** What {@link buildOpenApiDocument} may be given besides the routes. */
+export interface OpenApiOptions {
+  /** The server the document describes (`servers`); code samples call it too. */
+  serverUrl?: string | undefined;
+  /** Where code samples send requests when `serverUrl` is not given (default `http://127.0.0.1:8080`). */
+  sampleServerUrl?: string | undefined;
+  /** Example calls by operation id; by default the contract's (`contract/examples`). */
+  examples?: ReadonlyMap<string, AnyRouteExample>;
 }
 
 /** Error answers every operation can give, as shared `components/responses`. */
@@ -155,7 +174,7 @@ function requestBodyOf(route: RouteDefinition, collector: SchemaCollector): Json
   return { required, content: { 'multipart/form-data': { schema } } };
 }
 
-function operationOf(route: RouteDefinition, collector: SchemaCollector): OpenApiOperation {
+function operationOf(route: RouteDefinition, collector: SchemaCollector, example: AnyRouteExample | undefined, serverUrl: string | undefined): OpenApiOperation {
   const parameters = parametersOf(route, collector);
   const requestBody = requestBodyOf(route, collector);
   // 413 on every operation: the body limit applies to whatever a client sends, declared body or not.
@@ -167,9 +186,10 @@ function operationOf(route: RouteDefinition, collector: SchemaCollector): OpenAp
       ? { $ref: `#/components/responses/${known.name}` }
       : { description: `Error ${status}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/BadRequest' } } } };
   }
-  return {
+  const operation: OpenApiOperation = {
     operationId: route.operationId,
     summary: route.summary,
+    description: AUTH_IN_WORDS[route.auth],
     tags: [route.tag],
     ...(route.deprecated ? { deprecated: true } : {}),
     security: route.auth === 'K' ? [{ ApiKey: [] }] : [{ ApiKey: [] }, { UsageToken: [] }],
@@ -178,6 +198,11 @@ function operationOf(route: RouteDefinition, collector: SchemaCollector): OpenAp
     responses,
     'x-auth-class': route.auth,
   };
+  if (example) {
+    applyExample(operation, example);
+    operation['x-codeSamples'] = codeSamples(route, example, serverUrl);
+  }
+  return operation;
 }
 
 function errorResponses(collector: SchemaCollector): Record<string, JsonSchema> {
@@ -193,14 +218,16 @@ function errorResponses(collector: SchemaCollector): Record<string, JsonSchema> 
 
 /**
  * Builds the OpenAPI 3.1.0 document of the API from the contract: every route becomes an operation,
- * every schema registered with `.meta({ id })` a component (JSON Schema draft 2020-12 via zod).
+ * every schema registered with `.meta({ id })` a component (JSON Schema draft 2020-12 via zod), every example of
+ * the contract (`contract/examples`) `example`s of its parameters, body and answer plus `x-codeSamples`.
  * Throws when the contract is inconsistent (two schemas with one id, a duplicated operation).
  *
  * @example
  * const document = buildOpenApiDocument(allRoutes, { serverUrl: 'https://api.example.com' });
  * document.paths['/v1/persona/list'].get.operationId; // 'personas.list'
  */
-export function buildOpenApiDocument(routeList: RouteDefinition[], options: { serverUrl?: string | undefined }): OpenApiDocument {
+export function buildOpenApiDocument(routeList: RouteDefinition[], options: OpenApiOptions): OpenApiDocument {
+  const examples = options.examples ?? examplesByOperationId(routes);
   const collector = new SchemaCollector();
   const responses = errorResponses(collector);
   const paths: OpenApiDocument['paths'] = {};
@@ -213,7 +240,7 @@ export function buildOpenApiDocument(routeList: RouteDefinition[], options: { se
     if (operationIds.has(route.operationId)) collector.problems.push(`Duplicated operationId ${route.operationId}`);
     operationIds.add(route.operationId);
     if (!tags.includes(route.tag)) tags.push(route.tag);
-    pathItem[method] = operationOf(route, collector);
+    pathItem[method] = operationOf(route, collector, examples.get(route.operationId), options.serverUrl ?? options.sampleServerUrl);
   }
   for (const { schema, side } of DOCUMENTED_SCHEMAS) collector.add(schema, side, 'documented schemas');
   const webhooks = webhookOperations(collector);
@@ -230,15 +257,7 @@ export function buildOpenApiDocument(routeList: RouteDefinition[], options: { se
     components: {
       schemas,
       responses,
-      securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Secret API key, for server-side use only.' },
-        UsageToken: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'Usage token minted with `POST /v1/usage/token` for one human; safe to hand to a browser.',
-        },
-      },
+      securitySchemes: securitySchemes(),
     },
     ...openApiExtensions(),
   };

@@ -43,7 +43,7 @@ async function startChild<T>(...args: string[]): Promise<T & { pid: number }> {
     env: { ...process.env, PALAVER_LOG_LEVEL: 'silent' },
   });
   children.push(child);
-  const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout });
   const timer = setTimeout(() => child.kill(), 30_000);
   for await (const line of lines) {
     clearTimeout(timer);

@@ -49,7 +49,7 @@ const items: TurnCorpusItem[] = [];
 try {
   for (const [index, [before, after, pauseMs]] of SPLITS.entries()) {
     // Each text with two of the three voices, alternating, so every voice says a third of the corpus twice.
-    for (const voice of [VOICES[index % 2]!, VOICES[2]!]) {
+    for (const voice of [VOICES[index % 2]!, VOICES[2]]) {
       const say = async (text: string) => {
         const { pcm, sampleRate } = await collectSynthesis(tts.synthesize({ voice: voice.voice, text }));
         const at16k = sampleRate === RATE ? pcm : resampleLinear(pcm, sampleRate, RATE);

@@ -27,7 +27,7 @@ async function startChild<T>(...args: string[]): Promise<{ info: T; pid: number 
   // rest goes to stderr (read to the end, so the child never writes into a closed pipe).
   return new Promise((resolve, reject) => {
     let ready = false;
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
       if (!ready && line.startsWith('{')) {
         ready = true;

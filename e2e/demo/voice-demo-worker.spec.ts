@@ -49,8 +49,8 @@ function startWorker(platformUrl: string): { process: ChildProcess; log: () => s
     detached: true,
   });
   let log = '';
-  child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
   return { process: child, log: () => log };
 }
 

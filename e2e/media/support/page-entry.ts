@@ -45,9 +45,10 @@ const api = {
     created.on(RoomEvent.DataReceived, (payload: Uint8Array, participant?: RemoteParticipant, _kind?: unknown, topic?: string) => {
       state.received.push({ kind: 'data', topic, from: participant?.identity, text: new TextDecoder().decode(payload) });
     });
-    created.registerTextStreamHandler('chat', async (reader, participant) => {
-      const text = await reader.readAll();
-      state.received.push({ kind: 'text', topic: 'chat', from: participant.identity, text });
+    created.registerTextStreamHandler('chat', (reader, participant) => {
+      void reader.readAll().then((text) => {
+        state.received.push({ kind: 'text', topic: 'chat', from: participant.identity, text });
+      });
     });
     const started = performance.now();
     await created.connect(url, token, { autoSubscribe: true });

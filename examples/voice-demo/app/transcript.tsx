@@ -15,6 +15,7 @@ export function Transcript({ transcriptions, live }: { transcriptions: readonly 
   const following = useRef(true);
   // An utterance interrupted before a word was heard has no text: nothing to show.
   const lines = transcriptions.filter((line) => line.text.trim() !== '');
+  const last = lines.at(-1);
   useEffect(() => {
     const element = list.current;
     if (!element) {
@@ -26,7 +27,7 @@ export function Transcript({ transcriptions, live }: { transcriptions: readonly 
     // phone's layout, where the page does) brings its last line into view.
     if (element.scrollHeight > element.clientHeight) element.scrollTop = element.scrollHeight;
     else element.lastElementChild?.scrollIntoView({ block: 'nearest' });
-  }, [lines.length, lines.at(-1)?.text, lines.at(-1)?.interrupted]);
+  }, [lines.length, last?.text, last?.interrupted]);
   if (lines.length === 0) {
     return <p className="transcript-empty">{live ? 'Say hello, or type below. The conversation appears here.' : 'Start a call, then talk or type. The conversation appears here.'}</p>;
   }

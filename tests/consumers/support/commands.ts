@@ -40,10 +40,10 @@ export function run(command: string, args: string[], cwd: string, timeout = 120_
 export function start(command: string, args: string[], cwd: string, ready: RegExp, timeoutMs = 60_000): Promise<{ child: ChildProcess; line: string; output: () => string }> {
   const child = spawn(command, args, { cwd, env: consumerEnvironment, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')} was not ready within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const line = output.split('\n').find((candidate) => ready.test(candidate));
       if (!line) return;

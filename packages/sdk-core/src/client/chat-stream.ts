@@ -21,14 +21,14 @@ class ChunkQueue {
   private readonly items: ChatCompletionChunk[] = [];
   private waiting: (() => void) | undefined;
   ended = false;
-  failure: unknown;
+  failure: Error | undefined;
 
   push(item: ChatCompletionChunk): void {
     this.items.push(item);
     this.wake();
   }
 
-  end(failure?: unknown): void {
+  end(failure?: Error): void {
     if (this.ended) return;
     this.ended = true;
     this.failure = failure;

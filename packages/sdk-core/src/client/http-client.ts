@@ -103,7 +103,7 @@ export class HttpClient {
     input: RouteInput<R>,
     options?: RequestOptions,
   ): Promise<RouteOutput<R>> {
-    const response = await this.send(route.method, route.path, input as never, options);
+    const response = await this.send(route.method, route.path, input, options);
     const type = response.headers.get('content-type') ?? '';
     if (type.includes('application/json')) return (await response.json()) as RouteOutput<R>;
     if (type.startsWith('audio/') || type.includes('octet-stream')) return (await response.blob()) as RouteOutput<R>;
@@ -119,7 +119,7 @@ export class HttpClient {
   ): PagePromise<Item> {
     const fetchPage = (page: string | undefined) => {
       const query = { ...((input as { query?: Record<string, unknown> }).query ?? {}), ...(page ? { page } : {}) };
-      return this.call<R>(route, { ...input, query } as RouteInput<R>, options) as Promise<PageShape<Item>>;
+      return this.call<R>(route, { ...input, query }, options) as Promise<PageShape<Item>>;
     };
     return new PagePromise<Item>(fetchPage);
   }
@@ -132,7 +132,7 @@ async function toPalaverError(error: unknown, signal: AbortSignal | undefined, b
     let type = 'unknown';
     let message = `HTTP ${response.status}`;
     try {
-      const body = (await response.json()) as { type?: string; message?: string; error?: string };
+      const body = await response.json<{ type?: string; message?: string; error?: string }>();
       type = body.type ?? type;
       message = body.message ?? body.error ?? message;
     } catch {

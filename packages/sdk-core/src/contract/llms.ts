@@ -5,6 +5,7 @@ import { defineRoute } from './define-route.js';
 /** RFC 9110 `token` characters: what an HTTP header name may contain. */
 const HEADER_NAME_PATTERN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 /** Header values may not carry line breaks or other control characters (header injection). */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const HEADER_VALUE_PATTERN = /^[^\u0000-\u0008\u000a-\u001f\u007f]*$/;
 
 /** Kinds of LLM: built-ins of the platform and the project's OpenAI-compatible endpoints. */

@@ -77,7 +77,7 @@ export class LiveKitRoomLink {
 
   private send(input: RoomInput): void {
     if (this.closed && input.type !== 'room_disconnected') return;
-    this.options.dispatch({ ...input, attempt: this.options.attempt } as RealtimeInput);
+    this.options.dispatch({ ...input, attempt: this.options.attempt });
   }
 
   private listen(): void {

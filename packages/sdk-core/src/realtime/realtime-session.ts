@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import { Room, type RoomOptions } from 'livekit-client';
+import { ConnectionState, Room, type RoomOptions } from 'livekit-client';
 import { HttpClient } from '../client/http-client.js';
 import { RealtimeSessions } from '../client/resources/realtime.js';
 import { SDKConnectOptions, SDKSendChatMessageParams } from '../contract/sdk.js';
@@ -221,7 +221,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
    */
   async switchAudioDevice(kind: AudioDeviceKind, deviceId: string): Promise<void> {
     const room = this.link?.room;
-    if (room && room.state !== 'disconnected' && !(await room.switchActiveDevice(kind, deviceId))) {
+    if (room && room.state !== ConnectionState.Disconnected && !(await room.switchActiveDevice(kind, deviceId))) {
       throw new Error(`the ${kind === 'audioinput' ? 'microphone' : 'speaker'} '${deviceId}' could not be used`);
     }
     this.chosenDevices[kind] = deviceId;

@@ -36,13 +36,13 @@ function baseOf(state: RealtimeState): RealtimeStateBase {
 
 /** Moves to another phase (dropping the old phase's fields) and changes base fields. */
 function enter(state: RealtimeState, phase: RealtimePhase, changes: Partial<RealtimeStateBase> = {}): RealtimeState {
-  return { ...baseOf(state), ...changes, ...phase } as RealtimeState;
+  return { ...baseOf(state), ...changes, ...phase };
 }
 
 /** Changes base fields, staying in the same phase; the same object when nothing differs. */
 function update(state: RealtimeState, changes: Partial<RealtimeStateBase>): RealtimeState {
   const differs = (Object.keys(changes) as Array<keyof RealtimeStateBase>).some((key) => !Object.is(state[key], changes[key]));
-  return differs ? ({ ...state, ...changes } as RealtimeState) : state;
+  return differs ? ({ ...state, ...changes }) : state;
 }
 
 const emit = (notification: RealtimeNotification): RealtimeEffect => ({ type: 'emit', notification });

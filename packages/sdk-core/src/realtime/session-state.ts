@@ -96,13 +96,13 @@ export function initialRealtimeState(options: { microphone?: boolean } = {}): Re
     sessionId: undefined,
     agentState: undefined,
     remainingSeconds: null,
-    transcriptions: Object.freeze([]) as readonly SDKSessionTranscription[],
+    transcriptions: Object.freeze([]),
     microphone: Object.freeze({ wanted: options.microphone ?? true, enabled: false }),
     canPlayAudio: true,
     agentAudio: false,
     error: undefined,
-    toolCalls: Object.freeze([]) as readonly PendingClientToolCall[],
-    turnLatencies: Object.freeze([]) as readonly number[],
-    agentTurns: Object.freeze([]) as readonly AgentTurnMetrics[],
+    toolCalls: Object.freeze([]),
+    turnLatencies: Object.freeze([]),
+    agentTurns: Object.freeze([]),
   });
 }

@@ -42,7 +42,7 @@ export function runGraph(
       chat: { stream: () => Promise.reject(new Error('runGraph: no chat engine given')) },
       speech: {} as GraphEngines['speech'],
       ...options.engines,
-    } as GraphEngines,
+    },
     logger,
     room: undefined,
     clientTools: undefined,

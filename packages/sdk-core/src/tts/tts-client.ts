@@ -208,6 +208,7 @@ export class TtsClient extends EventEmitter<TtsClientEvents> {
 
   /** Node's `ws` can stop reading the socket: TCP backpressure then pauses synthesis on the service. */
   private updateFlow(): void {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed under tsconfig.browser.json, where the socket is the DOM's WebSocket
     const socket = this.socket as (WebSocket & { pause?: () => void; resume?: () => void }) | undefined;
     if (!socket?.pause || !socket.resume) return;
     const congested = [...this.streams.values()].some((stream) => stream.backlog >= STREAM_BACKLOG_HIGH_WATER);

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
 import { AbortError, type ConnectionError } from '../errors/transport-errors.js';
-import type { PalaverError } from '../errors/palaver-error.js';
 import type { TtsStreamError } from './tts-stream-error.js';
 
 /** A piece of synthesized speech: 16-bit mono PCM samples (24 kHz from the platform). */
@@ -159,7 +158,7 @@ export class TtsStream extends EventEmitter<TtsStreamEvents> implements AsyncIte
           if (this.chunks.length === STREAM_BACKLOG_HIGH_WATER / 2) this.channel.backlogChanged();
           return Promise.resolve({ value: chunk, done: false });
         }
-        if (this.outcome && 'error' in this.outcome) return Promise.reject(this.outcome.error as PalaverError);
+        if (this.outcome && 'error' in this.outcome) return Promise.reject(this.outcome.error);
         if (this.outcome) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
       },

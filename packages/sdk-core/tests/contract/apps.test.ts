@@ -160,7 +160,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
 
     const cases: Array<[() => Promise<unknown>, string]> = [
       [() => test.client.apps.retrieve(app.id, { version: 0 }), 'version'],
-      [() => test.client.apps.retrieve(app.id, { version: 'two' as never }), 'version'],
+      [() => test.client.apps.retrieve(app.id, { version: 'two' }), 'version'],
       [() => test.client.apps.create({} as never), 'name'],
       [() => test.client.apps.create({ name: '' }), 'name'],
       [() => test.client.apps.update(app.id, { name: 'No version' } as never), 'version'],

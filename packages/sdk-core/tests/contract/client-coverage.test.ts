@@ -34,7 +34,7 @@ it('the client has a method for every route of the contract, and no method outsi
         const before = called.size + unknown.length;
         try {
           const result = method.call(resource, ...args);
-          if (result && typeof (result as PromiseLike<unknown>).then === 'function') await result;
+          if (result && typeof (result as PromiseLike<unknown>).then === 'function') await (result as PromiseLike<unknown>);
           if (result && typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
             for await (const _item of result as AsyncIterable<unknown>) break;
           }

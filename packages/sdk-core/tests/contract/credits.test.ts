@@ -150,7 +150,7 @@ describe.each(await storeKinds())('credits and ledgers (%s)', (kind) => {
     );
     const accepted = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const refused = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
-    expect(refused.every((error) => BadRequestError.isInstance(error) && (error as BadRequestError).message.includes('insufficient balance'))).toBe(true);
+    expect(refused.every((error) => BadRequestError.isInstance(error) && (error).message.includes('insufficient balance'))).toBe(true);
     expect(accepted.every((entry) => entry.balance >= 0)).toBe(true);
     const charged = accepted.reduce((total, entry) => total - entry.amount, 0);
     expect(charged).toBeLessThanOrEqual(100);

@@ -15,7 +15,7 @@ describe.runIf(withPostgres)('several instances on one PostgreSQL database', () 
     const options = { env: {}, databaseSchema: schema, config: { logLevel: 'silent' as const, databaseUrl: postgresUrl, apiKey: 'pk_shared_instance_key_0123456789' } };
     try {
       const servers = await Promise.all([createServer(options), createServer(options), createServer(options)]);
-      const created = await servers[0]!.fetch(
+      const created = await servers[0].fetch(
         new Request('http://palaver.test/v1/usage/token', {
           method: 'POST',
           headers: { 'x-api-key': 'pk_shared_instance_key_0123456789', 'content-type': 'application/json' },
@@ -39,13 +39,13 @@ describe.runIf(withPostgres)('several instances on one PostgreSQL database', () 
     const options = { env: {}, databaseSchema: schema, config: { logLevel: 'silent' as const, databaseUrl: postgresUrl } };
     try {
       const [first, second] = await Promise.all([createServer(options), createServer(options)]);
-      const { id, key } = await first!.services.apiKeys.create(first!.project, 'short-lived');
-      const list = () => second!.fetch(new Request('http://palaver.test/v1/voice/list', { headers: { 'x-api-key': key } }));
+      const { id, key } = await first.services.apiKeys.create(first.project, 'short-lived');
+      const list = () => second.fetch(new Request('http://palaver.test/v1/voice/list', { headers: { 'x-api-key': key } }));
       // Only the clock that times remembered verifications (performance.now) is faked: timers stay real for the servers.
       vi.useFakeTimers({ toFake: ['performance'] });
       try {
         expect((await list()).status).toBe(200);
-        await first!.services.apiKeys.revoke(id);
+        await first.services.apiKeys.revoke(id);
         // Without a bus between them, the second instance trusts the key it verified for VERIFIED_KEY_TTL_MS...
         vi.advanceTimersByTime(VERIFIED_KEY_TTL_MS - 1);
         expect((await list()).status).toBe(200);
@@ -55,7 +55,7 @@ describe.runIf(withPostgres)('several instances on one PostgreSQL database', () 
       } finally {
         vi.useRealTimers();
       }
-      await Promise.all([first!.close(), second!.close()]);
+      await Promise.all([first.close(), second.close()]);
     } finally {
       await dropSchema(schema);
     }
@@ -74,14 +74,14 @@ describe.runIf(withPostgres && (await withRedis()))('several instances on Postgr
     const [first, second] = await Promise.all([createServer(options), createServer(options)]);
     try {
       // Over real sockets, as a load balancer would spread one user's calls over two instances.
-      const [urlA, urlB] = await Promise.all([first!.listen(0, '127.0.0.1'), second!.listen(0, '127.0.0.1')]);
+      const [urlA, urlB] = await Promise.all([first.listen(0, '127.0.0.1'), second.listen(0, '127.0.0.1')]);
       const onA = createClient({ baseUrl: urlA, apiKey: options.config.apiKey, maxRetries: 0 });
       const onB = createClient({ baseUrl: urlB, apiKey: options.config.apiKey, maxRetries: 0 });
       await onA.secrets.create({ name: 'UPSTREAM_KEY', value: 'value-0' });
       const definition = (index: number) => ({ name: 'shared', description: '', model: 'fake-gpt', post_url: upstreams[index]!.chatUrl, headers: [{ key: 'authorization', value: 'Bearer {{secret:UPSTREAM_KEY}}' }] });
       const llm = (await onA.llms.create(definition(0))).id;
       const ask = () => onB.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] });
-      const lastRequest = () => [...upstreams[0]!.requests, ...upstreams[1]!.requests].sort((x, y) => x.receivedAt - y.receivedAt).at(-1)!;
+      const lastRequest = () => [...upstreams[0].requests, ...upstreams[1].requests].sort((x, y) => x.receivedAt - y.receivedAt).at(-1)!;
       await ask(); // B now remembers the resolved LLM and the verified key
 
       for (let trial = 1; trial <= 10; trial += 1) {
@@ -97,13 +97,13 @@ describe.runIf(withPostgres && (await withRedis()))('several instances on Postgr
       const refused = await ask().catch((caught: unknown) => caught);
       expect((refused as { status?: number }).status, 'B still answered with a deleted LLM').toBe(400);
 
-      const { id, key } = await first!.services.apiKeys.create(first!.project, 'short-lived');
+      const { id, key } = await first.services.apiKeys.create(first.project, 'short-lived');
       const list = () => fetch(`${urlB}/v1/voice/list`, { headers: { 'x-api-key': key } });
       expect((await list()).status).toBe(200);
-      await first!.services.apiKeys.revoke(id);
+      await first.services.apiKeys.revoke(id);
       expect((await list()).status, 'B still accepted a key revoked on A').toBe(401);
     } finally {
-      await Promise.all([first!.close(), second!.close(), ...upstreams.map((upstream) => upstream.close())]);
+      await Promise.all([first.close(), second.close(), ...upstreams.map((upstream) => upstream.close())]);
       await dropSchema(schema);
     }
   });

@@ -25,7 +25,7 @@ describe.each(await storeKinds())('realtime and partner routes: input and auth (
   it('names the missing or invalid field of a start request', async () => {
     expect(await invalid(test.client.realtime.start({} as never))).toContain('config');
     const config = { general: {}, input: {}, output: {}, generative: {} };
-    expect(await invalid(test.client.realtime.start({ config } as never))).toContain('config.generative.llm');
+    expect(await invalid(test.client.realtime.start({ config }))).toContain('config.generative.llm');
     expect(await invalid(test.client.realtime.start({ config: { ...config, generative: { llm: 'l' }, general: { time_limit_s: -1 } } }))).toContain(
       'config.general.time_limit_s',
     );

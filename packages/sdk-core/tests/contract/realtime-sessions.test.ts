@@ -21,7 +21,7 @@ function startBody(generative: Record<string, unknown> = {}, rest: Record<string
 }
 
 /** The webhook events written for one session, oldest first, as `{type, payload}`. */
-async function eventsOf(test: TestServer, sessionId: string): Promise<Array<{ type: string; payload: Record<string, any> }>> {
+async function eventsOf(test: TestServer, sessionId: string): Promise<Array<{ type: string; payload: Record<string, unknown> }>> {
   const rows = await test.server.services.store.db
     .selectFrom('webhook_events')
     .select(['body'])

@@ -91,7 +91,7 @@ describe.each(await storeKinds())('usage metering and limits (%s)', (kind) => {
     );
     const held = attempts.flatMap((attempt) => (attempt.status === 'fulfilled' ? [attempt.value] : []));
     expect(held).toHaveLength(3);
-    expect(attempts.filter((attempt) => attempt.status === 'rejected').every((attempt) => UsageLimitExceededError.isInstance((attempt as PromiseRejectedResult).reason))).toBe(true);
+    expect(attempts.filter((attempt) => attempt.status === 'rejected').every((attempt) => UsageLimitExceededError.isInstance((attempt).reason))).toBe(true);
     // A partial grant takes what remains (10), after which nothing is left.
     const partial = await usage.reserve(project, 'streamer', 'token_cnt', 30);
     expect(partial.granted).toBe(10);

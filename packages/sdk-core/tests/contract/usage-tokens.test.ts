@@ -27,8 +27,8 @@ describe.each(await storeKinds())('usage tokens (%s)', (kind) => {
   });
 
   it('accepts the deprecated human_id alias and rejects a request without a human', async () => {
-    await expect(test.client.usage.createToken({ human_id: 'legacy' } as never)).resolves.toHaveProperty('token');
-    const error = await test.client.usage.createToken({ ttl_seconds: 10 } as never).catch((caught: unknown) => caught);
+    await expect(test.client.usage.createToken({ human_id: 'legacy' })).resolves.toHaveProperty('token');
+    const error = await test.client.usage.createToken({ ttl_seconds: 10 }).catch((caught: unknown) => caught);
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect((error as BadRequestError).type).toBe('invalid_input');
     expect((error as BadRequestError).message).toContain('human');

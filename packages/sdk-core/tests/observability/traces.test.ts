@@ -1,4 +1,4 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace, TraceFlags, type TextMapPropagator } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace, type TextMapPropagator } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ const traceparentReader: TextMapPropagator = {
     const value = getter.get(carrier, 'traceparent');
     const match = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(String(value ?? ''));
     if (!match) return active;
-    return trace.setSpanContext(active, { traceId: match[1]!, spanId: match[2]!, traceFlags: Number.parseInt(match[3]!, 16) as TraceFlags, isRemote: true });
+    return trace.setSpanContext(active, { traceId: match[1]!, spanId: match[2]!, traceFlags: Number.parseInt(match[3]!, 16), isRemote: true });
   },
   fields: () => ['traceparent'],
 };

@@ -103,22 +103,22 @@ describe.runIf(withPostgres && (await withRedis()))('sessions whose host is lost
     const config = { databaseUrl: postgresUrl, redisUrl, apiKey: 'pk_shared_lease_key_0123456789abcd', webhook: { url: receiver.url, secret: 'whsec_bGVhc2UtdGVzdC1zZWNyZXQ=' } };
     const [doomed, survivor] = await Promise.all([startServerProcess(config, { databaseSchema: schema }), startServerProcess(config, { databaseSchema: schema })]);
     try {
-      const lost = await startSession(doomed!);
-      const endedByCaller = await startSession(doomed!);
+      const lost = await startSession(doomed);
+      const endedByCaller = await startSession(doomed);
       // While its host lives, the session is ended through it, from the other instance.
-      const alive = await startSession(doomed!);
-      const endedAlive = await call<RealtimeSession>(survivor!, 'POST', `/v1/realtime/${alive.id}/end`);
+      const alive = await startSession(doomed);
+      const endedAlive = await call<RealtimeSession>(survivor, 'POST', `/v1/realtime/${alive.id}/end`);
       expect(endedAlive.body).toMatchObject({ state: 'ended', _extra: { stop_reason: 'ended' } });
 
-      await doomed!.kill('SIGKILL');
-      const ended = await call<RealtimeSession>(survivor!, 'POST', `/v1/realtime/${endedByCaller.id}/end`);
+      await doomed.kill('SIGKILL');
+      const ended = await call<RealtimeSession>(survivor, 'POST', `/v1/realtime/${endedByCaller.id}/end`);
       expect(ended.body).toMatchObject({ state: 'ended', _extra: { stop_reason: 'ended' } });
 
-      const session = await waitUntilEnded(survivor!, lost.id, HOST_LOSS_WAIT_MS);
+      const session = await waitUntilEnded(survivor, lost.id, HOST_LOSS_WAIT_MS);
       expect(session).toMatchObject({ state: 'ended', ended_at: expect.any(String), _extra: { stop_reason: 'host_lost' } });
       await expect.poll(() => endedEventsOf(receiver, lost.id), { timeout: 10_000 }).toEqual([expect.objectContaining({ _extra: { stop_reason: 'host_lost' } })]);
     } finally {
-      await Promise.all([doomed!.kill('SIGKILL'), survivor!.kill('SIGKILL')]);
+      await Promise.all([doomed.kill('SIGKILL'), survivor.kill('SIGKILL')]);
       await receiver.close();
       await dropSchema(schema);
     }

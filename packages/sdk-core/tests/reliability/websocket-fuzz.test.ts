@@ -123,7 +123,7 @@ describe('websocket paths survive abusive clients', () => {
     const reply = await new Promise<{ type: string }>((resolve, reject) => {
       socket.once('error', reject);
       socket.once('open', () => socket.send('not json'));
-      socket.once('message', (data) => resolve(JSON.parse(data.toString()) as { type: string }));
+      socket.once('message', (data) => resolve(JSON.parse((data as Buffer).toString()) as { type: string }));
     });
     expect(reply.type).toBe('error');
     socket.close();

@@ -21,7 +21,7 @@ interface ServiceMessage {
 async function rawSocket(url: string, headers: Record<string, string>) {
   const socket = new WebSocket(url, { headers });
   const messages: ServiceMessage[] = [];
-  socket.on('message', (data) => messages.push(JSON.parse(data.toString()) as ServiceMessage));
+  socket.on('message', (data) => messages.push(JSON.parse((data as Buffer).toString()) as ServiceMessage));
   const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
@@ -197,7 +197,7 @@ describe.each(await storeKinds())('TTS websocket /v1/voice/websocket (%s)', (kin
     const stream = tts.stream({ voice: 'flite-slt' });
     stream.push('Hello.').end();
     const error = await stream.finished.catch((failure: unknown) => failure);
-    expect(ConnectionError.isInstance(error) && (error as ConnectionError).reason === 'unauthorized').toBe(true);
+    expect(ConnectionError.isInstance(error) && (error).reason === 'unauthorized').toBe(true);
     await expect(collect(stream)).rejects.toThrow(/4401/);
     tts.close();
 

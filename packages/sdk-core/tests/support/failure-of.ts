@@ -32,7 +32,7 @@ export async function failureOf(promise: PromiseLike<unknown>): Promise<Failure>
 export async function apiFailureOf(promise: PromiseLike<unknown>): Promise<ApiError> {
   const error: unknown = await failureOf(promise);
   if (!ApiError.isInstance(error)) throw error;
-  return error as ApiError;
+  return error;
 }
 
 function printable(value: unknown): string {

@@ -21,12 +21,12 @@ export interface ServerProcess {
 export function startServerProcess(config: Record<string, unknown> = {}, options: { databaseSchema?: string } = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', childScript, JSON.stringify({ config, ...options })], { stdio: ['ignore', 'pipe', 'pipe'] });
   let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const alive = () => child.exitCode === null && child.signalCode === null;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server child did not start within 30 s: ${errors}`)), 30_000);
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const line = output.split('\n').find((candidate) => candidate.startsWith('{'));
       if (!line) return;

@@ -17,7 +17,7 @@ function startChild(schema: string): Promise<ChildProcess> {
   const process_ = spawn(process.execPath, ['--import', 'tsx', child, postgresUrl, schema], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('dispatcher child did not start within 30 s')), 30_000);
-    process_.stdout!.on('data', (chunk: Buffer) => {
+    process_.stdout.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('ready')) {
         clearTimeout(timer);
         resolve(process_);

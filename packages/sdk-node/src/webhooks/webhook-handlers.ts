@@ -105,7 +105,7 @@ export function createExpressWebhookMiddleware(
     try {
       let body: string | Uint8Array | undefined;
       if (typeof request.body === 'string' || request.body instanceof Uint8Array) body = request.body;
-      else if (request.body !== undefined && request.body !== null && Object.keys(request.body as object).length > 0) {
+      else if (request.body !== undefined && request.body !== null && Object.keys(request.body).length > 0) {
         response.status(500).type('application/json').send(JSON.stringify({ error: 'webhook body was parsed before verification; use express.raw()' }));
         return;
       } else body = await readStream(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY);

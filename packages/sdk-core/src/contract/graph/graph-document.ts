@@ -18,12 +18,13 @@ export const PadConstraintSchema: z.ZodType<PadConstraint> = z.lazy(() =>
     object_schema: z.record(z.string(), z.unknown()).nullish(),
     node_types: z.array(z.string()).optional(),
   }),
-) as z.ZodType<PadConstraint>;
+);
 
 
 /** Identifier of a node or pad inside one graph. */
 export const GraphNodeId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 characters of letters, digits, _ - . :');
 /** Pad ids are names chosen in an editor (sub graph pads may hold spaces): 1-128 printable characters. */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 export const GraphPadId = z.string().regex(/^[^\u0000-\u001f]{1,128}$/, 'expected 1-128 printable characters');
 
 /** The four kinds of pad: property pads hold a value, stateless pads carry events and streams. */

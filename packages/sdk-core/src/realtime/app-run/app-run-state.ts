@@ -43,7 +43,7 @@ export function initialAppRunState(session: RealtimeState): AppRunState {
     runId: undefined,
     session,
     values: Object.freeze({}),
-    logs: Object.freeze([]) as readonly RuntimeLogItem[],
+    logs: Object.freeze([]),
     error: undefined,
     ended: undefined,
   });

@@ -25,10 +25,10 @@ describe('UtteranceTranscript', () => {
   it('marks the final line interrupted when the speech was cut, and says nothing of it otherwise', async () => {
     const { connection, messages } = recordingConnection();
     const logger = pino({ level: 'silent' });
-    const cut = new UtteranceTranscript(connection as never, { agent: true }, logger);
+    const cut = new UtteranceTranscript(connection, { agent: true }, logger);
     await cut.update('You said: "what is');
     await cut.finish('You said: "what is', new Date(), true);
-    const whole = new UtteranceTranscript(connection as never, { agent: true }, logger);
+    const whole = new UtteranceTranscript(connection, { agent: true }, logger);
     await whole.finish('Hello there.');
 
     expect(messages.map(({ text, final, interrupted }) => ({ text, final, interrupted }))).toEqual([

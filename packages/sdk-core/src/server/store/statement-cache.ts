@@ -19,7 +19,7 @@ export function withStatementCache(database: BetterSqlite3.Database): SqliteData
     prepare: (sql: string) => {
       let statement = statements.get(sql);
       if (!statement) {
-        statement = database.prepare(sql) as unknown as SqliteStatement;
+        statement = database.prepare(sql);
         if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value!);
         statements.set(sql, statement);
       }

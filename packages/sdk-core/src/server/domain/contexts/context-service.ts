@@ -95,7 +95,7 @@ export class ContextService {
     owner: { project: string; human: string | null },
   ): Promise<Array<ExtractedFact[] | undefined>> {
     await this.memory.assertAllowance(owner, messages.filter((params) => params.advanced_memory === true).length);
-    return Promise.all(messages.map((params) => (params.advanced_memory === true ? this.memory.extract(params, owner) : undefined)));
+    return Promise.all(messages.map((params) => (params.advanced_memory === true ? this.memory.extract(params, owner) : Promise.resolve(undefined))));
   }
 
   private async toContext(document: StoredDocument<ContextData>): Promise<Context> {

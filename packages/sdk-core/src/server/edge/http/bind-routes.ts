@@ -44,7 +44,7 @@ export function compareRoutes(left: RouteDefinition, right: RouteDefinition): nu
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema as z.ZodType & { def: { type: string; innerType?: z.ZodType } };
   while (current.def.innerType && ['optional', 'default', 'nullable', 'prefault'].includes(current.def.type)) {
-    current = current.def.innerType as typeof current;
+    current = current.def.innerType;
   }
   return current;
 }
@@ -102,7 +102,7 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
     if (route.request?.body) input.body = parse(route.request.body, await readBody(context, route), 'body');
 
     const handlerContext = new RequestHandlerContext(principal, services, context);
-    const output = await handler(input as never, handlerContext);
+    const output = await handler(input, handlerContext);
 
     switch (route.success.kind) {
       case 'json':
@@ -110,9 +110,9 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
       case 'empty':
         return context.body(null, 200);
       case 'binary':
-        return output as Response;
+        return output;
       case 'json-or-sse': {
-        if (!(output instanceof EventStream)) return output as Response;
+        if (!(output instanceof EventStream)) return output;
         const outgoing = context.env?.outgoing;
         if (!outgoing) return output.toResponse();
         // The middlewares' headers (CORS, request id) are on Node's response already (withAnswerHeaders):

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { Services } from '../../domain/services.js';
+import type { AppEnvironment } from './app-environment.js';
 import { authenticate } from './authenticate.js';
 import { requestHeaders } from './node-headers.js';
 
@@ -17,8 +18,7 @@ export const METRICS_PATH = '/metrics';
  * registerMetricsRoute(app, services);
  * // curl -H "x-api-key: $PALAVER_API_KEY" http://127.0.0.1:8080/metrics
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function registerMetricsRoute(app: Hono<any>, services: Services): void {
+export function registerMetricsRoute(app: Hono<AppEnvironment>, services: Services): void {
   app.get(METRICS_PATH, async (context) => {
     if (!services.config.metrics.public) await authenticate(requestHeaders(context), 'K', services, { humanHeader: false });
     const text = await services.metrics.scrape();

@@ -95,7 +95,7 @@ export class TtsSocketConnection {
     if (isBinary) return this.error(NO_SESSION, 'binary messages are not accepted: send JSON text messages');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(data.toString());
+      parsed = JSON.parse((data as Buffer).toString()); // a Buffer: the socket's binaryType is ws's default, nodebuffer
     } catch {
       return this.error(NO_SESSION, 'malformed message: not JSON');
     }

@@ -55,7 +55,7 @@ beforeAll(async () => {
       const wav = decodeWav(new Uint8Array(await file.arrayBuffer()));
       const seconds = (wav.pcm.length / wav.sampleRate).toFixed(2);
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ text: ` heard ${seconds} seconds at ${wav.sampleRate} with ${form.get('model')} in ${form.get('language')} ` }));
+      response.end(JSON.stringify({ text: ` heard ${seconds} seconds at ${wav.sampleRate} with ${form.get('model') as string} in ${form.get('language') as string} ` }));
       return;
     }
     response.writeHead(404).end();

@@ -128,7 +128,7 @@ export class RuntimeApi {
 
   private subscribe(identity: string, pad: RuntimePad, nodeId: string): void {
     let mine = this.subscriptions.get(identity);
-    if (!mine) this.subscriptions.set(identity, (mine = new Map()));
+    if (!mine) this.subscriptions.set(identity, (mine = new Map<string, () => void>()));
     const key = `${nodeId}.${pad.id}`;
     if (mine.has(key)) return;
     const emit = (value: unknown): void => {

@@ -4,5 +4,5 @@ import type { Kysely } from 'kysely';
 export interface Migration {
   /** Sortable unique name, `NNNN-topic`. */
   name: string;
-  up(db: Kysely<any>): Promise<void>;
+  up: (db: Kysely<any>) => Promise<void>;
 }

@@ -8,7 +8,7 @@ export function displayName(name: string): string {
   return name
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/^["'“”‘’(\[]+|["'“”‘’)\].,;:!?]+$/g, '')
+    .replace(/^["'“”‘’([]+|["'“”‘’)\].,;:!?]+$/g, '')
     .replace(LEADING_ARTICLE, '')
     .trim();
 }

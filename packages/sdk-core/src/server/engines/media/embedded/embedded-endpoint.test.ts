@@ -108,7 +108,7 @@ describe('embedded media endpoint: signalling, auth and misbehaving clients', ()
 
     response = await validate('/rtc/validate');
     expect(response.status).toBe(401);
-    const wrongSecret = await new AccessToken('devkey', 'another-secret-that-is-long-enough-000', { identity: 'x' });
+    const wrongSecret = new AccessToken('devkey', 'another-secret-that-is-long-enough-000', { identity: 'x' });
     wrongSecret.addGrant({ roomJoin: true, room });
     response = await validate('/rtc/validate', await wrongSecret.toJwt());
     expect(response.status).toBe(401);

@@ -48,7 +48,10 @@ describe.skipIf(!available)('Flite -> pocketsphinx round trip', () => {
     expect(final).toMatchObject({ type: 'final', text, utterance: 0 });
     // Its words, each with the decoder's posterior: the same words as the text, confidences within 0..1.
     expect(final.words!.map(({ word }) => word).join(' ')).toBe(text);
-    for (const { confidence } of final.words!) expect(confidence).toBeGreaterThanOrEqual(0), expect(confidence).toBeLessThanOrEqual(1);
+    for (const { confidence } of final.words!) {
+      expect(confidence).toBeGreaterThanOrEqual(0);
+      expect(confidence).toBeLessThanOrEqual(1);
+    }
     expect(Math.max(...final.words!.map(({ confidence }) => confidence))).toBeGreaterThan(0.5);
     expect(events.filter((event) => event.type === 'interim').length).toBeGreaterThan(0);
     session.close();

@@ -58,7 +58,7 @@ export class TtsRouter {
   }
 
   async warmUp(): Promise<void> {
-    await Promise.all([...this.engines.values()].map((engine) => engine.warmUp?.()));
+    await Promise.all([...this.engines.values()].map((engine) => engine.warmUp?.() ?? Promise.resolve()));
   }
 
   async close(): Promise<void> {

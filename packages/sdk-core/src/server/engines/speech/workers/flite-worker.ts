@@ -32,7 +32,7 @@ serveJobs(async () => {
       if (result.exitCode !== 0 || !wav) throw new Error(`flite failed (exit ${result.exitCode}): ${result.stderr.trim()}`);
       const { pcm, sampleRate } = decodeWav(wav);
       const copy = pcm.slice();
-      context.emit({ pcm: copy, sampleRate } satisfies FliteChunk, [copy.buffer as ArrayBuffer]);
+      context.emit({ pcm: copy, sampleRate } satisfies FliteChunk, [copy.buffer]);
       return null;
     },
   };

@@ -19,7 +19,7 @@ function loadLibrary(koffi: Koffi, path: string): LibraryHandle {
     return koffi.load(path);
   } catch (error) {
     throw new Error(
-      `${path} not found (${error instanceof Error ? error.message.split('\n')[0] : error}); install libpocketsphinx3 and pocketsphinx-en-us`,
+      `${path} not found (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); install libpocketsphinx3 and pocketsphinx-en-us`,
     );
   }
 }
@@ -53,7 +53,8 @@ serveJobs(async (rawOptions) => {
   const logmathExp = sphinxbase.func('double logmath_exp(void* lmath, int32_t logb_p)');
 
   const argument = (name: string, value: string) => ['str', name, 'str', value];
-  const config = commandLineInit(
+  // Native pointers (koffi returns them as `any`) are kept as `unknown`: only the library reads them.
+  const config: unknown = commandLineInit(
     null,
     psArgs(),
     1,
@@ -68,7 +69,7 @@ serveJobs(async (rawOptions) => {
   );
   if (!config) throw new Error('pocketsphinx rejected its configuration');
   // ~330-800 ms: load the acoustic model and dictionary once and reuse the decoder for every utterance.
-  const decoder = psInit(config);
+  const decoder: unknown = psInit(config);
   if (!decoder) throw new Error('pocketsphinx failed to initialise its decoder');
 
   const hypothesis = (): string => {
@@ -79,9 +80,9 @@ serveJobs(async (rawOptions) => {
   /** The final hypothesis' words and their posteriors; silences, fillers and sentence marks left out. */
   const wordConfidences = (): FinalHypothesis['words'] => {
     const words: FinalHypothesis['words'] = [];
-    const logmath = decoderLogmath(decoder);
+    const logmath: unknown = decoderLogmath(decoder);
     // ps_seg_next frees the iterator when it returns null.
-    for (let segment = segmentIterator(decoder); segment; segment = nextSegment(segment)) {
+    for (let segment: unknown = segmentIterator(decoder); segment; segment = nextSegment(segment)) {
       const word = ((segmentWord(segment) as string | null) ?? '').replace(/\(\d+\)$/, '');
       if (word === '' || /^(<.*>|\[.*\]|\+\+.*\+\+)$/.test(word)) continue;
       const probability = logmathExp(logmath, segmentProbability(segment, [0], [0], [0])) as number;

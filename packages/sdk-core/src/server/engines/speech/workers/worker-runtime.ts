@@ -11,7 +11,8 @@ export interface JobContext {
   onInput(listener: (data: unknown) => void): void;
 }
 
-export type JobHandler = (payload: unknown, context: JobContext) => unknown | Promise<unknown>;
+/** Returns the job's result, or a promise of it. */
+export type JobHandler = (payload: unknown, context: JobContext) => unknown;
 
 /**
  * Runs inside a speech worker: initialises the engine once, then serves jobs one at a time.

@@ -59,7 +59,7 @@ export function chatMessagesOf(context: unknown, maxTokens: number): ChatMessage
     messages.splice(index, 1);
     // A tool result without its call is refused by models: drop orphans with it.
     while (messages[index]?.role === 'tool') {
-      total -= size(messages[index]!);
+      total -= size(messages[index]);
       messages.splice(index, 1);
     }
   }

@@ -6,7 +6,7 @@ const groups = new WeakMap<GraphRunEnvironment, Map<string, () => Promise<ToolDe
 
 export function registerToolGroup(environment: GraphRunEnvironment, nodeId: string, definitions: () => Promise<ToolDefinition[]>): () => void {
   let byNode = groups.get(environment);
-  if (!byNode) groups.set(environment, (byNode = new Map()));
+  if (!byNode) groups.set(environment, (byNode = new Map<string, () => Promise<ToolDefinition[]>>()));
   byNode.set(nodeId, definitions);
   return () => byNode.delete(nodeId);
 }

@@ -104,7 +104,7 @@ function environmentOf(nunjucks: Nunjucks): Environment {
   // Filters that size their output by an argument take at most MAX_TEMPLATE_ITEMS.
   for (const [name, sizeArgument] of [['center', 1], ['indent', 1], ['slice', 1], ['batch', 1]] as const) {
     const filter = environment.getFilter(name);
-    environment.addFilter(name, (...args: unknown[]) => filter(...args.map((arg, index) => (index === sizeArgument ? bounded(arg) : arg))));
+    environment.addFilter(name, (...args: unknown[]): unknown => filter(...args.map((arg, index) => (index === sizeArgument ? bounded(arg) : arg))));
   }
   environment.addFilter('tojson', (value: unknown) => JSON.stringify(value ?? null));
   return environment;

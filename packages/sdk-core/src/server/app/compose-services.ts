@@ -78,7 +78,10 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   const bus = await createBus(config.redisUrl, logger);
   // Caches of other instances drop what this one changes (verified keys, resolved LLMs and secrets).
   const notices = new ChangeNotices(bus, logger);
-  const speech = createSpeech(speechConfigFrom(config.speech), { workerRestarted: ({ name }) => metrics.speechWorkerRestarted(name) });
+  const speech = createSpeech(speechConfigFrom(config.speech), {
+    workerRestarted: ({ name }) => metrics.speechWorkerRestarted(name),
+    streamingSttMetered: ({ provider, audioSeconds }) => metrics.streamingSttAudio(provider, audioSeconds),
+  });
   const media = await createMediaService(config, logger);
   const chatAudio = new ChatAudioStore(store, { ttlSeconds: config.llm.audioTtlSeconds });
 

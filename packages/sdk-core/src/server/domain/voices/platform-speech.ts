@@ -1,5 +1,5 @@
 import type { ServerConfig } from '../../kernel/config.js';
-import type { SpeechConfigInput } from '../../engines/speech/speech-config.js';
+import type { SpeechConfigInput } from '../../engines/speech/index.js';
 import type { Moderator } from './moderator.js';
 import { OpenAiModerator } from './openai-moderator.js';
 import { WordListModerator } from './word-list-moderator.js';
@@ -26,7 +26,25 @@ export function speechConfigFrom(settings: ServerConfig['speech']): SpeechConfig
         ? { openai: { baseUrl: settings.sttBaseUrl, model: settings.sttModel, ...(settings.sttApiKey ? { apiKey: settings.sttApiKey } : {}) } }
         : {}),
     },
+    ...streamingSttFrom(settings),
     vad: { engine: settings.vad },
+  };
+}
+
+/** The hosted streaming STT service when a provider is chosen (its key is required then: `createServer` refuses without). */
+function streamingSttFrom(settings: ServerConfig['speech']): Pick<SpeechConfigInput, 'streamingStt'> {
+  if (settings.streamingSttProvider === 'none') return {};
+  if (!settings.streamingSttApiKey) {
+    throw new Error(`PALAVER_SPEECH_STREAMING_STT_PROVIDER is ${settings.streamingSttProvider}: set PALAVER_SPEECH_STREAMING_STT_API_KEY too`);
+  }
+  return {
+    streamingStt: {
+      provider: settings.streamingSttProvider,
+      apiKey: settings.streamingSttApiKey,
+      endpointingMs: settings.streamingSttEndpointingMs,
+      ...(settings.streamingSttUrl ? { url: settings.streamingSttUrl } : {}),
+      ...(settings.streamingSttModel ? { model: settings.streamingSttModel } : {}),
+    },
   };
 }
 

@@ -3,6 +3,8 @@ import { SpeechConfig, type SpeechConfigInput } from './speech-config.js';
 import { OpenAiSttEngine } from './stt/openai-stt-engine.js';
 import { PocketsphinxEngine } from './stt/pocketsphinx-engine.js';
 import type { SttEngine } from './stt/stt-engine.js';
+import { createStreamingStt } from './stt/streaming/create-streaming-stt.js';
+import type { StreamingSttEngine, StreamingSttMeter } from './stt/streaming/streaming-stt.js';
 import { UnavailableSttEngine } from './stt/unavailable-stt-engine.js';
 import { EspeakEngine } from './tts/espeak-engine.js';
 import { FliteEngine } from './tts/flite-engine.js';
@@ -16,6 +18,8 @@ import type { WorkerRestartListener } from './workers/supervised-worker.js';
 export interface Speech {
   tts: TtsRouter;
   stt: SttEngine;
+  /** The hosted streaming STT service, when one is configured (`streamingStt`); the agent does not use it yet. */
+  streamingStt?: StreamingSttEngine;
   /** Loaded on first use (onnxruntime start-up is not free). */
   vad(): Promise<VoiceActivityDetector>;
   codecs: SpeechCodecs;
@@ -26,6 +30,8 @@ export interface Speech {
 export interface SpeechEvents {
   /** An engine worker (`flite`, `espeak-ng`, `pocketsphinx`) crashed or hung and was replaced. */
   workerRestarted?: WorkerRestartListener | undefined;
+  /** A streaming STT stream ended, having sent `audioSeconds` to its vendor (what the vendor bills). */
+  streamingSttMetered?: StreamingSttMeter | undefined;
 }
 
 /**
@@ -48,14 +54,16 @@ export function createSpeech(input: SpeechConfigInput = {}, events: SpeechEvents
   const tts = new TtsRouter(engines);
 
   const stt = chooseStt(config, onWorkerRestart);
+  const streamingStt = config.streamingStt ? createStreamingStt(config.streamingStt, events.streamingSttMetered) : undefined;
   let vad: Promise<VoiceActivityDetector> | undefined;
   return {
     tts,
     stt,
+    ...(streamingStt ? { streamingStt } : {}),
     vad: () => (vad ??= VoiceActivityDetector.create({ engine: config.vad.engine })),
     codecs: speechCodecs,
     async close() {
-      await Promise.all([tts.close(), stt.close(), vad?.then((detector) => detector.close(), () => undefined)]);
+      await Promise.all([tts.close(), stt.close(), streamingStt?.close(), vad?.then((detector) => detector.close(), () => undefined)]);
     },
   };
 }

@@ -39,6 +39,20 @@ export const SpeechConfig = z.object({
         .default({ poolSize: 2 }),
     })
     .default({ provider: 'auto', pocketsphinx: { poolSize: 2 } }),
+  /**
+   * A hosted streaming STT service (decision 0089): one websocket per speaker, the vendor's own endpointing, interim
+   * and final results with word times. Not used by the voice agent yet; `Speech.streamingStt` when set.
+   */
+  streamingStt: z
+    .object({
+      provider: z.enum(['deepgram', 'openai-realtime']),
+      apiKey: z.string().min(1),
+      url: z.url({ protocol: /^wss?$/ }).optional(),
+      model: z.string().min(1).optional(),
+      endpointingMs: z.number().int().min(10).max(10_000).optional(),
+      language: z.string().min(2).optional(),
+    })
+    .optional(),
   vad: z
     .object({
       engine: z.enum(['auto', 'silero', 'energy']).default('auto'),

@@ -55,6 +55,7 @@ export class ServerMetrics {
   private readonly turnLlmFirstToken: Histogram<'source'>;
   private readonly turnTtsFirstAudio: Histogram<'source'>;
   private readonly workerRestarts: Counter<'worker'>;
+  private readonly streamingSttSeconds: Counter<'provider'>;
 
   constructor(private readonly logger: Logger) {
     const registers = [this.registry];
@@ -87,6 +88,12 @@ export class ServerMetrics {
       name: `${METRIC_PREFIX}speech_worker_restarts_total`,
       help: 'Speech engine workers restarted by their supervisor after a crash or a hang, by engine.',
       labelNames: ['worker'],
+      registers,
+    });
+    this.streamingSttSeconds = new Counter({
+      name: `${METRIC_PREFIX}speech_streaming_stt_audio_seconds_total`,
+      help: 'Seconds of audio sent to hosted streaming STT services (what the vendor bills), by provider.',
+      labelNames: ['provider'],
       registers,
     });
     this.scrapeTimeGauge('realtime_agent_sessions', 'Realtime sessions whose voice agent runs on this instance.', (sources) => sources.liveAgentSessions());
@@ -137,6 +144,11 @@ export class ServerMetrics {
   /** A speech worker (`flite`, `espeak-ng`, `pocketsphinx`) was restarted by its supervisor. */
   speechWorkerRestarted(worker: string): void {
     this.workerRestarts.inc({ worker });
+  }
+
+  /** A hosted streaming STT stream (`deepgram`, `openai-realtime`) ended, having sent `seconds` of audio. */
+  streamingSttAudio(provider: string, seconds: number): void {
+    if (seconds > 0) this.streamingSttSeconds.inc({ provider }, seconds);
   }
 
   /** The Prometheus text exposition of every metric, gauges computed now. */

@@ -128,7 +128,7 @@ export const ServerConfig = z.object({
       sttModel: z.string().min(1).default('whisper-1'),
       /** `auto`: the endpoint above when set, else pocketsphinx when installed, else none. */
       sttProvider: z.enum(['auto', 'pocketsphinx', 'openai', 'none']).default('auto'),
-      /** A hosted streaming STT service (`Speech.streamingStt`, decision 0089): Deepgram live or OpenAI realtime transcription. */
+      /** A hosted streaming STT service (`Speech.streamingStt`, decision 0090): Deepgram live or OpenAI realtime transcription. */
       streamingSttProvider: z.enum(['none', 'deepgram', 'openai-realtime']).default('none'),
       /** Its websocket URL (wss:// or ws://); the vendor's public endpoint when unset. */
       streamingSttUrl: z.url({ protocol: /^wss?$/ }).optional(),

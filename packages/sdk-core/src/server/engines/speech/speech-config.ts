@@ -40,7 +40,7 @@ export const SpeechConfig = z.object({
     })
     .default({ provider: 'auto', pocketsphinx: { poolSize: 2 } }),
   /**
-   * A hosted streaming STT service (decision 0089): one websocket per speaker, the vendor's own endpointing, interim
+   * A hosted streaming STT service (decision 0090): one websocket per speaker, the vendor's own endpointing, interim
    * and final results with word times. Not used by the voice agent yet; `Speech.streamingStt` when set.
    */
   streamingStt: z

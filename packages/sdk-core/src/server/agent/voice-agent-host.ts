@@ -4,6 +4,7 @@ import type { OutboundPolicy } from '../kernel/outbound/index.js';
 import type { Speech } from '../engines/speech/create-speech.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionHost, AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
 import type { AgentVoices } from './agent-voice.js';
+import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
 import type { AgentChat } from './answer-stream.js';
 import { DEFAULT_TURN_DETECTION } from './human-listener.js';
 import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
@@ -23,6 +24,8 @@ export interface VoiceAgentHostDependencies {
    * Flite `slt`, unmetered.
    */
   voices?: AgentVoices;
+  /** `conversational_seconds` metering and limits of the humans' time in their sessions (`usageConversationMeter`). */
+  conversation?: ConversationMeter;
   /**
    * Where `web_request` tools may point: the LLM gateway's loopback/private network flags
    * (`config.llm`). Default: public addresses only.

@@ -24,6 +24,8 @@ import { AnswerPreparer } from './turn-taking/answer-preparer.js';
 import { loadListeningEngines } from './listening-engines.js';
 import { SessionCountdown } from './session-countdown.js';
 import { HumanPresence } from './human-presence.js';
+import { ConversationTime } from './conversation-time.js';
+import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
 import { settleWithin } from './settle-within.js';
 import { speechBudgetRefusal } from './speech-budget.js';
 import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
@@ -50,6 +52,8 @@ export interface VoiceAgentTuning {
   outputSampleRate: number;
   /** Tool call timeouts and rounds (defaults: `DEFAULT_AGENT_TOOL_TUNING`). */
   tools?: Partial<AgentToolTuning> | undefined;
+  /** How often the human's `conversational_seconds` limit is checked while they are in the room (default 2 s). */
+  conversationCheckMs?: number | undefined;
 }
 
 export interface VoiceAgentDependencies {
@@ -57,6 +61,8 @@ export interface VoiceAgentDependencies {
   speech: Pick<Speech, 'tts' | 'stt' | 'vad'>;
   chat: AgentChat;
   voices?: AgentVoices | undefined;
+  /** `conversational_seconds` of the human's time in the room: checked against their limit, recorded at the end. */
+  conversation?: ConversationMeter | undefined;
   logger: Logger;
   tuning: VoiceAgentTuning;
   /** Where `web_request` tools may point (default: public addresses only). */
@@ -101,6 +107,7 @@ export class VoiceAgent implements AgentSessionHandle {
   private pendingTrack: RemoteAudioTrack | undefined;
   private humanSeen = false;
   private readonly presence: HumanPresence;
+  private readonly conversationTime: ConversationTime;
   private voice: { key: string; voice: Promise<SessionVoice> } | undefined;
   private commits: Promise<void> = Promise.resolve();
   private readonly unsubscribe: Array<() => void> = [];
@@ -144,6 +151,14 @@ export class VoiceAgent implements AgentSessionHandle {
       { joinTimeoutMs: dependencies.tuning.humanJoinTimeoutMs, leftGraceMs: dependencies.tuning.humanLeftGraceMs },
       (detail) => this.stopByItself('human_left', detail),
     );
+    this.conversationTime = new ConversationTime(dependencies.conversation, spec.principal, this.sessionId, {
+      checkMs: dependencies.tuning.conversationCheckMs ?? 2000,
+      exceeded: (message) => {
+        this.sendError('The usage limit (conversational_seconds) is reached: the session ends.');
+        this.stopByItself('usage_limit_exceeded', message);
+      },
+      logger: this.logger,
+    });
     this.countdown = new SessionCountdown({
       tick: (seconds) => this.publisher?.setRemainingSeconds(seconds),
       expired: () => this.stopByItself('time_limit_exceeded', 'the session time limit was reached'),
@@ -178,6 +193,7 @@ export class VoiceAgent implements AgentSessionHandle {
         }),
       );
       this.countdown.start(remaining);
+      this.conversationTime.start();
       this.ready = this.warmUp().catch((error: unknown) => {
         this.logger.error({ err: error }, 'the agent pipeline did not start');
         this.sendError('The agent could not start and has to stop.');
@@ -243,6 +259,7 @@ export class VoiceAgent implements AgentSessionHandle {
   private participantJoined(participant: RoomParticipant): void {
     if (participant.identity !== this.spec.humanIdentity || this.stopping) return;
     this.presence.joined();
+    this.conversationTime.joined();
     if (this.humanSeen) return;
     this.humanSeen = true;
     const answerMessage = this.config.output.answer_message;
@@ -255,6 +272,7 @@ export class VoiceAgent implements AgentSessionHandle {
   private participantLeft(participant: RoomParticipant): void {
     if (participant.identity !== this.spec.humanIdentity || this.stopping) return;
     this.presence.left();
+    this.conversationTime.left();
   }
 
   private audioTrack(track: RemoteAudioTrack): void {
@@ -546,6 +564,8 @@ export class VoiceAgent implements AgentSessionHandle {
   private shutdown(reason: AgentStopReason): Promise<void> {
     this.stopping ??= (async () => {
       this.logger.debug({ reason }, 'stopping the agent');
+      // The human's seconds stop counting now; they are recorded (once) before the agent has stopped.
+      const recording = this.conversationTime.finish(reason);
       this.countdown.stop();
       this.presence.stop();
       this.queue.length = 0;
@@ -553,12 +573,13 @@ export class VoiceAgent implements AgentSessionHandle {
       this.interrupt('the agent stopped');
       this.listener?.close();
       for (const unsubscribe of this.unsubscribe) unsubscribe();
-      if (!this.connection) return;
+      if (!this.connection) return recording;
       await this.publisher?.settled();
       if (this.publisher?.terminal) await sleep(this.dependencies.tuning.terminalLingerMs);
       await this.commits;
       await this.bounded(this.output?.close(), 'unpublishing the audio track');
       await this.bounded(this.connection.leave(), 'leaving the room');
+      await recording;
     })();
     return this.stopping;
   }

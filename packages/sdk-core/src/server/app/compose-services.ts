@@ -33,6 +33,7 @@ import { ToolService } from '../domain/tools/tool-service.js';
 import { UsageLimitService } from '../domain/usage/usage-limits.js';
 import { UsageService } from '../domain/usage/usage-service.js';
 import { usageServiceMeter } from '../domain/usage/usage-service-meter.js';
+import { usageConversationMeter } from '../domain/usage/conversation-meter.js';
 import { ChatSpeechOutput } from '../domain/voices/chat-speech-output.js';
 import { moderatorFrom, speechConfigFrom } from '../domain/voices/platform-speech.js';
 import { VoiceCloningService } from '../domain/voices/voice-cloning-service.js';
@@ -133,6 +134,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
       speech,
       chat,
       voices: voiceSynthesis,
+      conversation: usageConversationMeter(usage),
       toolAddressPolicy: addressPolicy,
       logger: logger.child({ component: 'agent' }),
       onTurnMetrics: (turn) => metrics.turnMeasured(turn),

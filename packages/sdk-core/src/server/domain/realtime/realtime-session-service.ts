@@ -106,6 +106,7 @@ export class RealtimeSessionService {
     const { config } = request;
     const simulated = request.simulated ?? false;
     await this.dependencies.usage.assertWithinLimit(principal.project, principal.human, 'token_cnt');
+    await this.dependencies.usage.assertWithinLimit(principal.project, principal.human, 'conversational_seconds');
     const human = ownerOf(principal);
     const resolved = await this.resolver.resolve(principal, config.generative, 'config.generative');
     if (resolved.context && config.general.save_messages) this.resolver.assertContextWritable(human, resolved.context, 'config.generative.context');

@@ -71,15 +71,15 @@ interface KeysetTables {
  * @example
  * return keysetPage(db.selectFrom('credits').where('project', '=', project), request, 'asc', toCredit);
  */
-export async function keysetPage<DB, TB extends keyof DB, T>(
-  base: SelectQueryBuilder<DB, TB, {}>,
+export async function keysetPage<DB, TB extends keyof DB, O, T>(
+  base: SelectQueryBuilder<DB, TB, O>,
   request: PageRequest,
   order: 'asc' | 'desc',
   map: (row: Selectable<DB[TB]>) => T,
 ): Promise<Page<T>> {
   const limit = pageSizeOf(request);
   const cursor = request.page ? decodeCursor(request.page) : undefined;
-  const keyed = base as unknown as SelectQueryBuilder<KeysetTables, 'keyset', {}>;
+  const keyed = base as unknown as SelectQueryBuilder<KeysetTables, 'keyset', object>;
   let query = keyed.selectAll();
   if (cursor) {
     const after = order === 'desc' ? '<' : '>';

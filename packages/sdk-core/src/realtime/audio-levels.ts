@@ -1,5 +1,8 @@
 import { createAudioAnalyser, type LocalAudioTrack, type RemoteAudioTrack } from 'livekit-client';
 
+/** Which side's audio a level reading is about. */
+export type AudioSource = 'agent' | 'microphone';
+
 /** Loudness of one audio track, read on demand (no timers: call it from the app's animation frame). */
 export interface AudioLevelMeter {
   /** Overall volume, 0..1. */

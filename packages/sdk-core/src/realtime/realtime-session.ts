@@ -4,7 +4,7 @@ import { HttpClient } from '../client/http-client.js';
 import { RealtimeSessions } from '../client/resources/realtime.js';
 import { SDKConnectOptions, SDKSendChatMessageParams } from '../contract/sdk.js';
 import { AbortError, ConnectionError } from '../errors/transport-errors.js';
-import { createAudioLevelMeter, type AudioLevelMeter } from './audio-levels.js';
+import { createAudioLevelMeter, type AudioLevelMeter, type AudioSource } from './audio-levels.js';
 import { CHAT_INPUT_TOPIC, TOOL_CALL_TOPIC } from '../contract/wire.js';
 import { ClientToolRunner, type ClientToolHandler } from './client-tools.js';
 import { LiveKitRoomLink, joinError } from './livekit-room-link.js';
@@ -33,8 +33,7 @@ export interface RealtimeSessionOptions {
   microphoneTrackName?: string;
 }
 
-/** Which side's audio a level reading is about. */
-export type AudioSource = 'agent' | 'microphone';
+export type { AudioSource };
 
 /** Audio devices: microphones (`audioinput`) and speakers (`audiooutput`). */
 export type AudioDeviceKind = 'audioinput' | 'audiooutput';

@@ -1,4 +1,4 @@
-import type { AudioSource } from './realtime-session.js';
+import type { AudioSource } from './audio-levels.js';
 
 /** Microphone louder than this (0..1, unsmoothed) is the human speaking. */
 const HUMAN_SPEAKING = 0.06;

@@ -5,12 +5,10 @@ import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, CHAT_INPUT_TOPIC, ERROR_TOPIC, M
 import type { AgentSessionEvents, AgentSessionHost, AgentSessionSpec, AgentStopReason } from '../server/kernel/ports/agent-session-host.js';
 import { createVoiceAgentHost, type VoiceAgentHostDependencies } from '../server/agent/voice-agent-host.js';
 import { createLogger } from '../server/kernel/logger.js';
-import type { AgentRoomConnection, AgentTransport, AudioOutput, RemoteAudioTrack } from '../server/engines/media/agent-transport.js';
+import type { AgentRoomConnection, AgentTransport, AudioOutput, RemoteAudioTrack } from '../server/engines/media/index.js';
 import { eventually } from './media-test-support.js';
 import type { Principal } from '../server/kernel/principal.js';
-import type { Speech } from '../server/engines/speech/create-speech.js';
-import { collectSynthesis } from '../server/engines/speech/tts/collect-synthesis.js';
-import { joinArrays } from '../server/engines/speech/codecs/join-arrays.js';
+import { collectSynthesis, joinArrays, type Speech } from '../server/engines/speech/index.js';
 import type { TestPlatform } from './test-platform.js';
 
 

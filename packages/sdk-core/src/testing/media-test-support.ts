@@ -1,4 +1,4 @@
-import type { AgentRoomConnection, AudioOutput, RemoteAudioTrack } from '../server/engines/media/agent-transport.js';
+import type { AgentRoomConnection, AudioOutput, RemoteAudioTrack } from '../server/engines/media/index.js';
 import { concatSamples, dominantFrequency, sineTone } from './tone-analysis.js';
 
 /**

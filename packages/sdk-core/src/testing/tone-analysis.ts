@@ -2,7 +2,7 @@
  * Sine tones and their detection (Goertzel): used by the media tests and benchmarks to prove
  * audio crossed the media plane intact, with no FFT dependency.
  */
-import { joinArrays } from '../server/engines/speech/codecs/join-arrays.js';
+import { joinArrays } from '../server/engines/speech/index.js';
 
 /** Mono 16-bit PCM of a sine at `frequency` Hz. */
 export function sineTone(frequency: number, sampleRate: number, durationMs: number, amplitude = 0.5): Int16Array {

@@ -2,11 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { HumanListener, type HeardPause, type HeardUtterance, type TurnDetectionOptions } from '../server/agent/human-listener.js';
-import type { AudioFrame } from '../server/engines/media/audio/audio-frame.js';
+import type { AudioFrame, RemoteAudioTrack } from '../server/engines/media/index.js';
 import type { EndOfTurnDecision } from '../server/kernel/ports/turn-metrics.js';
-import type { RemoteAudioTrack } from '../server/engines/media/agent-transport.js';
-import type { Speech } from '../server/engines/speech/create-speech.js';
-import { resampleLinear } from '../server/engines/speech/codecs/resample.js';
+import { resampleLinear, type Speech } from '../server/engines/speech/index.js';
 
 /** One utterance of the turn-taking corpus: words, a pause inside, more words. */
 export interface TurnCorpusItem {

@@ -1,8 +1,8 @@
 import type { PadConstraints, PadDataType } from './pad-constraints.js';
-import type { ClientPadValue, ContextMessageRoleName, GraphContextMessage } from './pad-values.js';
+import type { ClientPadValue, ContextMessageRoleName, GraphContextMessage } from './pad-value-schemas.js';
 
 /**
- * Pad value helpers without zod (the browser entries import these; the schemas are in `pad-values.ts`).
+ * Pad value helpers without zod (the browser entries import these; the schemas are in `pad-value-schemas.ts`).
  */
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);

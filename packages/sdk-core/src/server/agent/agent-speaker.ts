@@ -1,9 +1,6 @@
 import type { Logger } from 'pino';
-import type { AudioOutput } from '../engines/media/agent-transport.js';
-import { LinearResampler } from '../engines/speech/codecs/resample.js';
-import { TextSegmenter } from '../engines/speech/tts/text-segmenter.js';
-import type { TtsRouter, VoiceSelection } from '../engines/speech/tts/tts-router.js';
-import type { PcmChunk } from '../engines/speech/tts/tts-engine.js';
+import type { AudioOutput } from '../engines/media/index.js';
+import { LinearResampler, type PcmChunk, TextSegmenter, type TtsRouter, type VoiceSelection } from '../engines/speech/index.js';
 import { trimSilence } from './silence-trimmer.js';
 
 /** Silence kept around each synthesized segment, ms: little before the first, a short pause between clauses. */

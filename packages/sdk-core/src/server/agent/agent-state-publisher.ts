@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { type AgentParticipantMetadata, type SDKAgentState } from '../../contract/sdk.js';
-import type { AgentRoomConnection } from '../engines/media/agent-transport.js';
+import type { AgentRoomConnection } from '../engines/media/index.js';
 import { AGENT_STATE_ATTRIBUTE } from '../../contract/wire.js';
 
 /** LiveKit's `lk.agent.state` values (the agent convention has no terminal states). */

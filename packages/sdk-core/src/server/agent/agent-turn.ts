@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ContextMessageCreateParams } from '../../contract/contexts.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
 import { UsageLimitExceededError } from '../../errors/api-error.js';
-import type { AgentRoomConnection } from '../engines/media/agent-transport.js';
+import type { AgentRoomConnection } from '../engines/media/index.js';
 import type { Principal } from '../kernel/principal.js';
 import type { AgentSpeaker, SpokenUtterance } from './agent-speaker.js';
 import type { AgentStatePublisher } from './agent-state-publisher.js';

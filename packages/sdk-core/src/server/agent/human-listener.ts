@@ -1,10 +1,6 @@
 import type { Logger } from 'pino';
-import type { RemoteAudioTrack } from '../engines/media/agent-transport.js';
-import { LinearResampler } from '../engines/speech/codecs/resample.js';
-import type { SttEngine, SttSession, TranscriptWord } from '../engines/speech/stt/stt-engine.js';
-import type { VadEvent } from '../engines/speech/vad/speech-segmenter.js';
-import { VAD_SAMPLE_RATE } from '../engines/speech/vad/frame-scorer.js';
-import type { VadStream, VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
+import type { RemoteAudioTrack } from '../engines/media/index.js';
+import { LinearResampler, type SttEngine, type SttSession, type TranscriptWord, VAD_SAMPLE_RATE, type VadEvent, type VadStream, type VoiceActivityDetector } from '../engines/speech/index.js';
 import type { EndOfTurnReason } from '../../contract/sdk.js';
 import type { EndOfTurnDecision } from '../kernel/ports/turn-metrics.js';
 import { RecentAudio } from './recent-audio.js';

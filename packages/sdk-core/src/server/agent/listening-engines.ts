@@ -1,7 +1,5 @@
 import type { Logger } from 'pino';
-import type { Speech } from '../engines/speech/create-speech.js';
-import type { SttEngine } from '../engines/speech/stt/stt-engine.js';
-import type { VoiceActivityDetector } from '../engines/speech/vad/voice-activity-detector.js';
+import type { Speech, SttEngine, VoiceActivityDetector } from '../engines/speech/index.js';
 
 /** What the agent listens with; either may be missing (then it says why). */
 export interface ListeningEngines {

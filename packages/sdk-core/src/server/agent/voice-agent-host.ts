@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { AgentTransport } from '../engines/media/agent-transport.js';
+import type { AgentTransport } from '../engines/media/index.js';
 import type { OutboundPolicy } from '../kernel/outbound/index.js';
-import type { Speech } from '../engines/speech/create-speech.js';
+import type { Speech } from '../engines/speech/index.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionHost, AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
 import type { AgentVoices } from './agent-voice.js';
 import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { AgentDispatcher } from '../engines/media/agent-dispatcher.js';
-import type { AgentTransport } from '../engines/media/agent-transport.js';
+import type { AgentDispatcher, AgentTransport } from '../engines/media/index.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
 import type { VoiceAgentHost } from './voice-agent-host.js';
 import { WorkerAgentSession, type WorkerAgentTuning } from './worker-agent-session.js';

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { InProcessBus } from '../engines/bus/in-process-bus.js';
+import { InProcessBus } from '../engines/bus/index.js';
 import { HostUnavailableError, HostedControl } from './hosted-control.js';
 
 type Command = { command: 'say'; text: string };

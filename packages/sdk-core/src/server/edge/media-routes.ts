@@ -1,8 +1,6 @@
 import type { Hono } from 'hono';
 import type { UpgradeHandler } from './upgrade-router.js';
-import { roomServiceCall } from '../engines/media/embedded/room-service-api.js';
-import { agentDispatchCall } from '../engines/media/embedded/workers/agent-dispatch-api.js';
-import { SIGNAL_PATHS, type MediaService } from '../engines/media/media-service.js';
+import { agentDispatchCall, type MediaService, roomServiceCall, SIGNAL_PATHS } from '../engines/media/index.js';
 
 /**
  * Adds the embedded endpoint's HTTP routes: `GET /rtc/validate`, `GET /rtc/v1/validate` (what

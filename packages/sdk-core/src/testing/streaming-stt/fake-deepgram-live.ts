@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
-import type {
-  DeepgramMetadata,
-  DeepgramResults,
-  DeepgramSpeechStarted,
-  DeepgramUtteranceEnd,
-} from '../../server/engines/speech/stt/streaming/deepgram/deepgram-messages.js';
+import type { DeepgramMetadata, DeepgramResults, DeepgramSpeechStarted, DeepgramUtteranceEnd } from '../../server/engines/speech/index.js';
 import { FakeVendorServer, type FakeConnectionRequest, type HandshakeRefusal } from './fake-vendor-server.js';
 import { ScriptCursor, ScriptedRecogniser, type ScriptedTranscriptOptions, type ScriptedWord } from './scripted-recogniser.js';
 

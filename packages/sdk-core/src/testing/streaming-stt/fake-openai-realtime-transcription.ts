@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
-import {
-  REALTIME_INVALID_KEY_CLOSE,
-  REALTIME_SAMPLE_RATE,
-  type RealtimeErrorEvent,
-  type RealtimeLogprob,
-} from '../../server/engines/speech/stt/streaming/openai-realtime/openai-realtime-messages.js';
+import { REALTIME_INVALID_KEY_CLOSE, REALTIME_SAMPLE_RATE, type RealtimeErrorEvent, type RealtimeLogprob } from '../../server/engines/speech/index.js';
 import { FakeVendorServer, type FakeConnectionRequest, type HandshakeRefusal } from './fake-vendor-server.js';
 import { ScriptCursor, ScriptedRecogniser, type ScriptedTranscriptOptions, type ScriptedWord } from './scripted-recogniser.js';
 

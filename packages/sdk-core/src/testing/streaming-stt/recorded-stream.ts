@@ -1,10 +1,4 @@
-import type {
-  StreamingFinal,
-  StreamingInterim,
-  StreamingSttClosed,
-  StreamingSttError,
-  StreamingSttStream,
-} from '../../server/engines/speech/stt/streaming/streaming-stt.js';
+import type { StreamingFinal, StreamingInterim, StreamingSttClosed, StreamingSttError, StreamingSttStream } from '../../server/engines/speech/index.js';
 
 /** One event of a streaming STT stream, tagged with its name, in the order it came. */
 export type RecordedSttEvent =

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AgentDispatcher } from '../../engines/media/agent-dispatcher.js';
+import type { AgentDispatcher } from '../../engines/media/index.js';
 import type { AppDebugResponse, AppRunNodePadValueParam, CreateAppRunFromGraphRequest, CreateAppRunRequest, CreateAppRunResponse } from '../../../contract/app-runs.js';
 import { clientPadValue } from '../../../contract/graph/pad-values.js';
 import { ConflictError, NotFoundError } from '../../../errors/api-error.js';

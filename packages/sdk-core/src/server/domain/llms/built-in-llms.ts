@@ -1,6 +1,6 @@
 import type { Llm } from '../../../contract/llms.js';
 import type { ServerConfig } from '../../kernel/config.js';
-import { OFFLINE_MODEL_ID, OFFLINE_MODEL_NAME } from '../../engines/llm/offline-model.js';
+import { OFFLINE_MODEL_ID, OFFLINE_MODEL_NAME } from '../../engines/llm/index.js';
 
 /** What a stored LLM document holds besides id, project and timestamps. */
 export type LlmData = Omit<Llm, 'id' | 'created_at' | 'project'>;

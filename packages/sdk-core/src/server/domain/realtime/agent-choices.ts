@@ -1,5 +1,5 @@
 import type { RealtimeAgentChoices } from '../../../contract/realtime.js';
-import type { AgentDispatcher } from '../../engines/media/agent-dispatcher.js';
+import type { AgentDispatcher } from '../../engines/media/index.js';
 
 /**
  * The agents a realtime session can choose with `config.general.agent` (`GET /v1/realtime/agents`, a Palaver

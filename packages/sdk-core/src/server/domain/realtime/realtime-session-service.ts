@@ -11,7 +11,7 @@ import type {
 import { BadRequestError, NotFoundError, NotImplementedError } from '../../../errors/api-error.js';
 import type { AgentSessionHandle, AgentSessionHost } from '../../kernel/ports/agent-session-host.js';
 import type { EventBus } from '../../kernel/event-bus.js';
-import type { MediaService } from '../../engines/media/media-service.js';
+import type { MediaService } from '../../engines/media/index.js';
 import type { Store } from '../../store/database.js';
 import type { Database } from '../../store/tables.js';
 import { newId } from '../../store/ids.js';

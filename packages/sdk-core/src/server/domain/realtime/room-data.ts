@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataPacket, DataPacket_Kind, SendDataRequest, UserPacket } from '@livekit/protocol';
-import type { MediaService } from '../../engines/media/media-service.js';
+import type { MediaService } from '../../engines/media/index.js';
 
 /** What a server-side publish needs of the media service. */
 export type RoomDataMedia = Pick<MediaService, 'mode' | 'endpoint' | 'clientUrl' | 'createAdminToken'>;

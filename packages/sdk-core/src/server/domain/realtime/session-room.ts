@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RealtimeSessionConnectionDetails } from '../../../contract/realtime.js';
-import type { MediaService } from '../../engines/media/media-service.js';
+import type { MediaService } from '../../engines/media/index.js';
 import { AGENT_IDENTITY } from '../../../contract/wire.js';
 
 /** The agent's room identity (wire protocol); a human never joins under it. */

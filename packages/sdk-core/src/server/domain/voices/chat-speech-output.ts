@@ -1,12 +1,11 @@
 import { ChatAudioOutput, audioRequested, type ChatCompletionRequest, type ChatVoiceOutput } from '../../../contract/chat.js';
 import type { Voice } from '../../../contract/voices.js';
 import { ApiError, BadRequestError } from '../../../errors/api-error.js';
-import { collectSynthesis } from '../../engines/speech/tts/collect-synthesis.js';
+import { AUDIO_CONTENT_TYPES, collectSynthesis, encodeAudio } from '../../engines/speech/index.js';
 import type { Principal } from '../../kernel/principal.js';
-import { AUDIO_CONTENT_TYPES, encodeAudio } from '../../engines/speech/codecs/audio-format.js';
 import type { SpeechOutput, SpeechPlan } from '../../kernel/ports/speech-output.js';
 import type { VoiceSynthesisService } from './voice-synthesis-service.js';
-import type { ChatAudioStore } from '../../engines/llm/chat-audio-store.js';
+import type { ChatAudioStore } from '../../engines/llm/index.js';
 import { CHAT_AUDIO_PATH } from '../../../contract/wire.js';
 
 

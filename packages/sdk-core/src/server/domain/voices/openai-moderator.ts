@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { vendorPost, type VendorEndpoint } from '../../engines/speech/vendor-endpoint.js';
+import { type VendorEndpoint, vendorPost } from '../../engines/speech/index.js';
 import type { ModerationResult, Moderator } from './moderator.js';
 
 /** The part of an OpenAI `/moderations` answer that is read. */

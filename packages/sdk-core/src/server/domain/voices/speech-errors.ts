@@ -1,6 +1,5 @@
 import { ApiError, InternalServerError } from '../../../errors/api-error.js';
-import { TtsServiceUnavailableError } from '../../engines/speech/tts/tts-router.js';
-import { EngineUnavailableError } from '../../engines/speech/workers/supervised-worker.js';
+import { EngineUnavailableError, TtsServiceUnavailableError } from '../../engines/speech/index.js';
 
 /** 503: the voice's engine is not running on this server (unconfigured vendor, missing native library). */
 export class SpeechUnavailableError extends ApiError {

@@ -1,7 +1,6 @@
 import type { CloneVoiceRequest, Voice } from '../../../contract/voices.js';
 import { BadRequestError } from '../../../errors/api-error.js';
-import { analyzeVoiceSample, VoiceAnalysisError } from '../../engines/speech/cloning/voice-profile.js';
-import { decodeMp3, looksLikeMp3 } from '../../engines/speech/codecs/mp3.js';
+import { analyzeVoiceSample, decodeMp3, looksLikeMp3, VoiceAnalysisError } from '../../engines/speech/index.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { VoiceService } from './voice-service.js';
 

@@ -1,11 +1,8 @@
 import type { GenerateVoiceRequest, Voice } from '../../../contract/voices.js';
 import { ApiError, BadRequestError, ModerationError } from '../../../errors/api-error.js';
-import type { Speech } from '../../engines/speech/create-speech.js';
-import { collectSynthesis } from '../../engines/speech/tts/collect-synthesis.js';
-import type { PcmChunk } from '../../engines/speech/tts/tts-engine.js';
+import { AUDIO_CONTENT_TYPES, collectSynthesis, encodeAudio, type PcmChunk, type Speech } from '../../engines/speech/index.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { UsageService, UsageSubject } from '../usage/usage-service.js';
-import { AUDIO_CONTENT_TYPES, encodeAudio } from '../../engines/speech/codecs/audio-format.js';
 import type { AudioFormat } from '../../kernel/ports/speech-output.js';
 import { DEFAULT_VOICE_ID } from './builtin-voices.js';
 import type { Moderator } from './moderator.js';

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { NotFoundError } from '../../../errors/api-error.js';
 import { CHAT_AUDIO_PATH } from '../../../contract/wire.js';
-import type { ChatAudioStore } from '../../engines/llm/chat-audio-store.js';
+import type { ChatAudioStore } from '../../engines/llm/index.js';
 
 /** The ids `ChatAudioStore` hands out: 16 random bytes in base64url. */
 const AUDIO_ID = /^[A-Za-z0-9_-]{22}$/;

@@ -1,4 +1,4 @@
-import type { ChatStreamEvent } from '../../engines/llm/chat-gateway.js';
+import type { ChatStreamEvent } from '../../engines/llm/index.js';
 import { EventStream } from './event-stream.js';
 
 const DONE = 'data: [DONE]\n\n';

@@ -17,6 +17,7 @@ import { newId } from '../../store/ids.js';
 import { ChatModelError, type ChatDelta, type ChatModel, type ChatModelRequest } from './chat-model.js';
 import { ChatSpan } from './chat-span.js';
 import { assembleCompletion } from './completion-assembler.js';
+import type { ChatMetrics } from './chat-metrics.js';
 import type { ResolveModel } from './model-resolver.js';
 import { moderatedDeltas } from './moderated-deltas.js';
 import { estimatePromptTokens, messageText } from './token-count.js';
@@ -24,17 +25,6 @@ import { AudioInputError, type Transcriber } from './transcriber.js';
 import type { ChatPort, ChatRunOptions, ChatStreamEvent } from '../../kernel/ports/chat.js';
 import type { SpeechOutput, SpeechPlan } from '../../kernel/ports/speech-output.js';
 import type { UsageMeter, UsageReservation } from '../../kernel/ports/usage-meter.js';
-
-/** What one completion measured: for logs, benchmarks and the realtime agent's latency budget. */
-export interface ChatMetrics {
-  model: string;
-  stream: boolean;
-  /** From the request reaching the gateway to the model's first delta; undefined when none came. */
-  timeToFirstDeltaMs: number | undefined;
-  totalMs: number;
-  usage: ChatCompletionUsage;
-  outcome: 'completed' | 'aborted' | 'failed';
-}
 
 export interface ChatGatewayDependencies {
   resolveModel: ResolveModel;
@@ -52,7 +42,7 @@ export interface ChatGatewayDependencies {
   onMetrics?: (metrics: ChatMetrics) => void;
 }
 
-export type { ChatRunOptions, ChatStreamEvent };
+export type { ChatMetrics, ChatRunOptions, ChatStreamEvent };
 
 /** The effective tool choice: the spec's defaults are `none` without tools and `auto` with tools. */
 export function effectiveToolChoice(request: Pick<ChatCompletionRequest, 'tools' | 'tool_choice'>): ChatToolChoice {

@@ -1,6 +1,6 @@
 import type { Span } from '@opentelemetry/api';
 import { recordFailure, tracer } from '../../kernel/telemetry/tracer.js';
-import type { ChatMetrics } from './chat-gateway.js';
+import type { ChatMetrics } from './chat-metrics.js';
 
 /**
  * The trace span of one LLM gateway call, named as OpenTelemetry's GenAI conventions say (`chat {model}`):

@@ -1,4 +1,4 @@
-import { TextSegmenter } from '../speech/tts/text-segmenter.js';
+import { TextSegmenter } from '../speech/index.js';
 
 /** A completed piece of a streamed answer, ready to be moderated. */
 export interface ModerationSentence {

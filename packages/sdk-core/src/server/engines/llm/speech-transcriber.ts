@@ -1,5 +1,4 @@
-import { UnsupportedOggCodecError } from '../speech/codecs/ogg.js';
-import type { Speech } from '../speech/create-speech.js';
+import { type Speech, UnsupportedOggCodecError } from '../speech/index.js';
 import { AudioInputError, type AudioInput, type Transcriber } from './transcriber.js';
 
 /** Longest audio one `input_audio` part may hold (decoded). */

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { RUNTIME_API_TOPIC, RuntimeRequest, type RuntimeApiEnvelope, type RuntimeLogItem } from '../../../contract/graph/runtime-api.js';
 import { clientPadValue, plainPadValue } from '../../../contract/graph/pad-values.js';
-import type { AgentRoomConnection, ReceivedData } from '../../engines/media/agent-transport.js';
+import type { AgentRoomConnection, ReceivedData } from '../../engines/media/index.js';
 import type { GraphRuntime } from '../runtime/graph-runtime.js';
 import { PropertySinkPad, PropertySourcePad, type RuntimePad } from '../runtime/pads.js';
 import type { RunLogEntry } from '../runtime/run-log.js';

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { ToolDefinition } from '../../../contract/tools.js';
-import type { AgentRoomConnection } from '../../engines/media/agent-transport.js';
+import type { AgentRoomConnection } from '../../engines/media/index.js';
 import type { OutboundPolicy } from '../../kernel/outbound/index.js';
-import type { Speech } from '../../engines/speech/create-speech.js';
+import type { Speech } from '../../engines/speech/index.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { AgentVoices } from '../../agent/agent-voice.js';
 import type { AgentChat } from '../../agent/answer-stream.js';

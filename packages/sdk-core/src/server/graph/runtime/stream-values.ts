@@ -1,4 +1,4 @@
-import type { AudioFrame } from '../../engines/media/audio/audio-frame.js';
+import type { AudioFrame } from '../../engines/media/index.js';
 import { AsyncQueue } from '../../kernel/async-queue.js';
 
 /**

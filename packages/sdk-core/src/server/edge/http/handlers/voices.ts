@@ -1,5 +1,5 @@
 import type { voiceRoutes } from '../../../../contract/voices.js';
-import { negotiateAudioFormat } from '../../../engines/speech/codecs/audio-format.js';
+import { negotiateAudioFormat } from '../../../engines/speech/index.js';
 import type { GroupHandlers } from '../handler.js';
 
 export const voiceHandlers: GroupHandlers<typeof voiceRoutes> = {

@@ -1,5 +1,5 @@
-import type { AudioFrame } from '../../../engines/media/audio/audio-frame.js';
-import { LinearResampler } from '../../../engines/speech/codecs/resample.js';
+import type { AudioFrame } from '../../../engines/media/index.js';
+import { LinearResampler } from '../../../engines/speech/index.js';
 import type { NodeImplementation } from '../../runtime/graph-node.js';
 import { isAudioPacket } from '../../runtime/stream-values.js';
 

@@ -1,6 +1,4 @@
-import type { AudioFrame } from '../../../engines/media/audio/audio-frame.js';
-import { frameDurationMs } from '../../../engines/media/audio/audio-frame.js';
-import type { AudioOutput } from '../../../engines/media/agent-transport.js';
+import { type AudioFrame, type AudioOutput, frameDurationMs } from '../../../engines/media/index.js';
 import type { RuntimeSourcePad } from '../../runtime/pads.js';
 
 /** How far ahead of real time audio is pushed downstream, ms. */

@@ -1,4 +1,4 @@
-import type { RemoteAudioTrack } from '../../../engines/media/agent-transport.js';
+import type { RemoteAudioTrack } from '../../../engines/media/index.js';
 import type { NodeImplementation, RuntimeNode } from '../../runtime/graph-node.js';
 
 /** Whether a track feeds this Publish node: named `<node id>:audio`, or a plain microphone (no node prefix). */

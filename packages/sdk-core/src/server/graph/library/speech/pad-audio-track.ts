@@ -1,5 +1,4 @@
-import type { AudioFrame } from '../../../engines/media/audio/audio-frame.js';
-import type { RemoteAudioTrack } from '../../../engines/media/agent-transport.js';
+import type { AudioFrame, RemoteAudioTrack } from '../../../engines/media/index.js';
 import { AsyncQueue } from '../../../kernel/async-queue.js';
 import type { RuntimeNode } from '../../runtime/graph-node.js';
 import { isAudioPacket } from '../../runtime/stream-values.js';

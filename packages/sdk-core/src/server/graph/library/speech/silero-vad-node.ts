@@ -1,6 +1,5 @@
 import { TRIGGER } from '../../../../contract/graph/pad-values.js';
-import { LinearResampler } from '../../../engines/speech/codecs/resample.js';
-import { VAD_SAMPLE_RATE } from '../../../engines/speech/vad/frame-scorer.js';
+import { LinearResampler, VAD_SAMPLE_RATE } from '../../../engines/speech/index.js';
 import type { NodeImplementation } from '../../runtime/graph-node.js';
 import { AudioClip } from '../../runtime/stream-values.js';
 import { ClipRecorder, padAudioTrack } from './pad-audio-track.js';

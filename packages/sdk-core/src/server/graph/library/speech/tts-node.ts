@@ -1,6 +1,6 @@
 import { AgentSpeaker } from '../../../agent/agent-speaker.js';
 import { FALLBACK_VOICE } from '../../../agent/agent-voice.js';
-import type { VoiceSelection } from '../../../engines/speech/tts/tts-router.js';
+import type { VoiceSelection } from '../../../engines/speech/index.js';
 import type { NodeImplementation, RuntimeNode } from '../../runtime/graph-node.js';
 import { isTextStream } from '../../runtime/stream-values.js';
 import { PacedPadOutput } from '../media/paced-pad-output.js';

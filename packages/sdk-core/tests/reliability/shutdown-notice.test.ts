@@ -4,12 +4,16 @@ import { RoomServiceClient } from 'livekit-server-sdk';
 import { describe, expect, it } from 'vitest';
 import { AGENT_IDENTITY, ERROR_TOPIC } from '../../src/contract/wire.js';
 import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
+import { sendRoomData } from '../../src/server/domain/realtime/room-data.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { startTestServer } from '../support/test-server.js';
 
 /** The embedded endpoint's development key pair (the server child configures no other). */
 const MEDIA_API_KEY = 'devkey';
 const BACKLOG_PACKETS = 40;
 const BACKLOG_PACKET_BYTES = 50_000;
+/** Packets queued just before the notice in process: ~300 kB, a few hundred ms on loopback, well within the 1 s bound. */
+const QUEUED_PACKETS = 6;
 
 /**
  * SIGTERM with a human in the room on a real client (`@livekit/rtc-node` on the embedded endpoint of the server in a
@@ -70,4 +74,35 @@ describe('the shutdown notice reaches the human in the room (SIGTERM)', () => {
       await server.kill('SIGKILL');
     }
   }, 60_000);
+
+  it.each(['session', 'run'] as const)('in process: a %s whose human has data queued just before the notice', async (kind) => {
+    const test = await startTestServer('sqlite');
+    await test.server.listen(0, '127.0.0.1');
+    const { services } = test.server;
+    let human: { room: Room; errors: string[] } | undefined;
+    try {
+      const { token } = await test.client.usage.createToken({ human: 'listener' });
+      const client = test.clientWith({ usageToken: token });
+      const answer =
+        kind === 'session'
+          ? await client.realtime.start({ config: { general: {}, input: {}, output: {}, generative: { llm: 'builtin-offline' } } })
+          : await client.appRuns.create({ app: 'app_example_typed_chat' });
+      const room = 'session' in answer ? answer.session.id : answer.app_run.id;
+      human = await humanIn(answer.connection_details);
+      // As the shutdown begins, the human's reliable channel still has a backlog (a few hundred ms of sending): the
+      // notice queues behind it.
+      const chunk = new TextDecoder().decode(new Uint8Array(BACKLOG_PACKET_BYTES).fill(120));
+      const ending = kind === 'session' ? services.realtime : services.appRuns;
+      const close = ending.close.bind(ending);
+      ending.close = async () => {
+        for (let index = 0; index < QUEUED_PACKETS; index++) await sendRoomData(services.media, room, 'backlog', chunk);
+        await close();
+      };
+      await test.close();
+      await expect.poll(() => human!.errors, { timeout: 2000 }).toContain(kind === 'session' ? 'The server is shutting down; this session has ended.' : 'The server is shutting down: the run has ended.');
+    } finally {
+      await human?.room.disconnect().catch(() => undefined);
+    }
+  });
 });
+

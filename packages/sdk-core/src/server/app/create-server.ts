@@ -87,7 +87,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
   services.appRuns.keepLeases();
   const app = createApp(services);
   const upgrades = new UpgradeRouter(logger);
-  registerMediaUpgrades((path, handler) => upgrades.set(path, handler), services.media);
+  // The media sockets stay through the HTTP drain at shutdown: the humans are told the server stops through their rooms.
+  registerMediaUpgrades((path, handler) => upgrades.set(path, handler, { closedByServices: true }), services.media);
   const ttsSocket = new TtsSocketServer(services);
   upgrades.set(TTS_SOCKET_PATH, (request, socket, head) => ttsSocket.handleUpgrade(request, socket, head));
 
@@ -133,8 +134,10 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
         await new Promise<void>((resolve) => {
           const cutOff = setTimeout(() => {
             closing.closeAllConnections();
-            const destroyed = upgrades.destroyAll();
+            const destroyed = upgrades.destroyAll({ keepServices: true });
             if (destroyed > 0) logger.warn({ sockets: destroyed }, 'websockets still open at shutdown were cut off');
+            // The media endpoint's sockets are closed with the services (after the sessions ended, the humans told).
+            resolve();
           }, HTTP_DRAIN_MS);
           closing.close(() => {
             clearTimeout(cutOff);
@@ -145,6 +148,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
       }
       await sockets;
       await closeServices(services);
+      upgrades.destroyAll();
       await store.close();
     },
   };

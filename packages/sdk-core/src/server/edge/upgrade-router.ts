@@ -16,36 +16,47 @@ export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Bu
  * httpServer.on('upgrade', (request, socket, head) => upgrades.route(request, socket, head));
  */
 export class UpgradeRouter {
-  private readonly handlers = new Map<string, UpgradeHandler>();
-  /** Upgraded sockets still open: the HTTP server's shutdown waits for them and cannot close them itself. */
-  private readonly sockets = new Set<Duplex>();
+  private readonly handlers = new Map<string, { handler: UpgradeHandler; closedByServices: boolean }>();
+  /**
+   * Upgraded sockets still open: the HTTP server's shutdown waits for them and cannot close them itself. The value
+   * says whether the services close them (the media endpoint's, after the humans were told the server stops).
+   */
+  private readonly sockets = new Map<Duplex, boolean>();
 
   constructor(private readonly logger: Logger) {}
 
-  set(path: string, handler: UpgradeHandler): void {
-    this.handlers.set(path, handler);
+  /** `closedByServices`: the path's sockets outlive the HTTP drain at shutdown; their service closes them. */
+  set(path: string, handler: UpgradeHandler, options: { closedByServices?: boolean } = {}): void {
+    this.handlers.set(path, { handler, closedByServices: options.closedByServices ?? false });
   }
 
   route(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
-    this.sockets.add(socket);
-    socket.once('close', () => this.sockets.delete(socket));
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const handler = this.handlers.get(path);
-    if (!handler) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+    const route = this.handlers.get(path);
+    this.sockets.set(socket, route?.closedByServices ?? false);
+    socket.once('close', () => this.sockets.delete(socket));
+    if (!route) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
     try {
-      handler(request, socket, head);
+      route.handler(request, socket, head);
     } catch (error) {
       this.logger.error({ err: error, path }, 'websocket upgrade failed');
       socket.destroy();
     }
   }
 
-  /** Destroys the upgraded sockets still open (the end of a shutdown's grace period); returns how many. */
-  destroyAll(): number {
-    const count = this.sockets.size;
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
+  /**
+   * Destroys the upgraded sockets still open (the end of a shutdown's grace period), but for those the services close
+   * when `keepServices`; returns how many.
+   */
+  destroyAll(options: { keepServices?: boolean } = {}): number {
+    let count = 0;
+    for (const [socket, closedByServices] of this.sockets) {
+      if (options.keepServices && closedByServices) continue;
+      socket.destroy();
+      this.sockets.delete(socket);
+      count += 1;
+    }
     return count;
   }
 }

@@ -4,6 +4,7 @@ import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { loadConfig, type ServerConfig, type ServerConfigInput } from '../kernel/config.js';
 import { createApp } from '../edge/http/create-app.js';
+import { OpenEventStreams } from '../edge/http/event-stream.js';
 import { registerMediaUpgrades } from '../edge/media-routes.js';
 import { UpgradeRouter, type UpgradeHandler } from '../edge/upgrade-router.js';
 import { TTS_SOCKET_PATH } from '../../contract/wire.js';
@@ -19,6 +20,9 @@ export type { UpgradeHandler };
 
 /** How long requests under way may take to finish when the server closes, before their connections are cut. */
 const HTTP_DRAIN_MS = 2000;
+
+/** How long event streams ended at the cut-off may take to reach their sockets before the connections are cut. */
+const STREAM_END_MS = 1000;
 
 export interface CreateServerOptions {
   /** Explicit settings; they win over environment variables. */
@@ -85,7 +89,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
   // Renews the leases of the sessions hosted here; ends those of instances that stopped (or of this one's last run).
   services.realtime.keepLeases();
   services.appRuns.keepLeases();
-  const app = createApp(services);
+  // Event streams still running at the shutdown's cut-off end with an error event and `[DONE]`, not a cut socket.
+  const streams = new OpenEventStreams();
+  const app = createApp(services, streams);
   const upgrades = new UpgradeRouter(logger);
   // The media sockets stay through the HTTP drain at shutdown: the humans are told the server stops through their rooms.
   registerMediaUpgrades((path, handler) => upgrades.set(path, handler, { closedByServices: true }), services.media);
@@ -94,6 +100,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
 
   let httpServer: Server | undefined;
   let url: string | undefined;
+  /** Ends the event streams still being written, waiting at most STREAM_END_MS for them to reach their sockets. */
+  const endStreams = async () => {
+    const open = streams.size;
+    if (open === 0) return;
+    let waited: NodeJS.Timeout | undefined;
+    await Promise.race([streams.endAll(), new Promise<void>((done) => (waited = setTimeout(done, STREAM_END_MS)))]);
+    clearTimeout(waited);
+    logger.info({ streams: open }, 'event streams still running at shutdown were ended');
+  };
 
   const server: PalaverServer = {
     fetch: async (request) => app.fetch(request),
@@ -133,11 +148,15 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
         httpServer = undefined;
         await new Promise<void>((resolve) => {
           const cutOff = setTimeout(() => {
-            closing.closeAllConnections();
-            const destroyed = upgrades.destroyAll({ keepServices: true });
-            if (destroyed > 0) logger.warn({ sockets: destroyed }, 'websockets still open at shutdown were cut off');
-            // The media endpoint's sockets are closed with the services (after the sessions ended, the humans told).
-            resolve();
+            // Streams still running are ended first (an error event saying the server is shutting down, then
+            // `[DONE]`; their upstream requests aborted and their tokens recorded), then the connections are cut.
+            void endStreams().then(() => {
+              closing.closeAllConnections();
+              const destroyed = upgrades.destroyAll({ keepServices: true });
+              if (destroyed > 0) logger.warn({ sockets: destroyed }, 'websockets still open at shutdown were cut off');
+              // The media endpoint's sockets are closed with the services (after the sessions ended, the humans told).
+              resolve();
+            });
           }, HTTP_DRAIN_MS);
           closing.close(() => {
             clearTimeout(cutOff);

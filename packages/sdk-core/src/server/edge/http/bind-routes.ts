@@ -12,7 +12,7 @@ import { assertStorableInput } from './input-hygiene.js';
 import { invalidInput } from './validation-error.js';
 import { readRequestText } from './node-request.js';
 import { requestHeader, requestHeaders } from './node-headers.js';
-import { EventStream, writeEventStream } from './event-stream.js';
+import { EventStream, writeEventStream, type OpenEventStreams } from './event-stream.js';
 
 /** The header by which @hono/node-server leaves a response that was written to Node directly alone. */
 const ALREADY_SENT = 'x-hono-already-sent';
@@ -87,7 +87,7 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, location: 'body' 
 }
 
 /** Registers one route: auth, body limit, input validation, the handler, and response validation. */
-export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, handler: Handler<RouteDefinition>, services: Services): void {
+export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, handler: Handler<RouteDefinition>, services: Services, streams?: OpenEventStreams): void {
   const maxSize = route.request?.bodyEncoding === 'multipart' ? services.config.maxUploadBytes : services.config.maxBodyBytes;
   // Routes without a body read none: the limit is only on the way of those that do.
   const path = toHonoPath(route.path);
@@ -117,7 +117,7 @@ export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, han
         if (!outgoing) return output.toResponse();
         // The middlewares' headers (CORS, request id) are on Node's response already (withAnswerHeaders):
         // writing the head merges them in.
-        void writeEventStream(outgoing, 200, output);
+        void writeEventStream(outgoing, 200, output, streams);
         return (alreadySent ??= new Response(null, { headers: { [ALREADY_SENT]: 'true' } }));
       }
     }

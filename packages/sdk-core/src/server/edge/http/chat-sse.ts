@@ -12,10 +12,17 @@ function failure(): string {
   return encode({ type: 'error', error: { error: { type: 'internal_error', code: null, message: 'the completion failed' } } });
 }
 
+/** What a stream still running when the server shuts down ends with (before `[DONE]`). */
+const INTERRUPTED = encode({
+  type: 'error',
+  error: { error: { type: 'server_shutdown', code: 'server_shutdown', message: 'the server is shutting down; the completion was cut short' } },
+});
+
 /**
  * A `text/event-stream` answer over a completion's events: one `data:` line per chunk, written as soon
  * as the chunk exists (pull-based, nothing buffered ahead), always ending with `data: [DONE]`. When the
- * client goes away, `onCancel` fires so the upstream request is aborted.
+ * client goes away, `onCancel` fires so the upstream request is aborted. A stream the server's shutdown cuts short ends
+ * with an `error` event of type `server_shutdown`, then `[DONE]`.
  *
  * @example
  * return chatEventStream(await gateway.stream(principal, body, { signal }), () => controller.abort());
@@ -26,6 +33,7 @@ export function chatEventStream(events: AsyncIterable<ChatStreamEvent>, onCancel
     encode,
     failure,
     last: DONE,
+    interrupted: INTERRUPTED,
     onCancel,
     headers: {
       'content-type': 'text/event-stream; charset=utf-8',

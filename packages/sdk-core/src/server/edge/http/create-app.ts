@@ -7,6 +7,7 @@ import type { Services } from '../../domain/services.js';
 import type { AppEnvironment } from './app-environment.js';
 import { bindRoute, compareRoutes } from './bind-routes.js';
 import type { Handler } from './handler.js';
+import type { OpenEventStreams } from './event-stream.js';
 import { handlers } from './handlers/index.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { registerSiteRoutes } from './site-routes.js';
@@ -27,8 +28,11 @@ function errorBody(path: string, type: string, message: string, status: number):
   return status >= 500 && status !== 501 ? { type, message, error: message } : { type, message };
 }
 
-/** The platform's HTTP application: every contract route plus `/openapi.json`, the reference (`/docs`), `/health` and `/metrics`. */
-export function createApp(services: Services): Hono<AppEnvironment> {
+/**
+ * The platform's HTTP application: every contract route plus `/openapi.json`, the reference (`/docs`), `/health` and
+ * `/metrics`. Event streams written to Node's responses are tracked in `streams` (a shutdown ends them cleanly).
+ */
+export function createApp(services: Services, streams?: OpenEventStreams): Hono<AppEnvironment> {
   const app = new Hono<AppEnvironment>();
 
   const observe = observeRequests(services.metrics, services.logger);
@@ -91,6 +95,6 @@ export function createApp(services: Services): Hono<AppEnvironment> {
     })),
   );
   bindings.sort((left, right) => compareRoutes(left.route, right.route));
-  for (const { route, handler } of bindings) bindRoute(app, route, handler, services);
+  for (const { route, handler } of bindings) bindRoute(app, route, handler, services, streams);
   return app;
 }

@@ -9,6 +9,11 @@ export interface EventStreamSource<T> {
   failure: (error: unknown) => string;
   /** The frame every stream ends with (`data: [DONE]\n\n`). */
   last: string;
+  /**
+   * The frame that replaces the rest when the server shuts down before the events ended (then `last`); without it,
+   * `failure` of an error saying so.
+   */
+  interrupted?: string;
   /** The client went away: stop the work behind the events (the upstream request). */
   onCancel: () => void;
   headers: Record<string, string>;
@@ -68,6 +73,40 @@ export class EventStream<T = unknown> {
   }
 }
 
+/**
+ * The event streams being written to Node's responses, so that a shutdown ends them with a frame saying so and their
+ * last frame (`[DONE]`) instead of cutting their sockets (see `close()` in app/create-server.ts).
+ *
+ * @example
+ * const streams = new OpenEventStreams();
+ * void writeEventStream(outgoing, 200, stream, streams);
+ * await streams.endAll(); // at shutdown, before the connections are closed
+ */
+export class OpenEventStreams {
+  private readonly open = new Set<() => Promise<void>>();
+
+  /** How many streams are being written. */
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Tracks a stream until the returned function is called; `end` ends it early. */
+  add(end: () => Promise<void>): () => void {
+    this.open.add(end);
+    return () => this.open.delete(end);
+  }
+
+  /**
+   * Ends every stream still being written: the work behind its events is cancelled, and its interruption frame and
+   * last frame are written after what it had already sent. Resolves once each response was handed to its socket (or
+   * the socket closed) and each stream's events finished (their work recorded what it used); a client that stopped
+   * reading keeps its response unfinished, so callers bound the wait.
+   */
+  async endAll(): Promise<void> {
+    await Promise.all([...this.open].map((end) => end()));
+  }
+}
+
 /** Resolves when the response drained its buffer or closed. */
 function drained(outgoing: ServerResponse): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -94,7 +133,7 @@ const BATCH_CHARACTERS = 16 * 1024;
  * it is pulled, nothing is read ahead of the socket: a full socket stops the pulling until it drains. The headers
  * the middlewares set on `outgoing` go out with the stream's own.
  */
-export async function writeEventStream<T>(outgoing: ServerResponse, status: number, stream: EventStream<T>): Promise<void> {
+export async function writeEventStream<T>(outgoing: ServerResponse, status: number, stream: EventStream<T>, streams?: OpenEventStreams): Promise<void> {
   const { events, encode, failure, last, onCancel, headers } = stream.source;
   const iterator = events[Symbol.asyncIterator]();
   let closed = false;
@@ -123,6 +162,25 @@ export async function writeEventStream<T>(outgoing: ServerResponse, status: numb
     write(held);
     held = '';
   };
+  // A shutdown ends the stream here: what was held, the interruption and the last frame, then the source is stopped.
+  let ending: Promise<void> | undefined;
+  const end = () =>
+    (ending ??= (async () => {
+      if (closed || outgoing.writableEnded) return;
+      closed = true;
+      if (flushing) clearImmediate(flushing);
+      outgoing.off('close', onClose);
+      const handedOver = new Promise<void>((resolve) => {
+        outgoing.once('finish', resolve);
+        outgoing.once('close', resolve);
+      });
+      outgoing.end(held + (stream.source.interrupted ?? failure(new Error('the server is shutting down'))) + last);
+      held = '';
+      onCancel();
+      // An async generator's return waits for the pull in progress, which the cancellation ends.
+      await Promise.all([handedOver, iterator.return?.(undefined).catch(() => undefined)]);
+    })());
+  const untrack = streams?.add(end);
   try {
     let first = true;
     for (;;) {
@@ -158,5 +216,6 @@ export async function writeEventStream<T>(outgoing: ServerResponse, status: numb
     outgoing.destroy(error as Error);
   } finally {
     outgoing.off('close', onClose);
+    untrack?.();
   }
 }

@@ -273,8 +273,9 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
       socket.on('open', () => resolve(101));
     });
     expect(status).toBe(401);
-    const noAgentGrant = await new Promise<number>(async (resolve) => {
-      const socket = new WebSocket(`${mediaUrl}/agent`, { headers: { authorization: `Bearer ${await token.toJwt()}` } });
+    const jwt = await token.toJwt();
+    const noAgentGrant = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(`${mediaUrl}/agent`, { headers: { authorization: `Bearer ${jwt}` } });
       socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
       socket.on('open', () => resolve(101));
     });

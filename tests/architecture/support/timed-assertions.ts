@@ -224,7 +224,7 @@ function isInstant(operand: string, taint: Taint): boolean {
 /** Why `expression` holds something measured with the clock, or undefined. */
 function measuredIn(expression: string, taint: Taint): string | undefined {
   for (const match of expression.matchAll(new RegExp(`${CLOCK_READ.source}\\s*-(?![-=])`, 'g'))) {
-    const subtracted = operandAfter(expression, match.index! + match[0].length);
+    const subtracted = operandAfter(expression, match.index + match[0].length);
     // `Date.now() - 1000` is an instant a second ago, not a time that passed.
     if (subtracted !== undefined && !/^[\d_.]+$/.test(subtracted)) return 'a clock read minus an earlier one';
   }
@@ -237,7 +237,7 @@ function measuredIn(expression: string, taint: Taint): string | undefined {
   for (const match of expression.matchAll(new RegExp(IDENTIFIER.source, 'g'))) {
     const name = match[0];
     const before = expression.slice(0, match.index).trimEnd();
-    const after = expression.slice(match.index! + name.length).trimStart();
+    const after = expression.slice(match.index + name.length).trimStart();
     if (/[\w$]$/.test(expression.slice(0, match.index))) continue;
     // Calls, and object keys or type annotations.
     if (after.startsWith('(') || (after.startsWith(':') && !after.startsWith('::'))) continue;
@@ -261,12 +261,12 @@ function taintOf(code: string): Taint {
   const property = /[{,]\s*([A-Za-z_$][\w$]*)\s*:(?!:)/g;
   for (const pattern of [declaration, reassignment]) {
     for (const match of code.matchAll(pattern)) {
-      const from = match.index! + match[0].length;
+      const from = match.index + match[0].length;
       assignments.push({ name: match[1]!, expression: code.slice(from, expressionEnd(code, from, false)), property: false });
     }
   }
   for (const match of code.matchAll(property)) {
-    const from = match.index! + match[0].length;
+    const from = match.index + match[0].length;
     assignments.push({ name: match[1]!, expression: code.slice(from, expressionEnd(code, from, true)), property: true });
   }
   for (const { name, expression, property: isProperty } of assignments) {
@@ -329,7 +329,7 @@ export function findTimedAssertions(source: string, file = '<source>'): TimedAss
   const taint = taintOf(code);
   const found: TimedAssertion[] = [];
   for (const match of code.matchAll(/\bexpect\s*(?:\.\s*soft\s*)?\(/g)) {
-    const open = match.index! + match[0].length - 1;
+    const open = match.index + match[0].length - 1;
     const subjectEnd = closingOf(code, open);
     const subject = topLevelParts(code.slice(open + 1, subjectEnd - 1))[0] ?? '';
     const tail = /^\s*(?:\.\s*(?:not|resolves|rejects)\s*)*\.\s*([A-Za-z]+)\s*\(/.exec(code.slice(subjectEnd));
@@ -353,7 +353,7 @@ export function findTimedAssertions(source: string, file = '<source>'): TimedAss
       if (measured && figure) reason = `${measured} against ${figure}`;
     }
     if (reason === undefined) continue;
-    found.push({ file, line: lineOf(code, match.index!), text: source.slice(match.index!, end).replace(/\s+/g, ' '), reason });
+    found.push({ file, line: lineOf(code, match.index), text: source.slice(match.index, end).replace(/\s+/g, ' '), reason });
   }
   return found;
 }

@@ -527,10 +527,10 @@ export class VoiceAgent implements AgentSessionHandle {
   }
 
   private recordSpeech(voice: SessionVoice, seconds: number): void {
-    const record = this.dependencies.voices?.recordUsage;
-    if (!record) return;
+    const voices = this.dependencies.voices;
+    if (!voices?.recordUsage) return;
     const metadata = { voice: voice.id, source: 'realtime', session: this.sessionId };
-    record.call(this.dependencies.voices, this.spec.principal, seconds, metadata).catch((error: unknown) => this.logger.error({ err: error }, 'recording speech usage failed'));
+    voices.recordUsage(this.spec.principal, seconds, metadata).catch((error: unknown) => this.logger.error({ err: error }, 'recording speech usage failed'));
   }
 
   private sendError(message: string): void {

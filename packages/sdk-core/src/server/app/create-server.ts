@@ -37,7 +37,7 @@ export interface CreateServerOptions {
 /** A running (or ready to listen) Palaver platform. */
 export interface PalaverServer {
   /** Answers one request in process: `createClient({ fetch: server.fetch })`. */
-  fetch(request: Request): Promise<Response>;
+  fetch: (request: Request) => Promise<Response>;
   /** Starts the HTTP listener (port 0 picks a free one) and resolves with the base URL. */
   listen(port?: number, host?: string): Promise<string>;
   /** Stops listening and releases the database and engines. */

@@ -251,7 +251,7 @@ export function loadConfig(
     const value = environment[variable];
     if (value !== undefined && value !== '') setPath(fromEnvironment, path, value);
   }
-  const merged = deepMerge(fromEnvironment, overrides as Record<string, unknown>);
+  const merged = deepMerge(fromEnvironment, overrides);
   const parsed = ServerConfig.safeParse(merged);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {

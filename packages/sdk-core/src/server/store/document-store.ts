@@ -344,6 +344,7 @@ export class DocumentStore<T> {
     return Number(result.numDeletedRows) > 0;
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- Kysely's type of a query that selects nothing yet
   private filtered(scope: AccessScope, options: ListOptions, executor: Executor): SelectQueryBuilder<Database, 'documents', {}> {
     let query = executor.selectFrom('documents').where(this.visible(scope, options.includeDeleted));
     if (options.parent !== undefined) query = query.where('parent', '=', options.parent);

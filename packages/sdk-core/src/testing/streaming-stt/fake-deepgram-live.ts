@@ -216,7 +216,7 @@ function refuse(request: FakeConnectionRequest, apiKey: string): HandshakeRefusa
   if (!Number.isInteger(rate) || rate < 8000 || rate > 48000) return bad('sample_rate must be set for encoding=linear16 (8000-48000)');
   if (query.channels !== undefined && query.channels !== '1') return bad('this fake transcribes channels=1 only');
   for (const flag of ['interim_results', 'vad_events', 'smart_format', 'punctuate']) {
-    if (query[flag] !== undefined && !BOOLEAN.test(query[flag]!)) return bad(`${flag} must be true or false`);
+    if (query[flag] !== undefined && !BOOLEAN.test(query[flag])) return bad(`${flag} must be true or false`);
   }
   if (query.endpointing !== undefined && query.endpointing !== 'false' && !/^\d+$/.test(query.endpointing)) return bad('endpointing must be a number of milliseconds or false');
   if (query.utterance_end_ms !== undefined) {

@@ -220,7 +220,7 @@ export async function startFakeOpenAiRealtimeTranscription(options: FakeOpenAiRe
       }
       sessionUpdates.push(next);
       if (next.input_audio_transcription !== undefined) session.input_audio_transcription = next.input_audio_transcription as SessionState['input_audio_transcription'];
-      if (next.turn_detection !== undefined) session.turn_detection = next.turn_detection === null ? null : { ...DEFAULT_VAD, ...(next.turn_detection as object) };
+      if (next.turn_detection !== undefined) session.turn_detection = next.turn_detection === null ? null : { ...DEFAULT_VAD, ...next.turn_detection };
       if (next.input_audio_noise_reduction !== undefined) session.input_audio_noise_reduction = next.input_audio_noise_reduction as SessionState['input_audio_noise_reduction'];
       if (next.include !== undefined) session.include = next.include as string[] | null;
       send({ type: 'transcription_session.updated', session: { ...session } });

@@ -15,7 +15,8 @@ const stalling = (words: string[]): { kind: 'stream'; chunks: ScriptedChunk[]; d
 /** One server-sent event block, and whether the response body ended cleanly (not with a cut socket). */
 interface ReadOutcome {
   events: Array<{ event: string | undefined; data: string }>;
-  ended: 'clean' | string;
+  /** `clean`, or the error that ended the body. */
+  ended: string;
 }
 
 /** Reads a raw SSE response to its end; `firstEvent` resolves once something arrived. */

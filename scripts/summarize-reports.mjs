@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Prints one line `N passed, N failed, N skipped` from the JSON reports of every runner under .reports/.
+// Prints one line `N passed, N failed, N skipped` from the JSON reports of every runner under .reports/ (vitest,
+// Playwright, and lint's checks).
 // Usage: node scripts/summarize-reports.mjs [exit status of the test command]
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,12 @@ for (const file of files) {
     skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
     // A suite that failed to load has no tests but must count as a failure.
     failed += (report.testResults ?? []).filter((suite) => suite.status === 'failed' && (suite.assertionResults ?? []).length === 0).length;
+  } else if (Array.isArray(report.checks)) {
+    // lint (scripts/lint-report.mjs): a clean tool passes; each ESLint message and each unformatted file fails
+    for (const check of report.checks) {
+      if (check.failures.length === 0) passed += 1;
+      else failed += check.failures.length;
+    }
   } else if (report.stats && typeof report.stats.expected === 'number') {
     // Playwright
     passed += report.stats.expected + (report.stats.flaky ?? 0);

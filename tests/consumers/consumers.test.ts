@@ -7,6 +7,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireComponent } from '../../packages/sdk-core/tests/support/components.js';
 import { consumerEnvironment, npmProject, repositoryRoot, run, start, stop } from './support/commands.js';
+import { packageFindings } from './support/package-checks.js';
 import { installedManifest, manifestTargets, packWorkspace, PACKAGES, tarballContents, type PackedPackages } from './support/packed-packages.js';
 import { filesMatching, folderBytes, gzippedScripts, kilobytes, megabytes, serveStatic } from './support/static-site.js';
 
@@ -48,6 +49,11 @@ describe('packages installed from tarballs, outside the workspace', () => {
       expect(JSON.stringify(manifest), `${folder} still names a workspace protocol`).not.toContain('workspace:');
     }
   });
+
+  it('publint and Are the Types Wrong find nothing: every entry resolves with its types under node16 (CommonJS and ESM) and bundler (also `pnpm check:packages`)', async () => {
+    // ./testing is ESM only by design; support/package-checks.ts lists that one allowed finding with its reason.
+    expect(await packageFindings(packed.tarballs)).toEqual([]);
+  }, 120_000);
 
   it('a Node backend (ESM) with @palaver/sdk-node: createServer() from @palaver/sdk-core/server starts with embedded defaults and answers', async () => {
     backend = npmProject({

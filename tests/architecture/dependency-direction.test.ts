@@ -141,6 +141,17 @@ describe('dependency direction', () => {
     expect(peers.filter((name) => !(name in broughtByNode)), 'server packages @palaver/sdk-node does not bring').toEqual([]);
   });
 
+  it("Scalar's reference ships as one file in sdk-node's build: @scalar/api-reference is only a development dependency, one version (decision 0086)", () => {
+    const core = manifest('sdk-core');
+    const node = manifest('sdk-node');
+    const scalar = '@scalar/api-reference';
+    // sdk-node's build copies the bundle from it; sdk-core's tests serve it from node_modules.
+    expect(node.devDependencies?.[scalar], "sdk-node's development dependency").toMatch(/^\d+\.\d+\.\d+$/);
+    expect(core.devDependencies?.[scalar], "sdk-core's, the same pinned version").toBe(node.devDependencies?.[scalar]);
+    const installedBy = [core.dependencies, core.peerDependencies, node.dependencies, node.optionalDependencies, node.peerDependencies].filter((list) => list && scalar in list);
+    expect(installedBy, 'installed for users').toEqual([]);
+  });
+
   it('the server keeps its layer order: app -> edge -> domain -> graph -> agent -> engines -> store -> kernel', () => {
     const violations: string[] = [];
     for (const file of sourceFiles(serverSource)) {

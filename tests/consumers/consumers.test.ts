@@ -89,6 +89,30 @@ describe('packages installed from tarballs, outside the workspace', () => {
     expect(result.token.split('.')).toHaveLength(3);
   }, 700_000);
 
+  it("the Node backend serves Scalar's reference at /docs from the bundle @palaver/sdk-node ships, without installing @scalar/api-reference", async () => {
+    expect(platform, 'the platform from the backend test').toBeDefined();
+    // Only the one file (gzipped, Scalar's version in its name) in sdk-node's build, none of Scalar's packages.
+    const shipped = filesMatching(join(backend, 'node_modules'), /^scalar-api-reference-.*\.js\.gz$/).map((file) => file.slice(backend.length + 1));
+    expect(shipped).toEqual([expect.stringMatching(/^node_modules\/@palaver\/sdk-node\/dist\/assets\/scalar\/scalar-api-reference-\d+\.\d+\.\d+\.js\.gz$/)]);
+    expect(existsSync(join(backend, 'node_modules/@scalar')), '@scalar packages installed').toBe(false);
+    expect(tarballContents(packed.tarballs['sdk-node']).files).toContain('THIRD_PARTY_LICENSES.md');
+    const version = /scalar-api-reference-(.+)\.js\.gz$/.exec(shipped[0]!)![1]!;
+    console.log(`backend install (@palaver/sdk-node + @palaver/sdk-core): ${megabytes(folderBytes(join(backend, 'node_modules')))}`);
+
+    const page = await fetch(`${platform!.url}/docs`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('id="palaver-reference-config"');
+    expect(html).toContain(`<script src="/docs/assets/scalar-api-reference-${version}.js"></script>`);
+    for (const encoding of ['gzip', 'identity']) {
+      const script = await fetch(`${platform!.url}/docs/assets/scalar-api-reference-${version}.js`, { headers: { 'accept-encoding': encoding } });
+      expect(script.status, encoding).toBe(200);
+      expect(script.headers.get('content-type'), encoding).toBe('text/javascript; charset=utf-8');
+      expect(script.headers.get('content-encoding') ?? 'identity', encoding).toBe(encoding);
+      expect(await script.text(), encoding).toContain('createApiReference');
+    }
+  }, 60_000);
+
   it('a CommonJS script: require("@palaver/sdk-node") mints a usage token and verifies a webhook; require("@palaver/sdk-core") gives createClient; require("@palaver/sdk-core/graph") the node catalogue', () => {
     const result = JSON.parse(run('node', ['check.cjs'], backend, 120_000).trim().split('\n').at(-1)!) as Record<string, unknown>;
     expect(result).toEqual({ token: true, voices: expect.any(Number), verifiedType: 'realtime_session.state_changed', forgedRefused: true, createClient: 'function', sttPads: 8 });
@@ -133,6 +157,9 @@ describe('packages installed from tarballs, outside the workspace', () => {
       expect(serverOnly.length).toBeGreaterThan(20);
       expect(serverOnly.filter((name) => existsSync(join(web, 'node_modules', name))), 'server packages in a web app').toEqual([]);
       expect(existsSync(join(web, 'node_modules/@palaver/sdk-node'))).toBe(false);
+      // Nor Scalar's reference (decision 0086): its bundle comes with sdk-node only.
+      expect(existsSync(join(web, 'node_modules/@scalar')), '@scalar packages in a web app').toBe(false);
+      expect(filesMatching(join(web, 'node_modules'), /scalar-api-reference/), "Scalar's bundle in a web app").toEqual([]);
       // The server entry, imported by mistake in a web app's Node tooling, says what to install.
       const misuse = spawnSync('node', ['--input-type=module', '-e', "await import('@palaver/sdk-core/server')"], { cwd: web, encoding: 'utf8', env: consumerEnvironment });
       expect(misuse.status).not.toBe(0);

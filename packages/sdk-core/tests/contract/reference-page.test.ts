@@ -109,8 +109,9 @@ describe("GET /docs: Scalar's API reference served by the platform", () => {
       expect(isLoopbackHost(host), String(host)).toBe(false);
   });
 
-  it('falls back to the built-in reference when @scalar/api-reference is not installed', async () => {
-    expect(locateScalarBundle()).toMatchObject({ version: installed.version, file: expect.stringMatching(/standalone\.js$/) });
+  it("falls back to the built-in reference when Scalar's bundle is not found (neither @palaver/sdk-node's copy nor the package)", async () => {
+    // In this repository the bundle is the development dependency's (the lookup order: scalar-bundle-lookup.test.ts).
+    expect(locateScalarBundle()).toMatchObject({ version: installed.version, file: expect.stringMatching(/standalone\.js$/), gzipped: false });
     const app = new Hono();
     registerReferenceRoutes(app, { config: loadConfig({}), projects: { developmentKey: () => 'pk_never' } as never }, { locateBundle: () => undefined });
     const html = await (await app.request('/docs')).text();

@@ -3,8 +3,7 @@ import { missingPackages, SERVER_PACKAGES_SOURCE } from './optional-package.js';
 
 /**
  * Server packages only some deployments use: loaded when configured (nunjucks: when a graph runs a Jinja2
- * node), with a fallback or a clear error when absent (docs/decisions/0067-dependencies-by-audience.md);
- * `@scalar/api-reference` renders `/docs`, else the built-in reference page does (decision 0086).
+ * node), with a fallback or a clear error when absent (docs/decisions/0067-dependencies-by-audience.md).
  * Every other optional peer dependency of `@palaver/sdk-core` is required by the server.
  */
 export const ENGINE_PACKAGES: readonly string[] = [
@@ -15,7 +14,6 @@ export const ENGINE_PACKAGES: readonly string[] = [
   'pg',
   'ioredis',
   'nunjucks',
-  '@scalar/api-reference',
 ];
 
 /**

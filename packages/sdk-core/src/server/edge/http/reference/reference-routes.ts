@@ -41,13 +41,14 @@ function commonHeaders(context: Context): void {
 
 /**
  * The API reference: `/docs` is Scalar's interactive reference (try-it against this server, examples, code samples,
- * search) when `@scalar/api-reference` is installed, else the built-in page; `/docs/plain` is always the built-in
+ * search) when its bundle is found (`locateScalarBundle`: the copy `@palaver/sdk-node` ships, or the repository's
+ * development dependency), else the built-in page; `/docs/plain` is always the built-in
  * page (one HTML page without scripts but its search, with the node catalogue); the assets are served from here,
  * never from a CDN.
  *
  * @example
  * registerReferenceRoutes(app, services);
- * registerReferenceRoutes(app, services, { locateBundle: () => undefined }); // as without @scalar/api-reference
+ * registerReferenceRoutes(app, services, { locateBundle: () => undefined }); // as without Scalar's bundle
  */
 export function registerReferenceRoutes(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

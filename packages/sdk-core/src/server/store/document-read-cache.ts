@@ -1,20 +1,19 @@
+import type { LRUCache } from 'lru-cache';
+import { timedCache } from '../kernel/timed-cache.js';
 import type { DocumentRow } from './tables.js';
 
 export interface DocumentReadCacheOptions {
   /** How long a row is answered from memory; a write by another process shows after at most this long. */
   ttlMs: number;
-  /** Documents kept at most; past it the oldest is dropped. */
+  /** Documents kept at most; past it the least recently used is dropped. */
   maxDocuments: number;
   /** Rows whose `data` is longer are not kept (graphs, large contexts): the cache is for small, hot documents. */
   maxDataCharacters: number;
   now?: () => number;
 }
 
-interface Entry {
-  expires: number;
-  /** The row by the reading scope (`find`'s query shape, project and human). */
-  rows: Map<string, DocumentRow>;
-}
+/** A document's rows by the reading scope (`find`'s query shape, project and human); its time to live is the first read's. */
+type Entry = Map<string, DocumentRow>;
 
 /**
  * Recently read `documents` rows of an embedded SQLite store, by kind and id. On SQLite the platform is one process
@@ -28,35 +27,26 @@ interface Entry {
  * const row = cache.get('persona', id, scopeKey) ?? readAndKeep();
  */
 export class DocumentReadCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly now: () => number;
+  private readonly entries: LRUCache<string, Entry>;
 
   constructor(private readonly options: DocumentReadCacheOptions) {
-    this.now = options.now ?? Date.now;
+    this.entries = timedCache({ max: options.maxDocuments, ttlMs: options.ttlMs, ...(options.now ? { now: options.now } : {}) });
   }
 
   get(kind: string, id: string, scope: string): DocumentRow | undefined {
-    const key = keyOf(kind, id);
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expires <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.rows.get(scope);
+    return this.entries.get(keyOf(kind, id))?.get(scope);
   }
 
   set(kind: string, id: string, scope: string, row: DocumentRow): void {
     if (row.data.length > this.options.maxDataCharacters) return;
     const key = keyOf(kind, id);
     let entry = this.entries.get(key);
-    if (!entry || entry.expires <= this.now()) {
-      this.entries.delete(key);
-      if (this.entries.size >= this.options.maxDocuments) this.entries.delete(this.entries.keys().next().value!);
-      entry = { expires: this.now() + this.options.ttlMs, rows: new Map() };
+    if (!entry) {
+      entry = new Map();
       this.entries.set(key, entry);
     }
-    entry.rows.set(scope, row);
+    // Another scope's read joins the entry without extending its life.
+    entry.set(scope, row);
   }
 
   /** The document changed (or may have): its next read goes to the database. */
@@ -67,7 +57,7 @@ export class DocumentReadCache {
   /** Every document of `kind` (a write by a query over many ids). */
   forgetKind(kind: string): void {
     const prefix = keyOf(kind, '');
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 
   get size(): number {

@@ -1,5 +1,6 @@
 import * as nodeCrypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timedCache } from '../../kernel/timed-cache.js';
 import type { Store } from '../../store/database.js';
 import { newId, nowIso } from '../../store/ids.js';
 import type { ChangeNotices } from '../change-notices.js';
@@ -34,7 +35,7 @@ const MAX_VERIFIED_KEYS = 1000;
  * CLI on the database) within that time.
  */
 export class ApiKeyService {
-  private readonly verified = new Map<string, { key: VerifiedKey; expiresAt: number }>();
+  private readonly verified = timedCache<string, VerifiedKey>({ max: MAX_VERIFIED_KEYS, ttlMs: VERIFIED_KEY_TTL_MS });
 
   constructor(
     private readonly store: Store,
@@ -73,11 +74,10 @@ export class ApiKeyService {
   async verify(key: string): Promise<VerifiedKey | undefined> {
     const presented = digest(key);
     const remembered = this.verified.get(presented);
-    if (remembered && remembered.expiresAt > performance.now()) return remembered.key;
+    if (remembered) return remembered;
     const verified = await this.verifyStored(presented);
     if (verified) {
-      if (this.verified.size >= MAX_VERIFIED_KEYS) this.verified.clear();
-      this.verified.set(presented, { key: verified, expiresAt: performance.now() + VERIFIED_KEY_TTL_MS });
+      this.verified.set(presented, verified);
     } else {
       this.verified.delete(presented);
     }

@@ -5,6 +5,7 @@ import { newId, nowIso } from '../../store/ids.js';
 import { keysetPage, type Page, type PageRequest } from '../../store/pagination.js';
 import type { CreditRow } from '../../store/tables.js';
 import type { Principal } from '../../kernel/principal.js';
+import { timedCache } from '../../kernel/timed-cache.js';
 import { LedgerWriter, toLedgerEntry } from './ledger-writer.js';
 
 function toCredit(row: CreditRow): Credit {
@@ -42,7 +43,7 @@ export class CreditService {
    * Credits read so far, by id. A credit never changes or goes away once created (the API has no update or
    * delete), so every instance may keep what it read: a charge then reads no credit row.
    */
-  private readonly known = new Map<string, CreditRow>();
+  private readonly known = timedCache<string, CreditRow>({ max: MAX_KNOWN_CREDITS });
 
   constructor(private readonly store: Store) {
     this.ledger = new LedgerWriter(store);
@@ -117,7 +118,6 @@ export class CreditService {
     if (known && known.project === project) return known;
     const row = await this.store.db.selectFrom('credits').selectAll().where('id', '=', id).where('project', '=', project).executeTakeFirst();
     if (!row) throw new NotFoundError(`credit '${id}' not found`);
-    if (this.known.size >= MAX_KNOWN_CREDITS) this.known.clear();
     this.known.set(id, row);
     return row;
   }

@@ -3,6 +3,7 @@ import { ApiError, BadRequestError } from '../../../errors/api-error.js';
 import type { ServerConfig } from '../../kernel/config.js';
 import type { OutboundPolicy } from '../../kernel/outbound/index.js';
 import type { Principal } from '../../kernel/principal.js';
+import { cacheTime, timedCache } from '../../kernel/timed-cache.js';
 import type { ChatModel } from './chat-model.js';
 import { OFFLINE_MODEL_ID, createOfflineChatModel } from './offline-model.js';
 import { createOpenAiCompatibleModel, type OpenAiCompatibleModelOptions } from './openai-compatible-model.js';
@@ -46,21 +47,18 @@ export function createModelResolver(options: ModelResolverOptions): ResolveModel
   const offline = options.offline ?? createOfflineChatModel();
   // Models (and their `openai` clients with pooled connections) are reused while an LLM's definition and
   // resolved headers stay the same; a changed definition or secret gives a new key.
-  const models = new Map<string, ChatModel>();
+  const models = timedCache<string, ChatModel>({ max: MAX_CACHED_MODELS });
   const cached = (key: string, create: () => ChatModel): ChatModel => {
     let model = models.get(key);
-    if (model) {
-      models.delete(key);
-    } else {
+    if (!model) {
       model = create();
-      if (models.size >= MAX_CACHED_MODELS) models.delete(models.keys().next().value!);
+      models.set(key, model);
     }
-    models.set(key, model);
     return model;
   };
   // Which model answers a caller's `model`, remembered briefly: reading the definition and resolving its secrets
   // is most of the gateway's own latency. Only successes are remembered.
-  const resolutions = new Map<string, { model: ChatModel; revision: number; expiresAt: number }>();
+  const resolutions = timedCache<string, { model: ChatModel; revision: number }>({ max: MAX_CACHED_MODELS, ttlMs: RESOLUTION_TTL_MS });
   const resolve = async (principal: Principal, modelId: string): Promise<ChatModel> => {
     let llm: Llm;
     try {
@@ -97,12 +95,12 @@ export function createModelResolver(options: ModelResolverOptions): ResolveModel
     if (modelId === OFFLINE_MODEL_ID) return offline;
     const key = `${principal.project}\u0000${principal.kind}\u0000${principal.human ?? ''}\u0000${modelId}`;
     const revision = options.llms.revision;
-    const now = performance.now();
     const remembered = resolutions.get(key);
-    if (remembered && remembered.revision === revision && remembered.expiresAt > now) return remembered.model;
+    if (remembered && remembered.revision === revision) return remembered.model;
+    const started = performance.now();
     const model = await resolve(principal, modelId);
-    if (resolutions.size >= MAX_CACHED_MODELS) resolutions.clear();
-    resolutions.set(key, { model, revision, expiresAt: now + RESOLUTION_TTL_MS });
+    // Its time to live counts from before the reads: the answer is as old as they are.
+    resolutions.set(key, { model, revision }, { start: cacheTime(started) });
     return model;
   };
 }

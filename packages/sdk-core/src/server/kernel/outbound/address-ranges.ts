@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { timedCache } from '../timed-cache.js';
 
 /**
  * What an IP address reaches, as far as outbound requests are concerned: `loopback` (this host), `private` (a
@@ -84,8 +85,7 @@ function classify(address: string): AddressKind {
 }
 
 /** `BlockList.check` costs about 0.1 ms; the same few addresses are asked about on every request. */
-const classified = new Map<string, AddressKind>();
-const MAX_CLASSIFIED = 1024;
+const classified = timedCache<string, AddressKind>({ max: 1024 });
 
 /**
  * What an IP address (v4 or v6, with or without an IPv6 zone) reaches; anything that is not an IP address is
@@ -98,7 +98,6 @@ export function addressKind(address: string): AddressKind {
   let kind = classified.get(address);
   if (kind === undefined) {
     kind = classify(address);
-    if (classified.size >= MAX_CLASSIFIED) classified.clear();
     classified.set(address, kind);
   }
   return kind;

@@ -44,7 +44,7 @@ export class EmbeddedEndpoint {
 
   constructor(
     settings: Pick<EndpointSettings, 'apiKey' | 'apiSecret'> & Partial<EndpointSettings>,
-    private readonly logger: Logger,
+    readonly logger: Logger,
   ) {
     this.settings = { ...defaultEndpointSettings, ...settings };
     this.verifier = new JoinTokenVerifier(this.settings.apiKey, this.settings.apiSecret);

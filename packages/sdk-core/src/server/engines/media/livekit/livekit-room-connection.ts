@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import {
   AudioFrame as LivekitAudioFrame,
   AudioSource,
@@ -32,7 +33,7 @@ import type {
 import type { AudioFrame } from '../audio/audio-frame.js';
 import { participantKindName } from '../participant-kind.js';
 import { RpcCallError } from '../rpc-error.js';
-import { TypedEmitter } from '../../../kernel/typed-emitter.js';
+import { logListenerError, TypedEmitter } from '../../../kernel/typed-emitter.js';
 
 function toParticipant(participant: Participant): RoomParticipant {
   return {
@@ -116,11 +117,11 @@ class LivekitRemoteAudio implements RemoteAudioTrack {
  * Room metadata goes through the RoomService API (participants cannot set it).
  *
  * @example
- * const connection = new LivekitRoomConnection(room, 'session_1', (metadata) => rooms.updateRoomMetadata('session_1', metadata));
+ * const connection = new LivekitRoomConnection(room, 'session_1', (metadata) => rooms.updateRoomMetadata('session_1', metadata), logger);
  * await room.connect(url, token);
  */
 export class LivekitRoomConnection implements AgentRoomConnection {
-  private readonly events = new TypedEmitter<AgentRoomEvents>();
+  private readonly events: TypedEmitter<AgentRoomEvents>;
   private readonly tracks = new Map<string, LivekitRemoteAudio>();
   private leftFlag = false;
 
@@ -128,7 +129,9 @@ export class LivekitRoomConnection implements AgentRoomConnection {
     private readonly livekitRoom: Room,
     readonly room: string,
     private readonly updateRoomMetadata: (metadata: string) => Promise<void>,
+    logger: Pick<Logger, 'error'>,
   ) {
+    this.events = new TypedEmitter<AgentRoomEvents>(logListenerError(logger, 'LiveKit room connection'));
     const emitParticipant = (participant: Participant) => {
       if (participant.identity !== this.identity) this.events.emit('participantUpdated', toParticipant(participant));
     };

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import {
   DataPacket,
   DataPacket_Kind,
@@ -23,7 +24,7 @@ import type {
   TextStreamWriter,
 } from '../../agent-transport.js';
 import { participantKindName } from '../../participant-kind.js';
-import { TypedEmitter } from '../../../../kernel/typed-emitter.js';
+import { logListenerError, TypedEmitter } from '../../../../kernel/typed-emitter.js';
 import type { ParticipantState } from '../participant-state.js';
 import { PublishedAudioTrack } from '../published-audio-track.js';
 import type { Room } from '../room.js';
@@ -48,13 +49,13 @@ function toParticipant(info: ParticipantInfo): RoomParticipant {
  * The agent inside an embedded room: direct calls into the room, no second WebRTC hop.
  *
  * @example
- * const connection = new EmbeddedAgentConnection(state, room);
+ * const connection = new EmbeddedAgentConnection(state, room, logger);
  * connection.enter();
  * await connection.sendData('{"text":"hi"}', { topic: 'message' });
  */
 export class EmbeddedAgentConnection implements AgentRoomConnection {
   readonly member: LocalMember;
-  private readonly events = new TypedEmitter<AgentRoomEvents>();
+  private readonly events: TypedEmitter<AgentRoomEvents>;
   private readonly known = new Map<string, RoomParticipant>();
   private readonly tracks = new Map<string, RemotePcmTrack>();
   private readonly outputs = new Set<LocalAudioOutput>();
@@ -67,7 +68,9 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
   constructor(
     private readonly state: ParticipantState,
     private readonly roomHandle: Room,
+    logger: Pick<Logger, 'error'>,
   ) {
+    this.events = new TypedEmitter<AgentRoomEvents>(logListenerError(logger, 'embedded agent connection'));
     this.member = new LocalMember(state, {
       participants: (participants) => this.updateParticipants(participants),
       room: (room) => this.events.emit('roomMetadata', room.metadata),

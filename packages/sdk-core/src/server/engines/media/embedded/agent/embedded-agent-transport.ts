@@ -48,7 +48,7 @@ export class EmbeddedAgentTransport implements AgentTransport {
     });
     // Loaded on the first agent's join: its audio output brings werift (~360 ms of a cold start) with it.
     const { EmbeddedAgentConnection } = await import('./embedded-agent-connection.js');
-    const connection = new EmbeddedAgentConnection(state, room);
+    const connection = new EmbeddedAgentConnection(state, room, this.endpoint.logger);
     connection.enter();
     this.connections.add(connection);
     connection.on('disconnected', () => this.connections.delete(connection));

@@ -8,10 +8,7 @@
  *
  * Run: `pnpm bench llm-gateway` (or `node --import tsx bench/llm-gateway.bench.ts`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { GatewayChildren } from './llm-gateway-children.js';
 import { fixed, percentile } from './statistics.js';
 import { cpuPerUnit, threadTicks } from './thread-cpu.js';
 
@@ -33,23 +30,13 @@ interface Sample {
   totalMs: number;
 }
 
-const children: ChildProcess[] = [];
-/** Starts a child (see llm-gateway-child.ts) and reads the JSON line it prints once ready. */
+const children = new GatewayChildren();
+/** Starts a child (see llm-gateway-child.ts): what it printed once ready, and its pid. */
 async function startChild<T>(...args: string[]): Promise<T & { pid: number }> {
   // BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of the platform process there (open it in Chrome DevTools).
   const profile = args[0] === 'platform' && process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'llm-gateway-child.ts'), ...args], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, PALAVER_LOG_LEVEL: 'silent' },
-  });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout });
-  const timer = setTimeout(() => child.kill(), 30_000);
-  for await (const line of lines) {
-    clearTimeout(timer);
-    return { ...(JSON.parse(line) as T), pid: child.pid! };
-  }
-  throw new Error(`child ${args[0]} exited before it was ready`);
+  const { info, pid } = await children.start<T>(args, profile);
+  return { ...info, pid };
 }
 
 const { chatUrl } = await startChild<{ chatUrl: string }>('upstream');
@@ -134,5 +121,5 @@ try {
       `(main thread ${fixed(main?.[1] ?? 0, 0)}, other threads ${fixed(helpers.reduce((sum, [, micros]) => sum + micros, 0), 0)})`,
   );
 } finally {
-  for (const child of children) child.stdin!.end();
+  children.stopAll();
 }

@@ -3,39 +3,18 @@
 // TARGET=platform (default), proxy or openai-proxy; BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of it;
 // BENCH_PERF=1 starts it with --perf-basic-prof and prints its pid before measuring (for `perf record -p`);
 // BENCH_NODE_FLAGS="<flags>" starts it with those flags (e.g. `--import ./profiles/heap-sampler.ts`).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { GatewayChildren, type StartedChild } from '../llm-gateway-children.js';
 import { cpuPerUnit, threadTicks } from '../thread-cpu.js';
 
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 100);
 const ROUNDS = Number(process.env.ROUNDS ?? 20);
 const TARGET = process.env.TARGET ?? 'platform';
-const children: ChildProcess[] = [];
+const children = new GatewayChildren();
 
-async function startChild<T>(...args: string[]): Promise<{ info: T; pid: number }> {
+function startChild<T>(...args: string[]): Promise<StartedChild<T>> {
   const flags =
     args[0] !== TARGET ? [] : process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean) : process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', '--cpu-prof-interval', '250', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : process.env.BENCH_PERF ? ['--perf-basic-prof'] : [];
-  // After tsx's import, so a flag may import a TypeScript file (BENCH_NODE_FLAGS="--import ./profiles/heap-sampler.ts").
-  const child = spawn(process.execPath, ['--import', 'tsx', ...flags, join(dirname(fileURLToPath(import.meta.url)), '..', 'llm-gateway-child.ts'), ...args], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, PALAVER_LOG_LEVEL: 'silent' },
-  });
-  children.push(child);
-  // Flags such as --trace-deopt print to stdout too: the child's JSON line is the one that starts with '{', the
-  // rest goes to stderr (read to the end, so the child never writes into a closed pipe).
-  return new Promise((resolve, reject) => {
-    let ready = false;
-    const lines = createInterface({ input: child.stdout });
-    lines.on('line', (line) => {
-      if (!ready && line.startsWith('{')) {
-        ready = true;
-        resolve({ info: JSON.parse(line) as T, pid: child.pid! });
-      } else process.stderr.write(`${line}\n`);
-    });
-    lines.on('close', () => reject(new Error('child exited')));
-  });
+  return children.start<T>(args, flags);
 }
 
 const { info: upstream } = await startChild<{ chatUrl: string }>('upstream');
@@ -92,4 +71,4 @@ console.log(
   `${TARGET}: ${streams} streams at ${CONCURRENCY} concurrent in ${(performance.now() - started).toFixed(0)} ms; CPU per stream ${total.toFixed(0)} µs ` +
     `(${busy.map(([name, micros]) => `${name} ${micros.toFixed(0)}`).join(', ')}); first chunk p50 ${firsts[Math.floor(streams / 2)]!.toFixed(1)} ms`,
 );
-for (const child of children) child.stdin!.end();
+children.stopAll();

@@ -7,6 +7,7 @@ import type { AgentVoices } from './agent-voice.js';
 import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
 import type { AgentChat } from './answer-stream.js';
 import { DEFAULT_TURN_DETECTION } from './human-listener.js';
+import { SessionRegistry } from './session-registry.js';
 import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
 import { VoiceAgent, type VoiceAgentTuning } from './voice-agent.js';
 
@@ -68,21 +69,16 @@ export function createVoiceAgentHost(dependencies: VoiceAgentHostDependencies): 
     ...dependencies.tuning,
     turnDetection: { ...DEFAULT_TURN_DETECTION, ...dependencies.tuning?.turnDetection },
   };
-  const running = new Map<string, { agent: VoiceAgent; handle: AgentSessionHandle }>();
-  const starting = new Map<string, Promise<AgentSessionHandle>>();
+  const running = new SessionRegistry<VoiceAgent>();
 
-  function forget(id: string, agent: VoiceAgent): void {
-    if (running.get(id)?.agent === agent) running.delete(id);
-  }
-
-  async function launch(spec: AgentSessionSpec, events: AgentSessionEvents): Promise<AgentSessionHandle> {
+  async function launch(spec: AgentSessionSpec, events: AgentSessionEvents): Promise<{ session: VoiceAgent; handle: AgentSessionHandle }> {
     const id = spec.session.id;
     const agent: VoiceAgent = new VoiceAgent(
       spec,
       {
         messageCommitted: (message) => events.messageCommitted(message),
         stopped: async (reason, detail) => {
-          forget(id, agent);
+          running.forget(id, agent);
           await events.stopped(reason, detail);
         },
       },
@@ -94,34 +90,18 @@ export function createVoiceAgentHost(dependencies: VoiceAgentHostDependencies): 
       speak: (text) => agent.speak(text),
       update: (config) => agent.update(config),
       stop: async (reason) => {
-        forget(id, agent);
+        running.forget(id, agent);
         await agent.stop(reason);
       },
     };
-    running.set(id, { agent, handle });
-    return handle;
-  }
-
-  async function start(spec: AgentSessionSpec, events: AgentSessionEvents): Promise<AgentSessionHandle> {
-    const id = spec.session.id;
-    const existing = running.get(id)?.handle ?? starting.get(id);
-    if (existing) return existing;
-    const launching = launch(spec, events);
-    starting.set(id, launching);
-    try {
-      return await launching;
-    } finally {
-      starting.delete(id);
-    }
+    return { session: agent, handle };
   }
 
   return {
-    start,
+    start: (spec, events) => running.start(spec.session.id, () => launch(spec, events)),
     liveSessions: () => running.size,
     async close() {
-      const agents = [...running.values()];
-      running.clear();
-      await Promise.all(agents.map(({ agent }) => agent.stop('ended')));
+      await Promise.all(running.takeAll().map(({ session }) => session.stop('ended')));
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AgentDispatcher, AgentTransport } from '../engines/media/index.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
+import { SessionRegistry } from './session-registry.js';
 import type { VoiceAgentHost } from './voice-agent-host.js';
 import { WorkerAgentSession, type WorkerAgentTuning } from './worker-agent-session.js';
 
@@ -30,18 +31,16 @@ export interface RoutingAgentHostDependencies {
  */
 export function createRoutingAgentHost(dependencies: RoutingAgentHostDependencies): VoiceAgentHost {
   const tuning = { ...DEFAULT_WORKER_AGENT_TUNING, ...dependencies.tuning };
-  const running = new Map<string, AgentSessionHandle>();
+  const running = new SessionRegistry<WorkerAgentSession>();
 
-  async function startWorker(spec: AgentSessionSpec, events: AgentSessionEvents, agentName: string, metadata: string | undefined): Promise<AgentSessionHandle> {
+  async function launchWorker(spec: AgentSessionSpec, events: AgentSessionEvents, agentName: string, metadata: string | undefined): Promise<{ session: WorkerAgentSession; handle: AgentSessionHandle }> {
     const id = spec.session.id;
-    const existing = running.get(id);
-    if (existing) return existing;
-    const session = new WorkerAgentSession(
+    const session: WorkerAgentSession = new WorkerAgentSession(
       spec,
       {
         messageCommitted: (message) => events.messageCommitted(message),
         stopped: async (reason, detail) => {
-          running.delete(id);
+          running.forget(id, session);
           await events.stopped(reason, detail);
         },
       },
@@ -54,25 +53,23 @@ export function createRoutingAgentHost(dependencies: RoutingAgentHostDependencie
       speak: (text) => session.speak(text),
       update: (config) => session.update(config),
       stop: async (reason) => {
-        running.delete(id);
+        running.forget(id, session);
         await session.stop(reason);
       },
     };
-    running.set(id, handle);
-    return handle;
+    return { session, handle };
   }
 
   return {
     start(spec, events) {
       const agent = spec.session.config.general.agent;
-      if (agent?.type === 'livekit_worker') return startWorker(spec, events, agent.agent_name, agent.metadata);
+      if (agent?.type === 'livekit_worker') return running.start(spec.session.id, () => launchWorker(spec, events, agent.agent_name, agent.metadata));
       return dependencies.builtin.start(spec, events);
     },
     liveSessions: () => dependencies.builtin.liveSessions() + running.size,
     async close() {
-      const handles = [...running.values()];
-      running.clear();
-      await Promise.all([dependencies.builtin.close(), ...handles.map((handle) => handle.stop('server_shutdown'))]);
+      const sessions = running.takeAll();
+      await Promise.all([dependencies.builtin.close(), ...sessions.map(({ handle }) => handle.stop('server_shutdown'))]);
     },
   };
 }

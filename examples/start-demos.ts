@@ -17,14 +17,26 @@ import { startVoiceDemo } from './voice-demo/demo-server.js';
 
 const closers: Array<() => Promise<void>> = [];
 let stopping = false;
-const stop = async (code: number) => {
+/**
+ * Closes the demos and the platform, then exits: with `code`, or 1 when a close failed (or took over 10 s). Signals
+ * after the first change nothing: one Ctrl-C reaches this process twice under `pnpm start` (the terminal's, and the
+ * one pnpm and tsx pass on), and a second default handler would end it in the middle of closing.
+ */
+const stop = async (code: number, why?: NodeJS.Signals) => {
   if (stopping) return;
   stopping = true;
-  await Promise.allSettled(closers.reverse().map((close) => close()));
-  process.exit(code);
+  setTimeout(() => {
+    process.stderr.write('Shutdown took over 10 s; exiting now.\n');
+    process.exit(1);
+  }, 10_000).unref();
+  const closed = await Promise.allSettled(closers.reverse().map((close) => close()));
+  const failed = closed.find((result) => result.status === 'rejected');
+  if (failed) process.stderr.write(`Closing failed: ${String(failed.reason)}\n`);
+  if (why) process.stdout.write(`Stopped (${why}).\n`);
+  process.exit(failed ? 1 : code);
 };
-process.once('SIGINT', () => void stop(0));
-process.once('SIGTERM', () => void stop(0));
+process.on('SIGINT', () => void stop(0, 'SIGINT'));
+process.on('SIGTERM', () => void stop(0, 'SIGTERM'));
 
 try {
   const platformPort = portFrom('PORT', 8080);

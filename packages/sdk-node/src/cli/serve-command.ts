@@ -36,18 +36,28 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     ].join('\n') + '\n',
   );
   let stopping = false;
-  // SIGTERM/SIGINT: stop accepting, end live sessions (server_shutdown), finish webhook deliveries in flight,
-  // and exit; a shutdown that takes over 10 s exits anyway (an orchestrator would kill the process next).
-  const stop = async () => {
+  // SIGTERM/SIGINT: stop accepting, end live sessions (server_shutdown), end chat streams still running, finish
+  // webhook deliveries in flight, and exit with the close's status (1 when it failed); a shutdown that takes over
+  // 10 s exits anyway (an orchestrator would kill the process next). A repeated signal changes nothing: one Ctrl-C
+  // reaches the process twice under `pnpm palaver serve` (the terminal's, and the one pnpm and tsx pass on), and
+  // a second default handler would end it in the middle of closing.
+  const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     setTimeout(() => {
       process.stderr.write('palaver: shutdown took over 10 s; exiting now\n');
       process.exit(1);
     }, 10_000).unref();
-    await server.close();
-    process.exit(0);
+    let code = 0;
+    try {
+      await server.close();
+    } catch (error) {
+      process.stderr.write(`palaver: closing failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      code = 1;
+    }
+    process.stdout.write(`palaver: stopped (${signal})\n`);
+    process.exit(code);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }

@@ -80,4 +80,4 @@ export const ClientPadValueSchema: z.ZodMiniType<ClientPadValue> = z.lazy(() =>
     z.looseObject({ type: z.literal('tool_definition'), name: z.string(), description: z.string(), destination: z.unknown() }),
     z.object({ type: z.literal('viseme'), value: z.string() }),
   ]),
-) as unknown as z.ZodMiniType<ClientPadValue>;
+);

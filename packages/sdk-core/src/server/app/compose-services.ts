@@ -88,7 +88,13 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   const usageLimits = new UsageLimitService(store);
   // Endpoint secrets are sealed with the settings key; the associated data binds each to its endpoint id.
   const webhooks = new WebhookService(store, settingsKey, { allowPrivateAddresses: config.webhook.allowPrivateAddresses });
-  const usage = new UsageService(store, usageLimits, webhooks);
+  // This server instance: it holds leases (sessions, app runs, its own) and its usage reservations name it.
+  const instance = newId('instance');
+  const leaseMs = config.realtime.leaseSeconds * 1000;
+  const leaseTiming = { renewIntervalMs: leaseMs / 3, reapIntervalMs: leaseMs / 3 };
+  const usage = new UsageService(store, usageLimits, webhooks, {
+    owners: { leases: new SessionLeases(store, { instance, ttlMs: leaseMs, kind: 'instance' }), timing: leaseTiming, logger },
+  });
   const secrets = new SecretService(store, secret.derive('secret-encryption'), notices);
 
   // Catalogues, seeded once.
@@ -114,7 +120,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     config,
     logger,
     llms,
-    usageMeter: usageServiceMeter(usage),
+    usageMeter: usageServiceMeter(usage, logger),
     transcriber: createSpeechTranscriber(speech, { maxSeconds: config.llm.maxInputAudioSeconds }),
     speechOutput: new ChatSpeechOutput({ synthesis: voiceSynthesis, audioStore: chatAudio }),
     moderate: (text, signal) => voiceSynthesis.moderate(text, signal),
@@ -143,8 +149,6 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   const personas = new PersonaService(store);
   const scenarios = new ScenarioService(store);
   const tools = new ToolService(store, config.llm);
-  const leaseMs = config.realtime.leaseSeconds * 1000;
-  const instance = newId('instance');
   const realtime = new RealtimeSessionService({
     store,
     logger,
@@ -161,7 +165,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     agents,
     leases: {
       leases: new SessionLeases(store, { instance, ttlMs: leaseMs }),
-      timing: { renewIntervalMs: leaseMs / 3, reapIntervalMs: leaseMs / 3 },
+      timing: leaseTiming,
     },
     tellRoom: (sessionId, message) => sendRoomData(media, sessionId, ERROR_TOPIC, JSON.stringify({ message })),
   });
@@ -188,7 +192,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     bus,
     leases: {
       leases: new SessionLeases(store, { instance, ttlMs: leaseMs, kind: 'app_run' }),
-      timing: { renewIntervalMs: leaseMs / 3, reapIntervalMs: leaseMs / 3 },
+      timing: leaseTiming,
     },
     tellRoom: (runId, message) => sendRoomData(media, runId, ERROR_TOPIC, JSON.stringify({ message })),
     dispatcher: media.dispatcher,
@@ -256,6 +260,8 @@ export async function closeServices(services: Services): Promise<void> {
   await services.realtime.close();
   await services.appRuns.close();
   await services.agents.close();
+  // Every stream and agent stopped: this instance's lease and any usage reservation it still holds are given back.
+  await services.usage.close();
   await services.bus.close();
   // Deliveries in flight finish, and the events just written (sessions ended) go out, within the drain time.
   await services.webhookDispatcher.stop({ drainMs: WEBHOOK_DRAIN_MS });

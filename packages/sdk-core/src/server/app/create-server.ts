@@ -89,6 +89,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
   // Renews the leases of the sessions hosted here; ends those of instances that stopped (or of this one's last run).
   services.realtime.keepLeases();
   services.appRuns.keepLeases();
+  // This instance's own lease: its usage reservations are released by whoever finds it expired (a kill -9).
+  await services.usage.keepReservations();
   // Event streams still running at the shutdown's cut-off end with an error event and `[DONE]`, not a cut socket.
   const streams = new OpenEventStreams();
   const app = createApp(services, streams);

@@ -144,6 +144,12 @@ export interface UsageReservationRow {
   amount: number;
   expires_at: string;
   created_at: string;
+  /** The instance holding it (its `instance` lease); null for reservations made without one. */
+  instance: string | null;
+  /** What its request used so far (a stream metered as it goes), recorded if its instance dies; null before. */
+  used: number | null;
+  /** The usage record's metadata (JSON) that goes with `used`. */
+  metadata: string | null;
 }
 
 export interface WebhookEndpointRow {
@@ -241,7 +247,7 @@ export interface MemoryEdgeRow {
 /** The lease of the instance hosting a realtime session's agent (or, by `kind`, an app run). */
 export interface SessionLeaseRow {
   session_id: string;
-  /** `realtime_session` or `app_run`. */
+  /** `realtime_session`, `app_run`, or `instance` (a server instance's own lease: its usage reservations). */
   kind: string;
   project: string;
   instance: string;

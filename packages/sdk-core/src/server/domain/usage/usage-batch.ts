@@ -1,6 +1,6 @@
 import type { Usage, UsageType } from '../../../contract/usage.js';
 import type { WebhookMessage } from '../../../contract/webhooks.js';
-import type { UsageCounterRow, UsageRecordRow } from '../../store/tables.js';
+import type { UsageCounterRow, UsageRecordRow, UsageReservationRow } from '../../store/tables.js';
 
 /** One usage record to write. */
 export interface UsageEntry {
@@ -17,11 +17,18 @@ export interface UsageEntry {
 export interface PendingRecord {
   entry: UsageEntry;
   reservationId: string | null;
+  /**
+   * Not a record: what the reservation's request used so far (a streamed answer metered as it goes), written on the
+   * reservation (created with nothing held when there is none yet); recorded only if its instance dies.
+   */
+  progress?: { expiresAt: string; instance: string | null };
 }
 
 /** What one batch of records writes, whatever the store: rows, summed counters, settled reservations, events. */
 export interface UsageBatch {
   settled: string[];
+  /** What reservations' requests used so far (the latest per reservation), as reservation rows to upsert. */
+  progressed: UsageReservationRow[];
   records: UsageRecordRow[];
   /** One per (project, human, type), values summed; humanless records count in no counter. */
   counters: UsageCounterRow[];
@@ -35,11 +42,31 @@ export interface UsageBatch {
  */
 export function usageBatch(items: readonly PendingRecord[]): UsageBatch {
   const settled: string[] = [];
+  const progressed = new Map<string, UsageReservationRow>();
   const records: UsageRecordRow[] = [];
   const counters = new Map<string, UsageCounterRow>();
   const usages: Usage[] = [];
   const events: UsageBatch['events'] = [];
-  for (const { entry, reservationId } of items) {
+  for (const { entry, reservationId, progress } of items) {
+    if (progress) {
+      // Answered like a record (the group commit answers every item) but only written on the reservation.
+      if (reservationId && entry.human !== null) {
+        progressed.set(reservationId, {
+          id: reservationId,
+          project: entry.project,
+          human: entry.human,
+          type: entry.type,
+          amount: 0,
+          expires_at: progress.expiresAt,
+          created_at: entry.createdAt,
+          instance: progress.instance,
+          used: entry.value,
+          metadata: JSON.stringify(entry.metadata),
+        });
+      }
+      usages.push({ id: entry.id, type: entry.type, value: entry.value, project: entry.project, metadata: entry.metadata, ...(entry.human !== null ? { human: entry.human } : {}) });
+      continue;
+    }
     if (reservationId) settled.push(reservationId);
     records.push({ id: entry.id, project: entry.project, human: entry.human, type: entry.type, value: entry.value, metadata: JSON.stringify(entry.metadata), created_at: entry.createdAt });
     if (entry.human !== null) {
@@ -66,5 +93,5 @@ export function usageBatch(items: readonly PendingRecord[]): UsageBatch {
       event: { type: 'usage.tracked', payload: { ...usage, ...(usage.human !== undefined ? { human_id: usage.human } : {}), extra: { created_at: entry.createdAt } } },
     });
   }
-  return { settled, records, counters: [...counters.values()], usages, events };
+  return { settled, progressed: [...progressed.values()], records, counters: [...counters.values()], usages, events };
 }

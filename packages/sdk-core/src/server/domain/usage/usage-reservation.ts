@@ -3,6 +3,8 @@ import type { Usage } from '../../../contract/usage.js';
 /** How a reservation is settled; supplied by the UsageService that made it. */
 export interface ReservationSettler {
   commit(reservationId: string | null, actual: number, metadata: Record<string, unknown>): Promise<Usage>;
+  /** Notes on the reservation what its request used so far (recorded only if the instance holding it dies). */
+  progress(reservationId: string | null, usedSoFar: number, metadata: Record<string, unknown>): Promise<unknown>;
   release(reservationId: string | null): Promise<void>;
 }
 
@@ -11,7 +13,9 @@ export interface ReservationSettler {
  * `granted` amount counts against the human's limit, so concurrent requests cannot together overshoot
  * the limit by more than one request's excess over its reservation. Settle it exactly once: `commit`
  * with what was really used (recorded as usage, with its `usage.tracked` webhook), or `release`.
- * An unsettled reservation expires on its own (a crashed request does not hold the budget forever).
+ * A long request notes what it used so far with `progress` (a streamed answer metered as it goes): if the instance
+ * holding the reservation dies, the instance that finds its lease expired records that for the human and deletes the
+ * reservation. Otherwise it expires on its own (a crashed request does not hold the budget forever).
  *
  * @example
  * const reservation = await services.usage.reserve(project, human, 'token_cnt', maxTokens);
@@ -43,6 +47,16 @@ export class UsageReservation {
   async commit(actual: number, metadata: Record<string, unknown> = {}): Promise<Usage> {
     this.markSettled();
     return this.settler.commit(this.id, actual, metadata);
+  }
+
+  /**
+   * Notes what the request used so far (`metadata` for its record), written by the usage group commit: nothing is
+   * recorded now, the hold stays; if the instance dies, whoever reaps its lease records it. Without a stored
+   * reservation (no limit) a row holding nothing is made for it. Does nothing once settled.
+   */
+  async progress(usedSoFar: number, metadata: Record<string, unknown> = {}): Promise<void> {
+    if (this.settled || !(usedSoFar > 0)) return;
+    await this.settler.progress(this.id, usedSoFar, metadata);
   }
 
   /** Frees the hold without recording usage. Safe to call after `commit` (does nothing then). */

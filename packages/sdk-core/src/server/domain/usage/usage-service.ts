@@ -1,4 +1,7 @@
 import type { Transaction } from 'kysely';
+import type { Logger } from 'pino';
+import { SessionKeeper, type SessionKeeperTiming } from '../realtime/session-keeper.js';
+import type { SessionLeases } from '../realtime/session-leases.js';
 import type { Usage, UsageLimits, UsageType } from '../../../contract/usage.js';
 import { UsageLimitExceededError } from '../../../errors/api-error.js';
 import type { Store } from '../../store/database.js';
@@ -18,6 +21,16 @@ export type UsageSubject = Pick<Principal, 'project' | 'human'> | { project: str
 export interface UsageServiceOptions {
   /** How long an unsettled reservation holds budget (default 10 min). */
   reservationTtlMs?: number;
+  /**
+   * This server instance: its reservations name it, and are deleted when its `instance` lease expires
+   * ({@link UsageService.releaseReservationsOf}, by whichever instance reaps the lease).
+   */
+  instance?: string;
+  /**
+   * The leases of instances (kind `instance`; `leases.instance` is this one) and how often to renew and reap them:
+   * {@link UsageService.keepReservations} holds this instance's and releases the reservations of expired ones.
+   */
+  owners?: { leases: SessionLeases; timing: SessionKeeperTiming; logger: Logger };
   now?: () => number;
 }
 
@@ -43,6 +56,9 @@ type Executor = Store['db'] | Transaction<Database>;
  */
 export class UsageService {
   private readonly reservationTtlMs: number;
+  private readonly instance: string | null;
+  private readonly owners: UsageServiceOptions['owners'];
+  private keeper: SessionKeeper | undefined;
   private readonly now: () => number;
   private readonly records: GroupCommit<PendingRecord, Usage>;
 
@@ -53,6 +69,8 @@ export class UsageService {
     options: UsageServiceOptions = {},
   ) {
     this.reservationTtlMs = options.reservationTtlMs ?? 10 * 60_000;
+    this.instance = options.owners?.leases.instance ?? options.instance ?? null;
+    this.owners = options.owners;
     this.now = options.now ?? Date.now;
     this.records = new GroupCommit((items) => this.commitRecords(items));
   }
@@ -94,7 +112,7 @@ export class UsageService {
   }
 
   private usageWrite(batch: UsageBatch): UsageWrite {
-    return { settled: batch.settled, records: batch.records, counters: batch.counters, outbox: this.webhooks.outboxOf(batch.events, { checked: false }) };
+    return { settled: batch.settled, progressed: batch.progressed, records: batch.records, counters: batch.counters, outbox: this.webhooks.outboxOf(batch.events, { checked: false }) };
   }
 
   /**
@@ -118,11 +136,20 @@ export class UsageService {
    */
   async reserve(project: string, human: string | null | undefined, type: UsageType, amount: number, options: ReserveOptions = {}): Promise<UsageReservation> {
     if (!Number.isFinite(amount) || amount < 0) throw new RangeError(`reservation amount must be a finite number >= 0, got ${amount}`);
+    // A reservation that holds nothing (no limit) gets a row only when its request notes progress (a long stream).
+    let progressRow: string | null = null;
     const settler = {
       commit: async (reservationId: string | null, actual: number, metadata: Record<string, unknown>) =>
-        this.records.submit({ entry: this.entryOf({ project, human: human ?? null }, type, actual, metadata), reservationId }),
+        this.records.submit({ entry: this.entryOf({ project, human: human ?? null }, type, actual, metadata), reservationId: reservationId ?? progressRow }),
+      progress: async (reservationId: string | null, usedSoFar: number, metadata: Record<string, unknown>) => {
+        if (!human) return;
+        const id = reservationId ?? (progressRow ??= newId('reservation'));
+        const expiresAt = new Date(this.now() + (options.ttlMs ?? this.reservationTtlMs)).toISOString();
+        await this.records.submit({ entry: this.entryOf({ project, human }, type, usedSoFar, metadata), reservationId: id, progress: { expiresAt, instance: this.instance } });
+      },
       release: async (reservationId: string | null) => {
-        if (reservationId) await this.store.db.deleteFrom('usage_reservations').where('id', '=', reservationId).execute();
+        const id = reservationId ?? progressRow;
+        if (id) await this.store.db.deleteFrom('usage_reservations').where('id', '=', id).execute();
       },
     };
     const limit = human ? await this.limits.limitFor(project, human, type) : undefined;
@@ -159,11 +186,67 @@ export class UsageService {
           amount: held,
           expires_at: new Date(nowMs + (options.ttlMs ?? this.reservationTtlMs)).toISOString(),
           created_at: nowIso,
+          instance: this.instance,
         })
         .execute();
       return { id: reservationId, granted: held };
     });
     return new UsageReservation(id, granted, settler);
+  }
+
+  /**
+   * Takes this instance's lease (kind `instance`) and keeps it renewed; every instance looks for expired ones as
+   * often, and the one that claims a lease deletes that instance's reservations (it died holding them). A kill -9
+   * therefore frees its holds within the lease's lifetime plus a renewal interval, not the reservations' 10 min.
+   */
+  async keepReservations(): Promise<void> {
+    if (!this.owners || this.keeper) return;
+    const { leases, timing, logger } = this.owners;
+    await leases.take(this.store.db, leases.instance, '*');
+    this.keeper = new SessionKeeper(
+      leases,
+      timing,
+      async (lost) => {
+        const released = await this.releaseReservationsOf(lost.sessionId, 'host_lost');
+        if (released > 0) logger.warn({ instance: lost.sessionId, reservations: released }, 'released the usage reservations of an instance that stopped renewing its lease');
+      },
+      logger,
+    );
+    this.keeper.start();
+  }
+
+  /**
+   * Stops the lease upkeep; this instance's lease and what it still holds are given back (normally nothing: the streams
+   * ended before, each settling its reservation).
+   */
+  async close(): Promise<void> {
+    const keeper = this.keeper;
+    this.keeper = undefined;
+    if (!keeper || !this.owners) return;
+    await keeper.stop();
+    await this.owners.leases.release(this.owners.leases.instance);
+    await this.releaseReservationsOf(this.owners.leases.instance, 'server_shutdown');
+  }
+
+  /**
+   * Ends the reservations of an instance (its lease expired: it died holding them; or it closes): what their requests
+   * used so far is recorded for their humans (metadata `outcome`), and they are deleted, in one transaction. Answers
+   * how many it released.
+   */
+  async releaseReservationsOf(instance: string, outcome = 'host_lost'): Promise<number> {
+    return this.store.transaction(async (trx) => {
+      const held = await trx.selectFrom('usage_reservations').select(['project', 'human', 'type', 'used', 'metadata']).where('instance', '=', instance).execute();
+      const used = held.filter((row) => row.used !== null && Number(row.used) > 0);
+      if (used.length > 0) {
+        const items = used.map((row) => ({
+          entry: this.entryOf({ project: row.project, human: row.human }, row.type as UsageType, Number(row.used), { ...(JSON.parse(row.metadata ?? '{}') as Record<string, unknown>), outcome }),
+          reservationId: null,
+        }));
+        await writeUsage(trx, this.usageWrite(usageBatch(items)));
+      }
+      const result = await trx.deleteFrom('usage_reservations').where('instance', '=', instance).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
   }
 
   /** The limits the human has reached (used + reserved >= limit); empty when within every limit. */

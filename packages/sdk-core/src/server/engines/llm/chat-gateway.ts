@@ -40,7 +40,15 @@ export interface ChatGatewayDependencies {
   moderate?: ((text: string, signal: AbortSignal) => Promise<void>) | undefined;
   logger: Logger;
   onMetrics?: (metrics: ChatMetrics) => void;
+  /**
+   * How often a running answer's tokens so far are recorded (default 1 s): a crash then loses at most that much of
+   * the metering. Each time is one item of the usage group commit, never a database round trip of the stream's own.
+   */
+  meterEveryMs?: number;
 }
+
+/** See {@link ChatGatewayDependencies.meterEveryMs}. */
+const METER_EVERY_MS = 1000;
 
 export type { ChatMetrics, ChatRunOptions, ChatStreamEvent };
 
@@ -292,13 +300,21 @@ export class ChatGateway implements ChatPort {
     let producedText = 0;
     let outcome: ChatMetrics['outcome'] = 'aborted';
     let failure: unknown;
+    // The tokens so far are recorded every meterEveryMs while the answer runs (a kill -9 loses at most that much).
+    const meterEveryMs = this.dependencies.meterEveryMs ?? METER_EVERY_MS;
+    let meterAt = started + meterEveryMs;
     try {
       for await (const delta of model.stream(modelRequest, { signal })) {
+        const now = performance.now();
         if (firstDeltaMs === undefined) span.firstDelta();
-        firstDeltaMs ??= performance.now() - started;
+        firstDeltaMs ??= now - started;
         if (delta.type === 'usage') reported = delta.usage;
         else if (delta.type === 'text' || delta.type === 'refusal') producedText += delta.text.length;
         else if (delta.type === 'tool-call') producedText += (delta.name?.length ?? 0) + (delta.arguments?.length ?? 0);
+        if (now >= meterAt) {
+          meterAt = now + meterEveryMs;
+          reservation.progress(promptEstimate + Math.ceil(producedText / 4), { ...(request.metadata ?? {}), model: request.model, stream, outcome: 'running' });
+        }
         yield delta;
       }
       outcome = 'completed';

@@ -6,6 +6,13 @@ export interface UsageReservation {
   readonly granted: number;
   /** Records the tokens actually used (prompt + completion) and releases the rest of the reservation. */
   commit(usedTokens: number, metadata: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Notes the tokens used so far (prompt + completion up to now, and the record's metadata) while the request goes
+   * on: if this instance dies, another records them for the human when it finds its lease expired, so a crash loses
+   * at most what streamed since the last call. Cheap: written by the usage group commit, the caller does not wait
+   * for it (failures are the meter's to log). `commit` still records the exact total.
+   */
+  progress(usedTokensSoFar: number, metadata: Record<string, unknown>): void;
   /** Frees the hold without recording usage (nothing was produced). */
   release(): Promise<void>;
 }
@@ -30,6 +37,6 @@ export interface UsageMeter {
  */
 export const unmeteredUsage: UsageMeter = {
   async reserve(_principal, maxTokens) {
-    return { granted: maxTokens, async commit() {}, async release() {} };
+    return { granted: maxTokens, async commit() {}, progress() {}, async release() {} };
   },
 };

@@ -1,12 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { SqliteHandle, Store } from '../database.js';
-import type { Database, UsageCounterRow, UsageRecordRow } from '../tables.js';
+import type { Database, UsageCounterRow, UsageRecordRow, UsageReservationRow } from '../tables.js';
 import { writeOutbox, writeOutboxNow, type OutboxWrite } from './outbox.js';
 
 /** What one batch of usage records writes: settled reservations, the records, the counters to add to, their events. */
 export interface UsageWrite {
   /** Reservations the records settle (deleted). */
   settled: readonly string[];
+  /**
+   * What reservations' requests used so far (a stream metered as it goes): an existing reservation gets `used` and
+   * `metadata`, a missing one is inserted as given (holding nothing). Written before `settled` is deleted.
+   */
+  progressed?: readonly UsageReservationRow[];
   records: readonly UsageRecordRow[];
   /** Added to the running totals: one per (project, human, type), `used` the amount to add. */
   counters: readonly UsageCounterRow[];
@@ -20,6 +25,13 @@ export interface UsageWrite {
  * refuses to update a row twice in one statement), then the outbox rows.
  */
 export async function writeUsage(trx: Kysely<Database>, write: UsageWrite): Promise<void> {
+  if (write.progressed && write.progressed.length > 0) {
+    await trx
+      .insertInto('usage_reservations')
+      .values([...write.progressed])
+      .onConflict((conflict) => conflict.column('id').doUpdateSet((builder) => ({ used: builder.ref('excluded.used'), metadata: builder.ref('excluded.metadata') })))
+      .execute();
+  }
   if (write.settled.length > 0) await trx.deleteFrom('usage_reservations').where('id', 'in', [...write.settled]).execute();
   if (write.records.length > 0) await trx.insertInto('usage_records').values([...write.records]).execute();
   if (write.counters.length > 0) {
@@ -41,6 +53,10 @@ export async function writeUsage(trx: Kysely<Database>, write: UsageWrite): Prom
 function prepareUsageStatements(database: SqliteHandle) {
   return {
     settle: database.prepare('DELETE FROM usage_reservations WHERE id = ?'),
+    progress: database.prepare(
+      'INSERT INTO usage_reservations (id, project, human, type, amount, expires_at, created_at, instance, used, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (id) DO UPDATE SET used = excluded.used, metadata = excluded.metadata',
+    ),
     insertRecord: database.prepare('INSERT INTO usage_records (id, project, human, type, value, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     addToCounter: database.prepare(
       'INSERT INTO usage_counters (project, human, type, used, updated_at) VALUES (?, ?, ?, ?, ?) ' +
@@ -54,6 +70,7 @@ const usageStatements = new WeakMap<SqliteHandle, ReturnType<typeof prepareUsage
 function writeUsageNow(database: SqliteHandle, write: UsageWrite): void {
   let statements = usageStatements.get(database);
   if (!statements) usageStatements.set(database, (statements = prepareUsageStatements(database)));
+  for (const row of write.progressed ?? []) statements.progress.run(row.id, row.project, row.human, row.type, row.amount, row.expires_at, row.created_at, row.instance, row.used, row.metadata);
   for (const id of write.settled) statements.settle.run(id);
   for (const row of write.records) statements.insertRecord.run(row.id, row.project, row.human, row.type, row.value, row.metadata, row.created_at);
   for (const counter of write.counters) statements.addToCounter.run(counter.project, counter.human, counter.type, counter.used, counter.updated_at);

@@ -4,7 +4,8 @@ import { chatAudioMigration } from './0007-chat-audio.js';
 import { contextMemoryMigration } from './0008-context-memory.js';
 import { sessionLeasesMigration } from './0009-session-leases.js';
 import { leaseKindsMigration } from './0010-lease-kinds.js';
+import { reservationOwnersMigration } from './0011-reservation-owners.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append new ones; never edit a released one. */
-export const migrations: Migration[] = [coreMigration, creditsUsageWebhooksMigration, chatAudioMigration, contextMemoryMigration, sessionLeasesMigration, leaseKindsMigration];
+export const migrations: Migration[] = [coreMigration, creditsUsageWebhooksMigration, chatAudioMigration, contextMemoryMigration, sessionLeasesMigration, leaseKindsMigration, reservationOwnersMigration];

@@ -61,8 +61,8 @@ function startPnpm(args: string[]): Promise<Started> {
     env: { ...process.env, PORT: '0', PALAVER_DEMO_PORT: '0', PALAVER_APP_DEMO_PORT: '0', PALAVER_LOG_LEVEL: 'warn' },
   });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`pnpm ${args.join(' ')} did not start within 90 s: ${output}`)), 90_000);
     const check = setInterval(() => {

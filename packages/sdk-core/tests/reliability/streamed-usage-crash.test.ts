@@ -66,14 +66,20 @@ describe.each(await storeKinds())('a server killed (kill -9) in the middle of a 
 
       // The dead instance left its reservation behind, owned by it, with the tokens streamed so far noted on it.
       const left = await observer.db.selectFrom('usage_reservations').selectAll().where('human', '=', HUMAN).execute();
-      expect(left).toEqual([expect.objectContaining({ instance: expect.stringMatching(/^instance_/), amount: estimatePromptTokens(messages) + MAX_COMPLETION_TOKENS })]);
+      expect(left).toEqual([
+        expect.objectContaining({ instance: expect.stringMatching(/^instance_/), amount: estimatePromptTokens(messages) + MAX_COMPLETION_TOKENS }),
+      ]);
       const streamed = Number(left[0]!.used);
       // More than the prompt: completion tokens too.
       expect(streamed).toBeGreaterThan(estimatePromptTokens(messages));
 
       // Another instance on the same database notices the dead instance's lease expired, records what streamed for
       // the human and releases the reservation.
-      survivor = await createServer({ env: {}, config: { ...config, logLevel: 'silent', webhook: { dispatch: false } }, ...(schema ? { databaseSchema: schema } : {}) });
+      survivor = await createServer({
+        env: {},
+        config: { ...config, logLevel: 'silent', webhook: { dispatch: false } },
+        ...(schema ? { databaseSchema: schema } : {}),
+      });
       await expect
         .poll(() => observer.db.selectFrom('usage_reservations').select('id').where('human', '=', HUMAN).execute(), { timeout: 30_000, interval: 200 })
         .toEqual([]);
@@ -82,7 +88,10 @@ describe.each(await storeKinds())('a server killed (kill -9) in the middle of a 
         { type: 'token_cnt', value: streamed, metadata: expect.objectContaining({ model: llm, stream: true, outcome: 'host_lost' }) },
       ]);
       // The human's consumption is what streamed, nothing held any more.
-      expect(await survivor.services.usage.consumption(survivor.services.store.db, survivor.project, HUMAN, 'token_cnt')).toEqual({ used: streamed, reserved: 0 });
+      expect(await survivor.services.usage.consumption(survivor.services.store.db, survivor.project, HUMAN, 'token_cnt')).toEqual({
+        used: streamed,
+        reserved: 0,
+      });
     } finally {
       await child.kill('SIGKILL');
       await survivor?.close();
@@ -127,9 +136,13 @@ describe('a long streamed answer that completes', () => {
       }
       expect(received).toContain('data: [DONE]');
       // One record, of exactly what the upstream reported; the reservation is gone.
-      await expect.poll(() => services.store.db.selectFrom('usage_reservations').select('id').where('human', '=', HUMAN).execute(), { timeout: 10_000 }).toEqual([]);
+      await expect
+        .poll(() => services.store.db.selectFrom('usage_reservations').select('id').where('human', '=', HUMAN).execute(), { timeout: 10_000 })
+        .toEqual([]);
       const records = await services.store.db.selectFrom('usage_records').select(['value', 'metadata']).where('human', '=', HUMAN).execute();
-      expect(records.map((record) => ({ value: Number(record.value), outcome: (JSON.parse(record.metadata) as { outcome: string }).outcome }))).toEqual([{ value: usage.total_tokens, outcome: 'completed' }]);
+      expect(records.map((record) => ({ value: Number(record.value), outcome: (JSON.parse(record.metadata) as { outcome: string }).outcome }))).toEqual([
+        { value: usage.total_tokens, outcome: 'completed' },
+      ]);
       expect(await services.usage.consumption(services.store.db, project, HUMAN, 'token_cnt')).toEqual({ used: usage.total_tokens, reserved: 0 });
     } finally {
       await test.close();

@@ -201,10 +201,12 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   const endpoint = media.endpoint;
   metrics.readFrom({
     liveAgentSessions: () => agents.liveSessions(),
-    mediaRooms: endpoint && (() => {
-      const rooms = endpoint.rooms.list();
-      return { rooms: rooms.length, participants: rooms.reduce((sum, room) => sum + room.list().length, 0) };
-    }),
+    mediaRooms:
+      endpoint &&
+      (() => {
+        const rooms = endpoint.rooms.list();
+        return { rooms: rooms.length, participants: rooms.reduce((sum, room) => sum + room.list().length, 0) };
+      }),
     webhookOutboxDepth: () => webhooks.outboxDepth(),
   });
 

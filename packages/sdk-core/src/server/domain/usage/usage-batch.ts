@@ -64,11 +64,26 @@ export function usageBatch(items: readonly PendingRecord[]): UsageBatch {
           metadata: JSON.stringify(entry.metadata),
         });
       }
-      usages.push({ id: entry.id, type: entry.type, value: entry.value, project: entry.project, metadata: entry.metadata, ...(entry.human !== null ? { human: entry.human } : {}) });
+      usages.push({
+        id: entry.id,
+        type: entry.type,
+        value: entry.value,
+        project: entry.project,
+        metadata: entry.metadata,
+        ...(entry.human !== null ? { human: entry.human } : {}),
+      });
       continue;
     }
     if (reservationId) settled.push(reservationId);
-    records.push({ id: entry.id, project: entry.project, human: entry.human, type: entry.type, value: entry.value, metadata: JSON.stringify(entry.metadata), created_at: entry.createdAt });
+    records.push({
+      id: entry.id,
+      project: entry.project,
+      human: entry.human,
+      type: entry.type,
+      value: entry.value,
+      metadata: JSON.stringify(entry.metadata),
+      created_at: entry.createdAt,
+    });
     if (entry.human !== null) {
       const key = `${entry.project}\u0000${entry.human}\u0000${entry.type}`;
       const counter = counters.get(key);
@@ -90,7 +105,10 @@ export function usageBatch(items: readonly PendingRecord[]): UsageBatch {
     usages.push(usage);
     events.push({
       project: usage.project,
-      event: { type: 'usage.tracked', payload: { ...usage, ...(usage.human !== undefined ? { human_id: usage.human } : {}), extra: { created_at: entry.createdAt } } },
+      event: {
+        type: 'usage.tracked',
+        payload: { ...usage, ...(usage.human !== undefined ? { human_id: usage.human } : {}), extra: { created_at: entry.createdAt } },
+      },
     });
   }
   return { settled, progressed: [...progressed.values()], records, counters: [...counters.values()], usages, events };

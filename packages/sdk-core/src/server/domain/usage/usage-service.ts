@@ -112,7 +112,13 @@ export class UsageService {
   }
 
   private usageWrite(batch: UsageBatch): UsageWrite {
-    return { settled: batch.settled, progressed: batch.progressed, records: batch.records, counters: batch.counters, outbox: this.webhooks.outboxOf(batch.events, { checked: false }) };
+    return {
+      settled: batch.settled,
+      progressed: batch.progressed,
+      records: batch.records,
+      counters: batch.counters,
+      outbox: this.webhooks.outboxOf(batch.events, { checked: false }),
+    };
   }
 
   /**
@@ -145,7 +151,11 @@ export class UsageService {
         if (!human) return;
         const id = reservationId ?? (progressRow ??= newId('reservation'));
         const expiresAt = new Date(this.now() + (options.ttlMs ?? this.reservationTtlMs)).toISOString();
-        await this.records.submit({ entry: this.entryOf({ project, human }, type, usedSoFar, metadata), reservationId: id, progress: { expiresAt, instance: this.instance } });
+        await this.records.submit({
+          entry: this.entryOf({ project, human }, type, usedSoFar, metadata),
+          reservationId: id,
+          progress: { expiresAt, instance: this.instance },
+        });
       },
       release: async (reservationId: string | null) => {
         const id = reservationId ?? progressRow;
@@ -163,7 +173,10 @@ export class UsageService {
         .values({ project, human, type, used: 0, updated_at: nowIso })
         .onConflict((conflict) => conflict.columns(['project', 'human', 'type']).doNothing())
         .execute();
-      await lockRows(this.store, trx.selectFrom('usage_counters').select('used').where('project', '=', project).where('human', '=', human).where('type', '=', type));
+      await lockRows(
+        this.store,
+        trx.selectFrom('usage_counters').select('used').where('project', '=', project).where('human', '=', human).where('type', '=', type),
+      );
       await trx
         .deleteFrom('usage_reservations')
         .where('project', '=', project)
@@ -208,7 +221,8 @@ export class UsageService {
       timing,
       async (lost) => {
         const released = await this.releaseReservationsOf(lost.sessionId, 'host_lost');
-        if (released > 0) logger.warn({ instance: lost.sessionId, reservations: released }, 'released the usage reservations of an instance that stopped renewing its lease');
+        if (released > 0)
+          logger.warn({ instance: lost.sessionId, reservations: released }, 'released the usage reservations of an instance that stopped renewing its lease');
       },
       logger,
     );
@@ -235,11 +249,18 @@ export class UsageService {
    */
   async releaseReservationsOf(instance: string, outcome = 'host_lost'): Promise<number> {
     return this.store.transaction(async (trx) => {
-      const held = await trx.selectFrom('usage_reservations').select(['project', 'human', 'type', 'used', 'metadata']).where('instance', '=', instance).execute();
+      const held = await trx
+        .selectFrom('usage_reservations')
+        .select(['project', 'human', 'type', 'used', 'metadata'])
+        .where('instance', '=', instance)
+        .execute();
       const used = held.filter((row) => row.used !== null && Number(row.used) > 0);
       if (used.length > 0) {
         const items = used.map((row) => ({
-          entry: this.entryOf({ project: row.project, human: row.human }, row.type as UsageType, Number(row.used), { ...(JSON.parse(row.metadata ?? '{}') as Record<string, unknown>), outcome }),
+          entry: this.entryOf({ project: row.project, human: row.human }, row.type as UsageType, Number(row.used), {
+            ...(JSON.parse(row.metadata ?? '{}') as Record<string, unknown>),
+            outcome,
+          }),
           reservationId: null,
         }));
         await writeUsage(trx, this.usageWrite(usageBatch(items)));
@@ -264,7 +285,13 @@ export class UsageService {
   async consumption(executor: Executor, project: string, human: string, type: UsageType): Promise<{ used: number; reserved: number }> {
     const nowIso = new Date(this.now()).toISOString();
     const [counter, reservations] = await Promise.all([
-      executor.selectFrom('usage_counters').select('used').where('project', '=', project).where('human', '=', human).where('type', '=', type).executeTakeFirst(),
+      executor
+        .selectFrom('usage_counters')
+        .select('used')
+        .where('project', '=', project)
+        .where('human', '=', human)
+        .where('type', '=', type)
+        .executeTakeFirst(),
       executor
         .selectFrom('usage_reservations')
         .select((builder) => builder.fn.sum<number | string | null>('amount').as('reserved'))

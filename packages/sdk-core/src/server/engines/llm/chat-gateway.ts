@@ -157,7 +157,10 @@ export class ChatGateway implements ChatPort {
           return;
         }
         const serviceExt = { voice };
-        yield { type: 'chunk', chunk: { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: null, service_ext: serviceExt }, finish_reason: null }] } };
+        yield {
+          type: 'chunk',
+          chunk: { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: null, service_ext: serviceExt }, finish_reason: null }] },
+        };
       }
       if (includeUsage && usage) yield { type: 'chunk', chunk: { ...base, choices: [], usage } };
     })();
@@ -211,7 +214,13 @@ export class ChatGateway implements ChatPort {
     return moderate;
   }
 
-  private async speak(principal: Principal, request: ChatCompletionRequest, plan: SpeechPlan, text: string, options: ChatRunOptions): Promise<ChatVoiceOutput | null> {
+  private async speak(
+    principal: Principal,
+    request: ChatCompletionRequest,
+    plan: SpeechPlan,
+    text: string,
+    options: ChatRunOptions,
+  ): Promise<ChatVoiceOutput | null> {
     const metadata = { ...(request.metadata ?? {}), model: request.model };
     return this.dependencies.speechOutput!.render(principal, plan, text, { signal: options.signal, baseUrl: options.audioBaseUrl ?? '', metadata });
   }
@@ -293,7 +302,14 @@ export class ChatGateway implements ChatPort {
   }
 
   /** The model's deltas, metered: usage is committed however the run ends (done, failed, aborted). */
-  private async *run(prepared: PreparedRun, request: ChatCompletionRequest, signal: AbortSignal, stream: boolean, started: number, span: ChatSpan): AsyncGenerator<ChatDelta> {
+  private async *run(
+    prepared: PreparedRun,
+    request: ChatCompletionRequest,
+    signal: AbortSignal,
+    stream: boolean,
+    started: number,
+    span: ChatSpan,
+  ): AsyncGenerator<ChatDelta> {
     const { model, modelRequest, reservation, promptEstimate } = prepared;
     let firstDeltaMs: number | undefined;
     let reported: ChatCompletionUsage | undefined;

@@ -29,11 +29,21 @@ export async function writeUsage(trx: Kysely<Database>, write: UsageWrite): Prom
     await trx
       .insertInto('usage_reservations')
       .values([...write.progressed])
-      .onConflict((conflict) => conflict.column('id').doUpdateSet((builder) => ({ used: builder.ref('excluded.used'), metadata: builder.ref('excluded.metadata') })))
+      .onConflict((conflict) =>
+        conflict.column('id').doUpdateSet((builder) => ({ used: builder.ref('excluded.used'), metadata: builder.ref('excluded.metadata') })),
+      )
       .execute();
   }
-  if (write.settled.length > 0) await trx.deleteFrom('usage_reservations').where('id', 'in', [...write.settled]).execute();
-  if (write.records.length > 0) await trx.insertInto('usage_records').values([...write.records]).execute();
+  if (write.settled.length > 0)
+    await trx
+      .deleteFrom('usage_reservations')
+      .where('id', 'in', [...write.settled])
+      .execute();
+  if (write.records.length > 0)
+    await trx
+      .insertInto('usage_records')
+      .values([...write.records])
+      .execute();
   if (write.counters.length > 0) {
     await trx
       .insertInto('usage_counters')
@@ -70,7 +80,8 @@ const usageStatements = new WeakMap<SqliteHandle, ReturnType<typeof prepareUsage
 function writeUsageNow(database: SqliteHandle, write: UsageWrite): void {
   let statements = usageStatements.get(database);
   if (!statements) usageStatements.set(database, (statements = prepareUsageStatements(database)));
-  for (const row of write.progressed ?? []) statements.progress.run(row.id, row.project, row.human, row.type, row.amount, row.expires_at, row.created_at, row.instance, row.used, row.metadata);
+  for (const row of write.progressed ?? [])
+    statements.progress.run(row.id, row.project, row.human, row.type, row.amount, row.expires_at, row.created_at, row.instance, row.used, row.metadata);
   for (const id of write.settled) statements.settle.run(id);
   for (const row of write.records) statements.insertRecord.run(row.id, row.project, row.human, row.type, row.value, row.metadata, row.created_at);
   for (const counter of write.counters) statements.addToCounter.run(counter.project, counter.human, counter.type, counter.used, counter.updated_at);

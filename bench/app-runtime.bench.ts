@@ -17,11 +17,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RuntimeRequestPayload } from '@palaver/sdk-core/graph';
-import { HumanParticipant, RUNTIME_API_TOPIC, RecordedEvents, RuntimeApiEnvelope, agentHostFor, createTestPlatform, fliteSpeech, graphOf, runGraph, sessionSpec, sineTone } from '@palaver/sdk-core/testing';
+import {
+  HumanParticipant,
+  RUNTIME_API_TOPIC,
+  RecordedEvents,
+  RuntimeApiEnvelope,
+  agentHostFor,
+  createTestPlatform,
+  fliteSpeech,
+  graphOf,
+  runGraph,
+  sessionSpec,
+  sineTone,
+} from '@palaver/sdk-core/testing';
 import { fixed, percentile } from './statistics.js';
 
 /** Parts of the run to do (all unless `APP_RUNTIME_ONLY` names some). */
-const only = (process.env.APP_RUNTIME_ONLY ?? '').split(',').map((word) => word.trim()).filter(Boolean);
+const only = (process.env.APP_RUNTIME_ONLY ?? '')
+  .split(',')
+  .map((word) => word.trim())
+  .filter(Boolean);
 const wanted = (name: string) => only.length === 0 || only.some((word) => name.includes(word));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -43,7 +58,8 @@ async function joinRun(template: string) {
     if (!parsed.success) return;
     const message = parsed.data;
     if (message.type === 'complete') completes.get(message.req_id)?.(message);
-    if (message.type === 'event' && message.payload.type === 'value') values.push({ at: performance.now(), node: message.payload.node_id, pad: message.payload.pad_id, value: message.payload.value });
+    if (message.type === 'event' && message.payload.type === 'value')
+      values.push({ at: performance.now(), node: message.payload.node_id, pad: message.payload.pad_id, value: message.payload.value });
   });
   const request = (payload: RuntimeRequestPayload) =>
     new Promise<RuntimeApiEnvelope>((resolve) => {
@@ -52,7 +68,8 @@ async function joinRun(template: string) {
       void human.connection.sendData(JSON.stringify({ type: 'request', req_id, payload }), { topic: RUNTIME_API_TOPIC });
     });
   const deadline = performance.now() + 10_000;
-  while (!human.connection.participants().some((participant) => participant.identity === 'agent') && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (!human.connection.participants().some((participant) => participant.identity === 'agent') && performance.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   return { run, human, request, values };
 }
 
@@ -67,7 +84,8 @@ try {
       const before = values.length;
       const sent = performance.now();
       void request({ type: 'push_value', node_id: 'system_prompt', pad_id: 'content', value: { type: 'string', value: `Prompt ${index}` } });
-      while (!values.slice(before).some((value) => value.node === 'system_prompt' && value.pad === 'context_message')) await new Promise((resolve) => setImmediate(resolve));
+      while (!values.slice(before).some((value) => value.node === 'system_prompt' && value.pad === 'context_message'))
+        await new Promise((resolve) => setImmediate(resolve));
       pushToEvent.push(values.slice(before).find((value) => value.pad === 'context_message')!.at - sent);
       const asked = performance.now();
       await request({ type: 'get_value', node_id: 'system_prompt', pad_id: 'content' });
@@ -89,14 +107,20 @@ try {
   } else if (!stt.available) {
     console.log(`[skip] voice to voice: no speech-to-text engine (${stt.reason})`);
   } else {
-    const sentences = ['Please call me tomorrow morning.', 'I would like to book a table for two.', 'The weather is nice today.', 'What time does the train leave?'];
+    const sentences = [
+      'Please call me tomorrow morning.',
+      'I would like to book a table for two.',
+      'The weather is nice today.',
+      'What time does the train leave?',
+    ];
     const said = await Promise.all(sentences.map((sentence) => fliteSpeech(speech, sentence)));
     const measure = async (human: HumanParticipant, answered: (index: number) => boolean): Promise<number[]> => {
       const latencies: number[] = [];
       for (const [index, speechAudio] of said.entries()) {
         const { speechEndedAt } = await human.say(speechAudio, 1500);
         const deadline = performance.now() + 20_000;
-        while ((!human.firstAudibleAfter(speechEndedAt) || !answered(index)) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        while ((!human.firstAudibleAfter(speechEndedAt) || !answered(index)) && performance.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 20));
         const heard = human.firstAudibleAfter(speechEndedAt);
         if (!heard) throw new Error(`turn ${index + 1}: no answer heard`);
         latencies.push(heard.at - speechEndedAt);
@@ -188,7 +212,9 @@ try {
       return stopped;
     };
     const { run, human: runHuman } = await joinRun('app_template_simple_voice_ai');
-    const template = await stops(runHuman, () => test.client.appRuns.pushPadValue(run.app_run.id, { node: 'tts', pad: 'text', value: { type: 'string', value: long } }).then(() => undefined));
+    const template = await stops(runHuman, () =>
+      test.client.appRuns.pushPadValue(run.app_run.id, { node: 'tts', pad: 'text', value: { type: 'string', value: long } }).then(() => undefined),
+    );
     await runHuman.leave();
     const host = agentHostFor(test);
     const identity = 'bench-barge-in-human';
@@ -228,7 +254,10 @@ try {
     const deadline = performance.now() + 10_000;
     while (!(graph.pad('t.rendered_output') as unknown as { value?: unknown }).value && performance.now() < deadline) await sleep(10);
     for (let warm = 0; warm < 20; warm += 1) render(`${ordinary} ${warm}`);
-    const baseline = percentile(Array.from({ length: 50 }, (_, index) => render(`${ordinary}${index}`)), 50);
+    const baseline = percentile(
+      Array.from({ length: 50 }, (_, index) => render(`${ordinary}${index}`)),
+      50,
+    );
     console.log('runaway templates on a Jinja2 node (receiving the template -> the render stopped by a budget: steps, time, output, call stack)');
     for (const [kind, source] of Object.entries(runaway)) {
       const logged = graph.logs.length;

@@ -37,7 +37,12 @@ try {
     const response = await fetch(`${baseUrl}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': server.apiKey },
-      body: JSON.stringify({ model: llm.id, stream: true, messages: [{ role: 'user', content: 'A short answer, please.' }], ...(moderated ? { metadata: { moderation: true } } : {}) }),
+      body: JSON.stringify({
+        model: llm.id,
+        stream: true,
+        messages: [{ role: 'user', content: 'A short answer, please.' }],
+        ...(moderated ? { metadata: { moderation: true } } : {}),
+      }),
     });
     if (!response.ok) throw new Error(`HTTP ${response.status} ${await response.text()}`);
     const reader = response.body!.getReader();
@@ -68,19 +73,48 @@ try {
     }
   }
 
-  const line = (label: string, values: number[]) => `  ${label.padEnd(36)} p50 ${fixed(median(values), 1).padStart(6)} ms   p90 ${fixed(percentile(values, 90), 1).padStart(6)} ms`;
+  const line = (label: string, values: number[]) =>
+    `  ${label.padEnd(36)} p50 ${fixed(median(values), 1).padStart(6)} ms   p90 ${fixed(percentile(values, 90), 1).padStart(6)} ms`;
   console.log(`streamed completion, ${WORDS.length} words ${CHUNK_INTERVAL_MS} ms apart, first sentence 8 words; ${SAMPLES} samples each, interleaved`);
-  console.log(line('first chunk, unmoderated (baseline)', runs.plain.map((sample) => sample.firstChunkMs)));
-  console.log(line('first chunk, moderated', runs.moderated.map((sample) => sample.firstChunkMs)));
-  console.log(line('first word, unmoderated (baseline)', runs.plain.map((sample) => sample.firstWordMs)));
-  console.log(line('first word, moderated', runs.moderated.map((sample) => sample.firstWordMs)));
-  console.log(line('" It" (ends sentence 1), unmoderated', runs.plain.map((sample) => sample.confirmingChunkMs)));
+  console.log(
+    line(
+      'first chunk, unmoderated (baseline)',
+      runs.plain.map((sample) => sample.firstChunkMs),
+    ),
+  );
+  console.log(
+    line(
+      'first chunk, moderated',
+      runs.moderated.map((sample) => sample.firstChunkMs),
+    ),
+  );
+  console.log(
+    line(
+      'first word, unmoderated (baseline)',
+      runs.plain.map((sample) => sample.firstWordMs),
+    ),
+  );
+  console.log(
+    line(
+      'first word, moderated',
+      runs.moderated.map((sample) => sample.firstWordMs),
+    ),
+  );
+  console.log(
+    line(
+      '" It" (ends sentence 1), unmoderated',
+      runs.plain.map((sample) => sample.confirmingChunkMs),
+    ),
+  );
   const addedFirstWord = median(runs.moderated.map((sample) => sample.firstWordMs)) - median(runs.plain.map((sample) => sample.firstWordMs));
   const addedFirstChunk = median(runs.moderated.map((sample) => sample.firstChunkMs)) - median(runs.plain.map((sample) => sample.firstChunkMs));
   // What the gate itself adds: its first release vs when the unmoderated client saw the chunk that allows it.
   const gate = median(runs.moderated.map((sample) => sample.firstWordMs)) - median(runs.plain.map((sample) => sample.confirmingChunkMs));
   console.log(`  moderated first word minus unmoderated " It" (segmenting + word-list check): ${fixed(gate, 1)} ms`);
-  console.log(`  added by moderation (medians): first chunk ${fixed(addedFirstChunk, 1)} ms, first word ${fixed(addedFirstWord, 1)} ms ` + `(the first sentence's 8 chunks at ${CHUNK_INTERVAL_MS} ms: ${8 * CHUNK_INTERVAL_MS} ms)`);
+  console.log(
+    `  added by moderation (medians): first chunk ${fixed(addedFirstChunk, 1)} ms, first word ${fixed(addedFirstWord, 1)} ms ` +
+      `(the first sentence's 8 chunks at ${CHUNK_INTERVAL_MS} ms: ${8 * CHUNK_INTERVAL_MS} ms)`,
+  );
 } finally {
   await server.close();
   await upstream.close();

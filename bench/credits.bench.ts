@@ -55,7 +55,9 @@ async function run(store: StoreKind): Promise<void> {
     const wanted = store === 'postgres' ? 500 : 2000;
     const met = spread.perSecond >= wanted && spread.p99 < 100;
     console.log(`  target ${wanted} charges/s with p99 under 100 ms (100 humans): ${met ? 'met' : 'MISSED'}`);
-    console.log(`  charge/baseline throughput ratio: spread ${fixed(spread.perSecond / baseline.perSecond, 2)}, hot ${fixed(hot.perSecond / baseline.perSecond, 2)}`);
+    console.log(
+      `  charge/baseline throughput ratio: spread ${fixed(spread.perSecond / baseline.perSecond, 2)}, hot ${fixed(hot.perSecond / baseline.perSecond, 2)}`,
+    );
   } finally {
     await server.close();
     if (schema) await dropSchema(postgresUrl, schema);

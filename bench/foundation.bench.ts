@@ -85,9 +85,18 @@ console.log(`(built package from ${statSync(serverEntry).mtime.toISOString()}; \
 const bareCold = coldStarts('bare');
 const startMedian = median(palaverCold.map((run) => run.startMs));
 console.log(`cold start (createServer -> first answered request, in-memory SQLite, built package in plain Node), ${RUNS} runs:`);
-console.log(`  palaver: median ${fixed(startMedian)} ms, p95 ${fixed(percentile(palaverCold.map((run) => run.startMs), 95))} ms (module import median ${fixed(median(palaverCold.map((run) => run.importMs)))} ms; total median ${fixed(median(palaverCold.map((run) => run.totalMs)))} ms)`);
+console.log(
+  `  palaver: median ${fixed(startMedian)} ms, p95 ${fixed(
+    percentile(
+      palaverCold.map((run) => run.startMs),
+      95,
+    ),
+  )} ms (module import median ${fixed(median(palaverCold.map((run) => run.importMs)))} ms; total median ${fixed(median(palaverCold.map((run) => run.totalMs)))} ms)`,
+);
 console.log(`  bare node:http: median ${fixed(median(bareCold.map((run) => run.startMs)))} ms (listen + first fetch)`);
-console.log(`  target < 100 ms: ${startMedian < 100 ? 'met' : 'MISSED'}; ratio palaver/bare ${fixed(startMedian / median(bareCold.map((run) => run.startMs)), 2)}`);
+console.log(
+  `  target < 100 ms: ${startMedian < 100 ? 'met' : 'MISSED'}; ratio palaver/bare ${fixed(startMedian / median(bareCold.map((run) => run.startMs)), 2)}`,
+);
 
 const server = await createServer({ env: {}, config: { logLevel: 'silent' } });
 const base = await server.listen(0);
@@ -115,7 +124,7 @@ const barePort = (bare.address() as { port: number }).port;
 
 const label = `GET ${path.replace(/\/[^/]+$/, '/{id}')} with auth + store read + contract validation, 10 connections, ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s per side after ${WARMUP_MS / 1000} s of warm-up`;
 for (const [mode, measure] of [
-  ['load generator in the server process (the issue\'s yardstick)', throughputInProcess],
+  ["load generator in the server process (the issue's yardstick)", throughputInProcess],
   ['load generator in its own process (server alone on a core)', throughputFromChild],
 ] as const) {
   const { palaver, bare: bareRun, ratios } = await compare(measure, `${base}${path}`, headers, `http://127.0.0.1:${barePort}${path}`);

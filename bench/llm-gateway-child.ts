@@ -22,10 +22,14 @@ if (mode === 'upstream') {
   const target = new URL(chatUrl!);
   const agent = new Agent({ keepAlive: true });
   const proxy = createHttpServer((request, response) => {
-    const upstream = httpRequest(target, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': request.headers['content-length'] ?? '0' } }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'text/event-stream' });
-      answer.pipe(response);
-    });
+    const upstream = httpRequest(
+      target,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': request.headers['content-length'] ?? '0' } },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'text/event-stream' });
+        answer.pipe(response);
+      },
+    );
     upstream.on('error', () => response.destroy());
     request.pipe(upstream);
   });

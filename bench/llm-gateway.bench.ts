@@ -117,8 +117,14 @@ try {
   // Only the gateway's streams reach the platform's process. Its main thread first, then V8's helpers (GC, JIT).
   const [main, ...helpers] = threads;
   console.log(
-    `  platform CPU per gateway stream: ${fixed(threads.reduce((sum, [, micros]) => sum + micros, 0), 0)} µs ` +
-      `(main thread ${fixed(main?.[1] ?? 0, 0)}, other threads ${fixed(helpers.reduce((sum, [, micros]) => sum + micros, 0), 0)})`,
+    `  platform CPU per gateway stream: ${fixed(
+      threads.reduce((sum, [, micros]) => sum + micros, 0),
+      0,
+    )} µs ` +
+      `(main thread ${fixed(main?.[1] ?? 0, 0)}, other threads ${fixed(
+        helpers.reduce((sum, [, micros]) => sum + micros, 0),
+        0,
+      )})`,
   );
 } finally {
   children.stopAll();

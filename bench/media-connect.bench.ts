@@ -51,7 +51,11 @@ async function openSession(singlePeerConnection: boolean): Promise<{ connectMs: 
   await page.goto(testPage.url);
   await page.waitForFunction(() => 'palaver' in window);
   const token = await media.createJoinToken({ room, identity: `human_${room}` });
-  const joined = await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [media.clientUrl(), token, singlePeerConnection] as const);
+  const joined = await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [
+    media.clientUrl(),
+    token,
+    singlePeerConnection,
+  ] as const);
   return {
     connectMs: joined.connectMs,
     stop: async () => {

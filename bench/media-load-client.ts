@@ -31,7 +31,10 @@ async function human(token: string): Promise<void> {
   });
   await room.connect(url, token, { autoSubscribe: true, dynacast: false });
   const source = new AudioSource(48_000, 1);
-  await room.localParticipant!.publishTrack(LocalAudioTrack.createAudioTrack('mic', source), new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }));
+  await room.localParticipant!.publishTrack(
+    LocalAudioTrack.createAudioTrack('mic', source),
+    new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }),
+  );
   void (async () => {
     for (let index = 0; !stopping; index = (index + 1) % 100) {
       await source.captureFrame(new AudioFrame(tone.slice(index * 480, index * 480 + 480), 48_000, 1, 480));

@@ -32,5 +32,7 @@ const baseline = median(results['baseline: import(node:http)']!);
 console.log(`module import time in a fresh Node process, ${RUNS} runs each (ms):`);
 for (const [name, samples] of Object.entries(results)) {
   const p50 = median(samples);
-  console.log(`  ${name.padEnd(38)} p50 ${p50.toFixed(1).padStart(7)}  p95 ${percentile(samples, 95).toFixed(1).padStart(7)}  (${(p50 / baseline).toFixed(1)}x the baseline)`);
+  console.log(
+    `  ${name.padEnd(38)} p50 ${p50.toFixed(1).padStart(7)}  p95 ${percentile(samples, 95).toFixed(1).padStart(7)}  (${(p50 / baseline).toFixed(1)}x the baseline)`,
+  );
 }

@@ -18,7 +18,10 @@ const benches = readdirSync(folder)
 let failures = 0;
 for (const file of benches) {
   console.log(`\n=== ${file} ===`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(folder, file)], { stdio: 'inherit', env: { ...process.env, PALAVER_LOG_LEVEL: 'silent' } });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(folder, file)], {
+    stdio: 'inherit',
+    env: { ...process.env, PALAVER_LOG_LEVEL: 'silent' },
+  });
   if (result.status !== 0) {
     failures += 1;
     console.log(`!!! ${file} exited with ${result.status}`);

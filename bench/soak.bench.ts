@@ -67,7 +67,12 @@ interface Turns {
 }
 
 /** One human: starts a session through the API, joins its room and talks until `until`. */
-async function converse(name: string, until: number, turns: Turns, maxTurns = Number.POSITIVE_INFINITY): Promise<{ agentErrors: string[]; endedEarly: boolean }> {
+async function converse(
+  name: string,
+  until: number,
+  turns: Turns,
+  maxTurns = Number.POSITIVE_INFINITY,
+): Promise<{ agentErrors: string[]; endedEarly: boolean }> {
   const client = platform.clientWith({ apiKey: platform.server.apiKey, humanId: name });
   const { session } = await client.realtime.start({ config: { general: {}, input: {}, output: {}, generative: { llm: 'builtin-offline' } } });
   const human = await HumanParticipant.join(media.transport, session.id, name);
@@ -77,7 +82,8 @@ async function converse(name: string, until: number, turns: Turns, maxTurns = Nu
       const answered = human.finalTranscriptions(true).length;
       const { speechEndedAt } = await human.say(sentences[turn % sentences.length]!);
       const deadline = performance.now() + ANSWER_TIMEOUT_MS;
-      while (human.finalTranscriptions(true).length <= answered && performance.now() < deadline && !human.agentLeft) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (human.finalTranscriptions(true).length <= answered && performance.now() < deadline && !human.agentLeft)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       const heard = human.firstAudibleAfter(speechEndedAt);
       if (human.finalTranscriptions(true).length > answered && heard) turns.latencies.push(heard.at - speechEndedAt);
       else turns.unanswered += 1;
@@ -125,11 +131,17 @@ const p50 = percentile(loaded.latencies, 50);
 const alone50 = percentile(alone.latencies, 50);
 console.log(`soak: ${SESSIONS} sessions for ${fixed(DURATION_MS / 1000, 0)} s, a simulated human speaking in each (warm-up ${fixed(WARMUP_MS / 1000, 0)} s)`);
 console.log(`  turns after warm-up   ${loaded.latencies.length} answered, ${loaded.unanswered} unanswered`);
-console.log(`  turn latency          p50 ${fixed(p50, 0)} ms, p95 ${fixed(percentile(loaded.latencies, 95), 0)} ms (end of human speech -> first audible agent audio)`);
+console.log(
+  `  turn latency          p50 ${fixed(p50, 0)} ms, p95 ${fixed(percentile(loaded.latencies, 95), 0)} ms (end of human speech -> first audible agent audio)`,
+);
 console.log(`  baseline (1 session)  p50 ${fixed(alone50, 0)} ms over ${alone.latencies.length} turns; ratio ${fixed(p50 / alone50, 2)}`);
-console.log(`  errors                ${errors} (unanswered ${loaded.unanswered}, agent error messages ${agentErrors.length}, server error logs ${serverErrors}, sessions ended early ${endedEarly})`);
+console.log(
+  `  errors                ${errors} (unanswered ${loaded.unanswered}, agent error messages ${agentErrors.length}, server error logs ${serverErrors}, sessions ended early ${endedEarly})`,
+);
 for (const line of errorLines) console.log(`    ${line}`);
-console.log(`  RSS                   after warm-up ${mb(warmRss)}, at the end ${mb(endRss)} (${growth >= 0 ? '+' : ''}${fixed(growth * 100, 1)} %, limit ${RSS_GROWTH_LIMIT * 100} %)`);
+console.log(
+  `  RSS                   after warm-up ${mb(warmRss)}, at the end ${mb(endRss)} (${growth >= 0 ? '+' : ''}${fixed(growth * 100, 1)} %, limit ${RSS_GROWTH_LIMIT * 100} %)`,
+);
 console.log(`  RSS samples           ${rssSamples.map((sample) => `${fixed(sample.at / 1000, 0)}s:${fixed(sample.rss / 1024 / 1024, 0)}`).join(' ')}`);
 const passed = errors === 0 && growth <= RSS_GROWTH_LIMIT;
 console.log(`  ${passed ? 'PASS' : 'FAIL'}`);

@@ -3,7 +3,16 @@
  * final-text latency after end of speech, VAD cost per 32 ms frame. Run: `npx tsx bench/speech-engines.ts`.
  */
 import { existsSync } from 'node:fs';
-import { resampleLinear, PocketsphinxEngine, wordErrorRate, collectSynthesis, EspeakEngine, FliteEngine, VoiceActivityDetector, type TtsEngine } from '@palaver/sdk-core/testing';
+import {
+  resampleLinear,
+  PocketsphinxEngine,
+  wordErrorRate,
+  collectSynthesis,
+  EspeakEngine,
+  FliteEngine,
+  VoiceActivityDetector,
+  type TtsEngine,
+} from '@palaver/sdk-core/testing';
 
 const SHORT = 'Hello, how can I help you today?';
 const PARAGRAPH =
@@ -25,7 +34,9 @@ async function ttsFigures(engine: TtsEngine, voice: string) {
     const result = await collectSynthesis(engine.synthesize({ text: PARAGRAPH, voice }));
     factors.push((performance.now() - started) / 1000 / (result.pcm.length / result.sampleRate));
   }
-  console.log(`tts ${engine.service}/${voice}: first audio p50 ${format(median(firstAudio))} ms (min ${format(Math.min(...firstAudio))}), real-time factor ${format(median(factors), 3)}`);
+  console.log(
+    `tts ${engine.service}/${voice}: first audio p50 ${format(median(firstAudio))} ms (min ${format(Math.min(...firstAudio))}), real-time factor ${format(median(factors), 3)}`,
+  );
 }
 
 const flite = new FliteEngine();

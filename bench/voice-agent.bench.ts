@@ -71,14 +71,28 @@ if (!stt.available) {
   process.exit(0);
 }
 const upstream = await startFakeOpenAiUpstream();
-upstream.answerByDefault({ kind: 'stream', chunks: firstTokenChunks(HOSTED_ANSWER), firstChunkDelayMs: HOSTED_FIRST_TOKEN_MS, delayMs: HOSTED_TOKEN_INTERVAL_MS });
+upstream.answerByDefault({
+  kind: 'stream',
+  chunks: firstTokenChunks(HOSTED_ANSWER),
+  firstChunkDelayMs: HOSTED_FIRST_TOKEN_MS,
+  delayMs: HOSTED_TOKEN_INTERVAL_MS,
+});
 const hostedLlm = await test.server.services.llms.create(
   { project: test.server.project, kind: 'key', human: null, credentialId: 'bench' },
-  { name: 'hosted-like', description: 'fake OpenAI upstream: 200 ms to the first token, ~30 tokens/s', headers: [], model: 'hosted-like', post_url: upstream.chatUrl },
+  {
+    name: 'hosted-like',
+    description: 'fake OpenAI upstream: 200 ms to the first token, ~30 tokens/s',
+    headers: [],
+    model: 'hosted-like',
+    post_url: upstream.chatUrl,
+  },
 );
 
 /** Parts of the run to do (all unless `VOICE_AGENT_ONLY` names some). */
-const only = (process.env.VOICE_AGENT_ONLY ?? '').split(',').map((word) => word.trim()).filter(Boolean);
+const only = (process.env.VOICE_AGENT_ONLY ?? '')
+  .split(',')
+  .map((word) => word.trim())
+  .filter(Boolean);
 const wanted = (name: string) => only.length === 0 || only.some((word) => name.includes(word));
 
 interface Profile {
@@ -228,9 +242,13 @@ function corpusLine(outcomes: TurnCorpusOutcome[]): string {
       return `${voice} ${mine.filter((outcome) => outcome.premature).length}/${mine.length}`;
     })
     .join(', ');
-  const which = premature.length > 0 && premature.length <= 6 ? `\n      cut in: ${premature.map((outcome) => `${outcome.item.id} (${outcome.texts.map((text) => `"${text}"`).join(' + ')})`).join(', ')}` : '';
+  const which =
+    premature.length > 0 && premature.length <= 6
+      ? `\n      cut in: ${premature.map((outcome) => `${outcome.item.id} (${outcome.texts.map((text) => `"${text}"`).join(' + ')})`).join(', ')}`
+      : '';
   const ends = outcomes.flatMap((outcome) => (outcome.endAfterSpeechMs === undefined ? [] : [outcome.endAfterSpeechMs]));
-  const endLine = ends.length > 0 ? `; end of the last turn after the speech p50 ${fixed(percentile(ends, 50), 0)} ms, p90 ${fixed(percentile(ends, 90), 0)} ms` : '';
+  const endLine =
+    ends.length > 0 ? `; end of the last turn after the speech p50 ${fixed(percentile(ends, 50), 0)} ms, p90 ${fixed(percentile(ends, 90), 0)} ms` : '';
   return `premature ${premature.length}/${outcomes.length} (${fixed((premature.length / outcomes.length) * 100, 1)} %; ${byVoice}); answers prepared at pauses and thrown away: ${resumed} of ${pauses} pauses${endLine}${which}`;
 }
 
@@ -252,16 +270,24 @@ try {
       const turn = result.readings[index];
       return turn ? `, read as ${turn.reason} (p ${fixed(turn.probability, 2)}), waited ${fixed(turn.waitMs, 0)} ms` : '';
     };
-    const slow = result.endToEnd.flatMap((value, index) => (value > 500 ? [`${index + 1} (${fixed(value, 0)} ms, heard "${result.heard[index]}"${reading(index)})`] : []));
+    const slow = result.endToEnd.flatMap((value, index) =>
+      value > 500 ? [`${index + 1} (${fixed(value, 0)} ms, heard "${result.heard[index]}"${reading(index)})`] : [],
+    );
     console.log(`    over 500 ms  ${slow.length} of ${result.endToEnd.length} turns${slow.length > 0 && slow.length <= 6 ? `: ${slow.join(', ')}` : ''}`);
-    if (profile.turnDetection.mode === 'adaptive') console.log(`    prepared answers played: ${result.prepared} of ${SENTENCES.length} turns; thrown away: ${result.discarded}`);
+    if (profile.turnDetection.mode === 'adaptive')
+      console.log(`    prepared answers played: ${result.prepared} of ${SENTENCES.length} turns; thrown away: ${result.discarded}`);
     if (result.asked.length > 0) {
       // A prepared answer is asked for at the pause, before the end-of-turn decision (the agent's view above).
-      console.log(`    asked        p50 ${fixed(percentile(result.asked, 50), 0)} ms after the speech ended (the request of the answer played, at the upstream); first audio p50 ${fixed(p50, 0)} ms`);
+      console.log(
+        `    asked        p50 ${fixed(percentile(result.asked, 50), 0)} ms after the speech ended (the request of the answer played, at the upstream); first audio p50 ${fixed(p50, 0)} ms`,
+      );
     }
   }
   const stops = wanted('barge-in') ? await bargeIn(5) : [];
-  if (stops.length > 0) console.log(`\n  barge-in (adaptive): the agent's audio stops p50 ${fixed(percentile(stops, 50), 0)} ms, max ${fixed(Math.max(...stops), 0)} ms after the human starts speaking  [${stops.map((value) => fixed(value, 0)).join(', ')}]`);
+  if (stops.length > 0)
+    console.log(
+      `\n  barge-in (adaptive): the agent's audio stops p50 ${fixed(percentile(stops, 50), 0)} ms, max ${fixed(Math.max(...stops), 0)} ms after the human starts speaking  [${stops.map((value) => fixed(value, 0)).join(', ')}]`,
+    );
   if (wanted('corpus')) {
     console.log(`\n  turn taking on the corpus (listener with real VAD and STT, real time)`);
     const adaptiveCorpus = await runTurnCorpus(speech, DEFAULT_TURN_DETECTION);
@@ -272,7 +298,9 @@ try {
     const endsOf = (outcomes: TurnCorpusOutcome[]) => outcomes.flatMap((outcome) => (outcome.endAfterSpeechMs === undefined ? [] : [outcome.endAfterSpeechMs]));
     const [adaptiveEnds, fixedEnds] = [endsOf(adaptiveCorpus), endsOf(fixedCorpus)];
     if (adaptiveEnds.length > 0 && fixedEnds.length > 0) {
-      console.log(`    ratio        ${fixed(percentile(adaptiveEnds, 50) / percentile(fixedEnds, 50), 2)} (end of the last turn after the speech, p50: adaptive / fixed 550 ms)`);
+      console.log(
+        `    ratio        ${fixed(percentile(adaptiveEnds, 50) / percentile(fixedEnds, 50), 2)} (end of the last turn after the speech, p50: adaptive / fixed 550 ms)`,
+      );
     }
   }
 } finally {

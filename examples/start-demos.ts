@@ -47,13 +47,19 @@ try {
   const ollama = configured ? undefined : await detectLocalLlm();
   const server: PalaverServer = await createServer({
     // For development: the try-it console of the reference at /docs starts with the dev key (pages opened on this machine).
-    config: { port: platformPort, docs: { prefillDevKey: true }, ...(ollama ? { llm: { ollamaUrl: ollama.url, ollamaModels: ollama.models.slice(0, 1) } } : {}) },
+    config: {
+      port: platformPort,
+      docs: { prefillDevKey: true },
+      ...(ollama ? { llm: { ollamaUrl: ollama.url, ollamaModels: ollama.models.slice(0, 1) } } : {}),
+    },
   });
   closers.push(() => server.close());
   const platformUrl = await listenOn('platform', platformPort, 'PORT', () => server.listen());
   const voiceDemo = await listenOn('voice demo', voicePort, 'PALAVER_DEMO_PORT', () => startVoiceDemo({ platformUrl, apiKey: server.apiKey, port: voicePort }));
   closers.push(() => voiceDemo.close());
-  const appRunDemo = await listenOn('app run demo', appRunPort, 'PALAVER_APP_DEMO_PORT', () => startAppRunDemo({ platformUrl, apiKey: server.apiKey, port: appRunPort }));
+  const appRunDemo = await listenOn('app run demo', appRunPort, 'PALAVER_APP_DEMO_PORT', () =>
+    startAppRunDemo({ platformUrl, apiKey: server.apiKey, port: appRunPort }),
+  );
   closers.push(() => appRunDemo.close());
   const llm: DemoLlm = ollama ? { kind: 'found', model: ollama.models[0]!, url: ollama.url } : configured ? { kind: 'configured' } : { kind: 'offline' };
   process.stdout.write(startBanner({ voiceDemoUrl: voiceDemo.url, appRunDemoUrl: appRunDemo.url, platformUrl, apiKey: server.apiKey, llm }));

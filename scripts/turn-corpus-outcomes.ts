@@ -9,7 +9,9 @@ import { createTestPlatform, runTurnCorpus, DEFAULT_TURN_DETECTION } from '@pala
 const test = await createTestPlatform();
 const outcomes = await runTurnCorpus(test.server.services.speech, DEFAULT_TURN_DETECTION);
 for (const o of outcomes) {
-  console.log(`${o.premature ? 'PREMATURE' : 'ok       '} ${o.item.id} "${o.item.before}" | pauses: ${o.pauses.map((p) => `"${p.text}" wait ${p.waitMs} p=${p.probability}`).join(' ; ')} | early: ${o.early.map((e) => `"${e}"`).join(' ; ')} | texts: ${o.texts.join(' / ')}`);
+  console.log(
+    `${o.premature ? 'PREMATURE' : 'ok       '} ${o.item.id} "${o.item.before}" | pauses: ${o.pauses.map((p) => `"${p.text}" wait ${p.waitMs} p=${p.probability}`).join(' ; ')} | early: ${o.early.map((e) => `"${e}"`).join(' ; ')} | texts: ${o.texts.join(' / ')}`,
+  );
 }
 console.log(outcomes.filter((o) => o.premature).length, '/', outcomes.length);
 await test.close();

@@ -13,7 +13,15 @@ const children = new GatewayChildren();
 
 function startChild<T>(...args: string[]): Promise<StartedChild<T>> {
   const flags =
-    args[0] !== TARGET ? [] : process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean) : process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', '--cpu-prof-interval', '250', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : process.env.BENCH_PERF ? ['--perf-basic-prof'] : [];
+    args[0] !== TARGET
+      ? []
+      : process.env.BENCH_NODE_FLAGS
+        ? process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean)
+        : process.env.BENCH_CPU_PROFILE
+          ? ['--cpu-prof', '--cpu-prof-interval', '250', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+          : process.env.BENCH_PERF
+            ? ['--perf-basic-prof']
+            : [];
   return children.start<T>(args, flags);
 }
 

@@ -10,7 +10,11 @@ let sampling = false;
 process.on('SIGUSR2', () => {
   if (!sampling) {
     sampling = true;
-    void session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.PALAVER_HEAP_ALL === '1' } as never);
+    void session.post('HeapProfiler.startSampling', {
+      samplingInterval: 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: process.env.PALAVER_HEAP_ALL === '1',
+    } as never);
     return;
   }
   void session.post('HeapProfiler.stopSampling').then((result) => {

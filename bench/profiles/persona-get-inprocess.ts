@@ -1,11 +1,13 @@
 // Profiling helper (not a benchmark): GET /v1/persona/{id} through `server.fetch` (no sockets), for `--cpu-prof`.
 import { createServer } from '@palaver/sdk-core/server';
 const server = await createServer({ env: {}, config: { logLevel: 'silent' } });
-const created = await server.fetch(new Request('http://bench/v1/persona', {
-  method: 'POST',
-  headers: { 'x-api-key': server.apiKey, 'content-type': 'application/json' },
-  body: JSON.stringify({ name: 'Bench', description: 'A persona for the benchmark', voice: 'flite-slt' }),
-}));
+const created = await server.fetch(
+  new Request('http://bench/v1/persona', {
+    method: 'POST',
+    headers: { 'x-api-key': server.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench', description: 'A persona for the benchmark', voice: 'flite-slt' }),
+  }),
+);
 const id = ((await created.json()) as { id: string }).id;
 const headers = { 'x-api-key': server.apiKey };
 const once = async () => {

@@ -110,15 +110,22 @@ async function typeAndHearBack(page: Page, text: string, answers: number): Promi
   await expect(conversation.locator('li.assistant').last()).toContainText(text);
 }
 
-test('the demo walks through a run: the graph before it starts, states in words, a typed message answered, a pad applied, the conversation kept after leaving', async ({ platform, quietBrowser }) => {
+test('the demo walks through a run: the graph before it starts, states in words, a typed message answered, a pad applied, the conversation kept after leaving', async ({
+  platform,
+  quietBrowser,
+}) => {
   const page = await openDemo(quietBrowser, platform.demo.url, DESKTOP);
   await expect(page.getByTestId('connection-state')).toHaveText('Ready to start');
 
   // The drawing is the app's own graph: every node, every link.
   const app = await createClient({ baseUrl: platform.server.url, apiKey: platform.server.apiKey }).apps.retrieve(platform.demo.app);
-  const nodes = (app.graph as { nodes: Array<{ id: string; type: string; pads: Array<{ next_pads?: unknown[] }> }> }).nodes.filter((node) => node.type !== 'Comment');
+  const nodes = (app.graph as { nodes: Array<{ id: string; type: string; pads: Array<{ next_pads?: unknown[] }> }> }).nodes.filter(
+    (node) => node.type !== 'Comment',
+  );
   const graph = page.getByTestId('graph');
-  expect(await graph.locator('[data-node]').evaluateAll((shapes) => shapes.map((shape) => shape.getAttribute('data-node')))).toEqual(nodes.map((node) => node.id));
+  expect(await graph.locator('[data-node]').evaluateAll((shapes) => shapes.map((shape) => shape.getAttribute('data-node')))).toEqual(
+    nodes.map((node) => node.id),
+  );
   await expect(graph.locator('[data-link]')).toHaveCount(nodes.flatMap((node) => node.pads.flatMap((pad) => pad.next_pads ?? [])).length);
   await expect(graph.locator('[data-node="llm"] [data-pad="text_stream"]')).toHaveText('text_stream');
   await expect(page.getByTestId('pad-system_prompt.content')).toHaveValue(/helpful voice assistant/);
@@ -193,9 +200,17 @@ test('on a phone: every state fits the screen, and the graph is drawn top to bot
 
 test('a problem is said in words', async ({ platform, quietBrowser }) => {
   const page = await (await quietBrowser.newContext({ viewport: DESKTOP })).newPage();
-  await page.route('**/api/run', (route) => route.fulfill({ status: 502, contentType: 'application/json', body: JSON.stringify({ message: 'could not mint a usage token: the platform refused the API key' }) }));
+  await page.route('**/api/run', (route) =>
+    route.fulfill({
+      status: 502,
+      contentType: 'application/json',
+      body: JSON.stringify({ message: 'could not mint a usage token: the platform refused the API key' }),
+    }),
+  );
   await page.goto(platform.demo.url);
-  await expect(page.getByTestId('problem')).toHaveText('The demo backend could not open a visit (502): could not mint a usage token: the platform refused the API key');
+  await expect(page.getByTestId('problem')).toHaveText(
+    'The demo backend could not open a visit (502): could not mint a usage token: the platform refused the API key',
+  );
   await expect(page.getByTestId('start')).toBeDisabled();
 });
 

@@ -44,7 +44,13 @@ test.skip(!chromiumAvailable(), 'Debian Chromium (/usr/bin/chromium) is not inst
 function startWorker(platformUrl: string): { process: ChildProcess; log: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'agent.ts', 'start'], {
     cwd: workerFolder,
-    env: { ...process.env, LIVEKIT_URL: platformUrl.replace(/^http/, 'ws'), LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET, PALAVER_WORKER_PORT: '0' },
+    env: {
+      ...process.env,
+      LIVEKIT_URL: platformUrl.replace(/^http/, 'ws'),
+      LIVEKIT_API_KEY: API_KEY,
+      LIVEKIT_API_SECRET: API_SECRET,
+      PALAVER_WORKER_PORT: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

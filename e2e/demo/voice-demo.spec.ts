@@ -98,7 +98,10 @@ test('the demo walks through a call: pickers, greeting, a typed turn, mute, devi
   await page.screenshot({ path: shots('04-muted'), fullPage: true });
   await page.getByTestId('microphone').click();
   await expect(page.getByTestId('muted')).toHaveCount(0);
-  const microphones = await page.getByTestId('microphone-device').locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+  const microphones = await page
+    .getByTestId('microphone-device')
+    .locator('option')
+    .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
   const device = microphones.find((value) => value !== '');
   if (device) {
     await page.getByTestId('microphone-device').selectOption(device);
@@ -115,7 +118,10 @@ test('the demo walks through a call: pickers, greeting, a typed turn, mute, devi
   await page.screenshot({ path: shots('05-ended'), fullPage: true });
 });
 
-test('a long conversation on a 1280x800 screen: the transcript scrolls in its own area, the message box and the newest line stay in view; a cut answer is marked interrupted', async ({ platform, quietBrowser }) => {
+test('a long conversation on a 1280x800 screen: the transcript scrolls in its own area, the message box and the newest line stay in view; a cut answer is marked interrupted', async ({
+  platform,
+  quietBrowser,
+}) => {
   test.setTimeout(240_000);
   const page = await openDemo(quietBrowser, platform.demo.url, { width: 1280, height: 800 });
   await startCall(page);
@@ -131,7 +137,13 @@ test('a long conversation on a 1280x800 screen: the transcript scrolls in its ow
   };
   await expect(transcript).toContainText('I am the Palaver demo agent', { timeout: 20_000 });
   await saidToTheEnd();
-  for (const question of ['what is the weather like', 'and tomorrow morning', 'should I take an umbrella', 'what about the weekend', 'is it windy by the sea']) {
+  for (const question of [
+    'what is the weather like',
+    'and tomorrow morning',
+    'should I take an umbrella',
+    'what about the weekend',
+    'is it windy by the sea',
+  ]) {
     await ask(question);
     await saidToTheEnd();
   }
@@ -173,7 +185,10 @@ test('the last minute is a warning, and the page fits a phone', async ({ platfor
   // Nothing wider than the screen.
   const overflow = await page.evaluate(() => ({
     by: document.documentElement.scrollWidth - window.innerWidth,
-    widest: [...document.querySelectorAll('body *')].map((element) => [element.className || element.tagName, Math.round(element.getBoundingClientRect().right)] as const).filter(([, right]) => right > window.innerWidth).slice(0, 5),
+    widest: [...document.querySelectorAll('body *')]
+      .map((element) => [element.className || element.tagName, Math.round(element.getBoundingClientRect().right)] as const)
+      .filter(([, right]) => right > window.innerWidth)
+      .slice(0, 5),
   }));
   expect(overflow).toEqual({ by: 0, widest: [] });
   await page.getByTestId('hang-up').click();

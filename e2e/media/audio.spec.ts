@@ -19,7 +19,11 @@ for (const singlePeerConnection of [true, false]) {
 
     const page = await newPage();
     const token = await palaver.media.createJoinToken({ room, identity: 'human_mic' });
-    await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [palaver.media.clientUrl(), token, singlePeerConnection] as const);
+    await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [
+      palaver.media.clientUrl(),
+      token,
+      singlePeerConnection,
+    ] as const);
     await eventually(async () => expect(await page.evaluate(() => window.palaver.events())).toContain('TrackSubscribed'));
     const heard = await page.evaluate((frequency) => window.palaver.measureTone(frequency, 1500), AGENT_TONE_HZ);
     expect(Math.abs(heard.peakFrequency - AGENT_TONE_HZ)).toBeLessThan(30);
@@ -48,7 +52,11 @@ for (const singlePeerConnection of [true, false]) {
     const agent = await palaver.media.transport.join({ room });
     const page = await newPage();
     const token = await palaver.media.createJoinToken({ room, identity: 'human_late' });
-    await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [palaver.media.clientUrl(), token, singlePeerConnection] as const);
+    await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [
+      palaver.media.clientUrl(),
+      token,
+      singlePeerConnection,
+    ] as const);
     const published = performance.now();
     const output = await agent.publishAudio();
     const stop = new AbortController();
@@ -72,7 +80,10 @@ test('two humans in one room: audio is forwarded and data relayed between them',
   const listener = await newPage();
   const url = palaver.media.clientUrl();
   await listener.evaluate(([u, jwt]) => window.palaver.connect(u, jwt), [url, await palaver.media.createJoinToken({ room, identity: 'listener' })] as const);
-  await speaker.evaluate(([u, jwt]) => window.palaver.connect(u, jwt, { singlePeerConnection: false }), [url, await palaver.media.createJoinToken({ room, identity: 'speaker' })] as const);
+  await speaker.evaluate(([u, jwt]) => window.palaver.connect(u, jwt, { singlePeerConnection: false }), [
+    url,
+    await palaver.media.createJoinToken({ room, identity: 'speaker' }),
+  ] as const);
   await speaker.evaluate(() => window.palaver.publishMicrophone());
   await eventually(async () => expect(await listener.evaluate(() => window.palaver.events())).toContain('TrackSubscribed'), 15_000);
   const heard = await listener.evaluate((frequency) => window.palaver.measureTone(frequency, 1500), MIC_TONE_HZ);
@@ -80,7 +91,12 @@ test('two humans in one room: audio is forwarded and data relayed between them',
 
   await speaker.evaluate(() => window.palaver.sendData('to listener only', 'relay', ['listener']));
   await eventually(async () =>
-    expect(await listener.evaluate(() => window.palaver.received())).toContainEqual({ kind: 'data', topic: 'relay', from: 'speaker', text: 'to listener only' }),
+    expect(await listener.evaluate(() => window.palaver.received())).toContainEqual({
+      kind: 'data',
+      topic: 'relay',
+      from: 'speaker',
+      text: 'to listener only',
+    }),
   );
   const agentData: string[] = [];
   agent.on('data', (data) => agentData.push(new TextDecoder().decode(data.payload)));

@@ -18,12 +18,21 @@ for (const singlePeerConnection of [true, false]) {
     const { room, agent } = await agentRoom(palaver.media);
     const page = await newPage();
     const token = await palaver.media.createJoinToken({ room, identity: 'human_a', name: 'Ada' });
-    const joined = await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [palaver.media.clientUrl(), token, singlePeerConnection] as const);
+    const joined = await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [
+      palaver.media.clientUrl(),
+      token,
+      singlePeerConnection,
+    ] as const);
     expect(joined.state).toBe('connected');
     expect(joined.sid).toMatch(/^PA_/);
     const participants = await page.evaluate(() => window.palaver.participants());
     expect(participants).toEqual([
-      expect.objectContaining({ identity: 'agent', kind: 4, metadata: JSON.stringify({ agent_state: 'listening' }), attributes: { 'lk.agent.state': 'listening' } }),
+      expect.objectContaining({
+        identity: 'agent',
+        kind: 4,
+        metadata: JSON.stringify({ agent_state: 'listening' }),
+        attributes: { 'lk.agent.state': 'listening' },
+      }),
     ]);
     expect(await page.evaluate(() => window.palaver.roomMetadata())).toBe(JSON.stringify({ session: room }));
     await eventually(() => expect(agent.participants().map((participant) => participant.identity)).toEqual(['human_a']));
@@ -52,7 +61,11 @@ for (const singlePeerConnection of [true, false]) {
     agent.registerRpcMethod('add', async (invocation) => String(JSON.parse(invocation.payload).reduce((sum: number, value: number) => sum + value, 0)));
     const page = await newPage();
     const token = await palaver.media.createJoinToken({ room, identity: 'human_b' });
-    await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [palaver.media.clientUrl(), token, singlePeerConnection] as const);
+    await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [
+      palaver.media.clientUrl(),
+      token,
+      singlePeerConnection,
+    ] as const);
 
     // agent -> client: data with a topic, text stream
     await agent.sendData(JSON.stringify({ text: 'hello' }), { topic: 'message' });
@@ -90,4 +103,3 @@ for (const singlePeerConnection of [true, false]) {
     await agent.leave();
   });
 }
-

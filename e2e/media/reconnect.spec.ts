@@ -23,7 +23,11 @@ for (const singlePeerConnection of [true, false]) {
     const page = await newPage();
     const identity = `resume_${singlePeerConnection ? 'v1' : 'v0'}`;
     const token = await palaver.media.createJoinToken({ room, identity });
-    const joined = await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [palaver.media.clientUrl(), token, singlePeerConnection] as const);
+    const joined = await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [
+      palaver.media.clientUrl(),
+      token,
+      singlePeerConnection,
+    ] as const);
     const before = sessionOf(palaver.media, identity);
     const killedAt = performance.now();
     before.dropSignal();
@@ -49,7 +53,11 @@ for (const singlePeerConnection of [true, false]) {
     const page = await newPage();
     const identity = `rejoin_${singlePeerConnection ? 'v1' : 'v0'}`;
     const token = await palaver.media.createJoinToken({ room, identity });
-    const joined = await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [palaver.media.clientUrl(), token, singlePeerConnection] as const);
+    const joined = await page.evaluate(([url, jwt, single]) => window.palaver.connect(url, jwt, { singlePeerConnection: single }), [
+      palaver.media.clientUrl(),
+      token,
+      singlePeerConnection,
+    ] as const);
     const lostAt = performance.now();
     sessionOf(palaver.media, identity).forget();
     await eventually(async () => expect(await page.evaluate(() => window.palaver.events())).toContain('reconnected'), 30_000, 50);
@@ -70,7 +78,10 @@ test('a clean leave removes the participant as one that left, not one that timed
   const left: string[] = [];
   agent.on('participantLeft', (participant) => left.push(participant.identity));
   const page = await newPage();
-  await page.evaluate(([url, jwt]) => window.palaver.connect(url, jwt), [palaver.media.clientUrl(), await palaver.media.createJoinToken({ room, identity: 'leaver' })] as const);
+  await page.evaluate(([url, jwt]) => window.palaver.connect(url, jwt), [
+    palaver.media.clientUrl(),
+    await palaver.media.createJoinToken({ room, identity: 'leaver' }),
+  ] as const);
   await eventually(() => expect(agent.participants()).toHaveLength(1));
   const session = sessionOf(palaver.media, 'leaver');
   await page.evaluate(() => window.palaver.disconnect());

@@ -26,11 +26,16 @@ test('the connector follows a scripted agent: states, transcripts, chat, audio b
   const room = await sessionRoom(palaver.media);
   const page = await newPage();
   const joined = await joinPage(page, palaver.media, room, 'human_connector');
-  expect(joined).toMatchObject({ ok: true, snapshot: { status: 'waiting_for_agent', connectionState: 'waiting_for_agent', sessionId: room, agentState: null } });
+  expect(joined).toMatchObject({
+    ok: true,
+    snapshot: { status: 'waiting_for_agent', connectionState: 'waiting_for_agent', sessionId: room, agentState: null },
+  });
 
   // The agent joins warming up, publishes its voice, then listens.
   const agent = await ScriptedAgent.join(palaver.media, room, 'warmup', 60);
-  await eventually(async () => expect(await snapshot(page)).toMatchObject({ status: 'connected', connectionState: 'connected', agentState: 'warmup', remainingSeconds: 60 }));
+  await eventually(async () =>
+    expect(await snapshot(page)).toMatchObject({ status: 'connected', connectionState: 'connected', agentState: 'warmup', remainingSeconds: 60 }),
+  );
   await agent.playTone(AGENT_TONE_HZ);
   await agent.setState('listening', 59);
   await eventually(async () => expect(await snapshot(page)).toMatchObject({ agentState: 'listening', remainingSeconds: 59 }));
@@ -117,7 +122,9 @@ test('time limit: the terminal state is kept, and the agent leaving ends the ses
   await new Promise((resolve) => setTimeout(resolve, 300));
   expect((await snapshot(page)).agentState).toBe('time_limit_exceeded');
   await agent.leave();
-  await eventually(async () => expect(await snapshot(page)).toMatchObject({ status: 'not_connected', ended: 'time_limit_exceeded', agentState: 'time_limit_exceeded', error: null }));
+  await eventually(async () =>
+    expect(await snapshot(page)).toMatchObject({ status: 'not_connected', ended: 'time_limit_exceeded', agentState: 'time_limit_exceeded', error: null }),
+  );
   expect((await history(page)).ended).toEqual(['time_limit_exceeded']);
 });
 
@@ -129,7 +136,9 @@ test('usage limit: the server closing the room ends the session with the termina
   await agent.setState('usage_limit_exceeded', null);
   await eventually(async () => expect((await snapshot(page)).agentState).toBe('usage_limit_exceeded'));
   await palaver.media.transport.deleteRoom(room);
-  await eventually(async () => expect(await snapshot(page)).toMatchObject({ status: 'not_connected', ended: 'usage_limit_exceeded', agentState: 'usage_limit_exceeded' }));
+  await eventually(async () =>
+    expect(await snapshot(page)).toMatchObject({ status: 'not_connected', ended: 'usage_limit_exceeded', agentState: 'usage_limit_exceeded' }),
+  );
   await agent.leave().catch(() => {});
 });
 
@@ -138,10 +147,18 @@ test('no agent comes: the connector gives up after agentTimeoutMs with agent_una
   const page = await newPage();
   const joined = await joinPage(page, palaver.media, room, 'human_alone', { agentTimeoutMs: 1500, microphone: false });
   expect(joined.snapshot.status).toBe('waiting_for_agent');
-  await eventually(async () =>
-    expect(await snapshot(page)).toMatchObject({ status: 'not_connected', ended: 'agent_unavailable', error: { name: 'ConnectionError', reason: 'agent_unavailable', message: 'no agent joined the session in time' } }),
-  5000);
-  await eventually(() => expect(palaver.media.endpoint?.clientSessions().filter((session) => session.state.identity === 'human_alone' && !session.left)).toEqual([]));
+  await eventually(
+    async () =>
+      expect(await snapshot(page)).toMatchObject({
+        status: 'not_connected',
+        ended: 'agent_unavailable',
+        error: { name: 'ConnectionError', reason: 'agent_unavailable', message: 'no agent joined the session in time' },
+      }),
+    5000,
+  );
+  await eventually(() =>
+    expect(palaver.media.endpoint?.clientSessions().filter((session) => session.state.identity === 'human_alone' && !session.left)).toEqual([]),
+  );
 });
 
 test('a dropped signalling socket: reconnecting (shown as connecting), then connected, and packets still arrive', async ({ palaver, newPage }) => {
@@ -168,17 +185,24 @@ test('a token the server refuses: connect fails with an unauthorized ConnectionE
   const token = await palaver.media.createJoinToken({ room, identity: 'human_forged' });
   const forged = `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`;
   const result = await page.evaluate(([url, jwt]) => window.connector.connect(url, jwt, { microphone: false }), [palaver.media.clientUrl(), forged] as const);
-  expect(result).toMatchObject({ ok: false, error: { name: 'ConnectionError', reason: 'unauthorized' }, snapshot: { status: 'not_connected', ended: 'failed' } });
+  expect(result).toMatchObject({
+    ok: false,
+    error: { name: 'ConnectionError', reason: 'unauthorized' },
+    snapshot: { status: 'not_connected', ended: 'failed' },
+  });
   expect(result.snapshot.error).toEqual(result.ok ? null : result.error);
   expect((await history(page)).statuses).toEqual(['connecting', 'not_connected']);
 });
 
-test('useVoiceAgent in Chromium: a React app renders the agent\'s states and transcript, and sends typed turns', async ({ palaver, newPage }) => {
+test("useVoiceAgent in Chromium: a React app renders the agent's states and transcript, and sends typed turns", async ({ palaver, newPage }) => {
   const room = await sessionRoom(palaver.media);
   const page = await newPage('react');
   const token = await palaver.media.createJoinToken({ room, identity: 'human_react' });
   await expect(page.getByTestId('connection')).toHaveText('not_connected');
-  await page.evaluate(([url, jwt]) => (window as unknown as { setConnectionDetails(details: object): void }).setConnectionDetails({ url, token: jwt }), [palaver.media.clientUrl(), token] as const);
+  await page.evaluate(([url, jwt]) => (window as unknown as { setConnectionDetails(details: object): void }).setConnectionDetails({ url, token: jwt }), [
+    palaver.media.clientUrl(),
+    token,
+  ] as const);
   await page.getByRole('button', { name: 'Call' }).click();
   await expect(page.getByTestId('connection')).toHaveText('waiting_for_agent');
   await expect(page.getByTestId('agent')).toHaveText('none');
@@ -195,7 +219,14 @@ test('useVoiceAgent in Chromium: a React app renders the agent\'s states and tra
   const now = Date.now();
   await agent.say({ id: 'me_1', agent: false, final: true, created_at: new Date(now).toISOString(), speaking_ended_at: null, text: 'Tell me a joke.' });
   await agent.say({ id: 'joke', agent: true, final: false, created_at: new Date(now + 1000).toISOString(), speaking_ended_at: null, text: 'Why did' });
-  await agent.say({ id: 'joke', agent: true, final: true, created_at: new Date(now + 1000).toISOString(), speaking_ended_at: null, text: 'Why did the chicken cross the road?' });
+  await agent.say({
+    id: 'joke',
+    agent: true,
+    final: true,
+    created_at: new Date(now + 1000).toISOString(),
+    speaking_ended_at: null,
+    text: 'Why did the chicken cross the road?',
+  });
   await expect(page.getByTestId('agent')).toHaveText('speaking');
   await expect(page.getByTestId('remaining')).toHaveText('29');
   await expect(page.getByTestId('transcript').getByRole('listitem')).toHaveText(['me: Tell me a joke.', 'agent: Why did the chicken cross the road?']);
@@ -208,18 +239,28 @@ test('useVoiceAgent in Chromium: a React app renders the agent\'s states and tra
   await agent.leave();
 });
 
-test('starting a session from the browser with a usage token: the REST start is called (CORS), its refusal is the connect error', async ({ palaver, newPage }) => {
+test('starting a session from the browser with a usage token: the REST start is called (CORS), its refusal is the connect error', async ({
+  palaver,
+  newPage,
+}) => {
   const baseUrl = palaver.server.url!;
   const { token } = await createClient({ baseUrl, apiKey: palaver.server.apiKey }).usage.createToken({ human: 'browser_human' });
   const page = await newPage();
   // Validated by the server before anything starts: an LLM that does not exist.
   const config = { general: {}, input: {}, output: {}, generative: { llm: 'llm_does_not_exist' } };
-  const refused = await page.evaluate(([jwt, url, body]) => window.connector.connect('', jwt, { baseUrl: url, config: body, microphone: false }), [token, baseUrl, config] as const);
+  const refused = await page.evaluate(([jwt, url, body]) => window.connector.connect('', jwt, { baseUrl: url, config: body, microphone: false }), [
+    token,
+    baseUrl,
+    config,
+  ] as const);
   expect(refused).toMatchObject({ ok: false, error: { name: 'BadRequestError' }, snapshot: { status: 'not_connected', ended: 'failed', sessionId: null } });
   expect(refused.ok ? '' : refused.error.message).toContain('config.generative.llm');
   expect((await history(page)).statuses).toEqual(['connecting', 'not_connected']);
 
-  const forged = await page.evaluate(([url, body]) => window.connector.connect('', 'not-a-usage-token', { baseUrl: url, config: body, microphone: false }), [baseUrl, config] as const);
+  const forged = await page.evaluate(([url, body]) => window.connector.connect('', 'not-a-usage-token', { baseUrl: url, config: body, microphone: false }), [
+    baseUrl,
+    config,
+  ] as const);
   expect(forged).toMatchObject({ ok: false, error: { name: 'AuthenticationError' }, snapshot: { status: 'not_connected', ended: 'failed' } });
 });
 

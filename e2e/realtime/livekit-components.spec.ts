@@ -28,7 +28,10 @@ const test = base.extend<{}, Fixtures>({
     async ({}, use) => {
       const server = await createServer({ env: {}, config: { logLevel: 'warn' } });
       await server.listen(0, '127.0.0.1');
-      const page = await servePage('livekit components', await bundleForPage(fileURLToPath(new URL('./support/livekit-components-page-entry.tsx', import.meta.url))));
+      const page = await servePage(
+        'livekit components',
+        await bundleForPage(fileURLToPath(new URL('./support/livekit-components-page-entry.tsx', import.meta.url))),
+      );
       await use({ server, pageUrl: page.url });
       await page.close();
       await server.close();
@@ -56,7 +59,10 @@ async function openSession(platform: Fixtures['platform'], browser: Browser, aud
   const page = await (await browser.newContext()).newPage();
   await page.goto(platform.pageUrl);
   await page.waitForFunction(() => 'setConnectionDetails' in window);
-  await page.evaluate((details) => (window as unknown as { setConnectionDetails: (value: unknown) => void }).setConnectionDetails(details), { ...connection_details, audio });
+  await page.evaluate((details) => (window as unknown as { setConnectionDetails: (value: unknown) => void }).setConnectionDetails(details), {
+    ...connection_details,
+    audio,
+  });
   return page;
 }
 
@@ -73,7 +79,12 @@ test("useChat().send() is a typed turn: it comes back as the user's final transc
   await expect(lines.filter({ hasText: 'agent|true|' }).nth(1)).toContainText(/typed question/i);
   // Older hooks: useVoiceAssistant().agentTranscriptions from the legacy transcription packets.
   await expect(page.getByTestId('agent-transcriptions').locator('li').filter({ hasText: 'final|Hello from the Palaver agent' })).toHaveCount(1);
-  await expect(page.getByTestId('agent-transcriptions').locator('li').filter({ hasText: /^final\|.*typed question/i })).toHaveCount(1);
+  await expect(
+    page
+      .getByTestId('agent-transcriptions')
+      .locator('li')
+      .filter({ hasText: /^final\|.*typed question/i }),
+  ).toHaveCount(1);
 });
 
 test("the user's speech is transcribed as the user's, on their microphone track", async ({ platform, speakingBrowser }) => {
@@ -81,7 +92,10 @@ test("the user's speech is transcribed as the user's, on their microphone track"
   const page = await openSession(platform, speakingBrowser, true);
   await expect(page.getByTestId('mic-track')).toHaveText(/^TR_/, { timeout: 20_000 });
   const micTrack = await page.getByTestId('mic-track').textContent();
-  const userLines = page.getByTestId('transcriptions').locator('li').filter({ hasText: `user|true|${micTrack}|` });
+  const userLines = page
+    .getByTestId('transcriptions')
+    .locator('li')
+    .filter({ hasText: `user|true|${micTrack}|` });
   await expect(userLines.first()).toContainText(/weather/i, { timeout: 30_000 });
   // No transcription of the user's words is labelled as the agent's.
   const agentLines = await page.getByTestId('transcriptions').locator('li').filter({ hasText: 'agent|' }).allTextContents();

@@ -38,7 +38,12 @@ describe('the app run demo backend', () => {
   });
 
   it('hands each visitor a usage token with which the browser creates the run itself', async () => {
-    const ticket = (await (await fetch(new URL('/api/run', demo.url), { method: 'POST' })).json()) as { token: string; human: string; app: string; overrides: unknown[] };
+    const ticket = (await (await fetch(new URL('/api/run', demo.url), { method: 'POST' })).json()) as {
+      token: string;
+      human: string;
+      app: string;
+      overrides: unknown[];
+    };
     expect(ticket).toMatchObject({ app: demo.app, overrides: [{ node: 'llm', pad: 'model', value: { type: 'string', value: 'builtin-offline' } }] });
     expect(JSON.stringify(ticket)).not.toContain(platform.apiKey);
     const visitor = createClient({ baseUrl: platformUrl, usageToken: ticket.token });
@@ -47,15 +52,31 @@ describe('the app run demo backend', () => {
     expect(platform.services.appRuns.hosts(run.app_run.id)).toBe(true);
   });
 
-  it('lets the page read, with the visitor\'s token, the graph a run takes, and draw every node and link of it', async () => {
+  it("lets the page read, with the visitor's token, the graph a run takes, and draw every node and link of it", async () => {
     const ticket = (await (await fetch(new URL('/api/run', demo.url), { method: 'POST' })).json()) as RunTicket;
     const graph = await loadAppGraph(platformUrl, ticket);
     const stored = await createClient({ baseUrl: platformUrl, apiKey: platform.apiKey }).apps.retrieve(demo.app);
     expect(graph).toMatchObject({ name: DEMO_APP_NAME, version: stored.version });
-    expect(graph.nodes.map((node) => node.id)).toEqual(['publish', 'stt', 'user_message', 'system_prompt', 'context', 'on_user_message', 'llm', 'tts', 'output']);
+    expect(graph.nodes.map((node) => node.id)).toEqual([
+      'publish',
+      'stt',
+      'user_message',
+      'system_prompt',
+      'context',
+      'on_user_message',
+      'llm',
+      'tts',
+      'output',
+    ]);
     // The ticket's overrides show as the run will hold them.
     expect(graph.nodes.find((node) => node.id === 'llm')!.pads.find((pad) => pad.id === 'model')!.value).toEqual({ type: 'string', value: 'builtin-offline' });
-    expect(graphRoles(graph.nodes)).toEqual({ textEntry: { node: 'user_message', pad: 'content' }, conversation: { node: 'context', pad: 'source' }, stt: 'stt', llm: 'llm', tts: 'tts' });
+    expect(graphRoles(graph.nodes)).toEqual({
+      textEntry: { node: 'user_message', pad: 'content' },
+      conversation: { node: 'context', pad: 'source' },
+      stt: 'stt',
+      llm: 'llm',
+      tts: 'tts',
+    });
 
     const links = graph.nodes.flatMap((node) => node.pads.flatMap((pad) => pad.next_pads.map((next) => `${node.id}.${pad.id}->${next.node}.${next.pad}`)));
     for (const width of [1182, 358]) {

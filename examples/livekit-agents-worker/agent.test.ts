@@ -96,7 +96,10 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
       expect([...room.remoteParticipants.keys()]).not.toContain('palaver-observer');
 
       await room.localParticipant!.sendText('hello there', { topic: 'lk.chat' });
-      await eventually(() => heard.some((line) => line.text === 'You said: hello there' && line.from === agent.identity), `the answer (heard: ${JSON.stringify(heard)})`);
+      await eventually(
+        () => heard.some((line) => line.text === 'You said: hello there' && line.from === agent.identity),
+        `the answer (heard: ${JSON.stringify(heard)})`,
+      );
       await client.realtime.speak(session.id, { text: 'A word from the platform.' });
       await eventually(() => heard.some((line) => line.text === 'A word from the platform.'), 'the spoken text');
 
@@ -151,7 +154,11 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
       await eventually(() => heard.some((line) => line.text === 'Hello! Type something and I will echo it.'), `the greeting (heard: ${JSON.stringify(heard)})`);
       // Typed turns of Palaver's browser connector (`chat_input` packets) are answered too.
       const agent = [...room.remoteParticipants.values()].find((participant) => participant.identity.startsWith('agent-'))!;
-      await room.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify({ text: 'from the browser' })), { reliable: true, topic: 'chat_input', destination_identities: [agent.identity] });
+      await room.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify({ text: 'from the browser' })), {
+        reliable: true,
+        topic: 'chat_input',
+        destination_identities: [agent.identity],
+      });
       await eventually(() => heard.some((line) => line.text === 'You said: from the browser'), `the answer (heard: ${JSON.stringify(heard)})`);
       expect((await client.realtime.end(session.id)).state).toBe('ended');
     } finally {
@@ -166,7 +173,9 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
     const { room } = await joinAsHuman(connection_details.url, connection_details.token);
     try {
       const agent = await eventually(() => [...room.remoteParticipants.values()].find((participant) => participant.identity.startsWith('agent-')), 'the agent');
-      const left = new Promise<void>((resolve) => room.on(RoomEvent.ParticipantDisconnected, (participant) => participant.identity === agent.identity && resolve()));
+      const left = new Promise<void>((resolve) =>
+        room.on(RoomEvent.ParticipantDisconnected, (participant) => participant.identity === agent.identity && resolve()),
+      );
       const ended = await client.realtime.end(session.id);
       expect(ended.state).toBe('ended');
       await left;
@@ -177,16 +186,27 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
 
   it("ends the session at its time limit and takes the worker's agent out", async () => {
     const { session, connection_details } = await client.realtime.start({
-      config: { general: { time_limit_s: 2, agent: { type: 'livekit_worker', agent_name: AGENT_NAME } }, input: {}, output: {}, generative: { llm: 'builtin-offline' } },
+      config: {
+        general: { time_limit_s: 2, agent: { type: 'livekit_worker', agent_name: AGENT_NAME } },
+        input: {},
+        output: {},
+        generative: { llm: 'builtin-offline' },
+      },
     });
     const { room } = await joinAsHuman(connection_details.url, connection_details.token);
     try {
       const agent = await eventually(() => [...room.remoteParticipants.values()].find((participant) => participant.identity.startsWith('agent-')), 'the agent');
-      const left = new Promise<void>((resolve) => room.on(RoomEvent.ParticipantDisconnected, (participant) => participant.identity === agent.identity && resolve()));
-      const ended = await eventually(async () => {
-        const current = await client.realtime.retrieve(session.id);
-        return current.state === 'ended' ? current : undefined;
-      }, 'the time limit to end the session', 10_000);
+      const left = new Promise<void>((resolve) =>
+        room.on(RoomEvent.ParticipantDisconnected, (participant) => participant.identity === agent.identity && resolve()),
+      );
+      const ended = await eventually(
+        async () => {
+          const current = await client.realtime.retrieve(session.id);
+          return current.state === 'ended' ? current : undefined;
+        },
+        'the time limit to end the session',
+        10_000,
+      );
       expect(ended.state).toBe('ended');
       await left;
     } finally {
@@ -206,7 +226,9 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
       const [listed] = await dispatches.listDispatch('dispatched-room');
       const job = listed!.state!.jobs[0]!;
       expect(job.state?.participantIdentity).toMatch(/^agent-/);
-      const left = new Promise<void>((resolve) => room.on(RoomEvent.ParticipantDisconnected, (participant) => participant.identity === job.state!.participantIdentity && resolve()));
+      const left = new Promise<void>((resolve) =>
+        room.on(RoomEvent.ParticipantDisconnected, (participant) => participant.identity === job.state!.participantIdentity && resolve()),
+      );
       await dispatches.deleteDispatch(dispatch.id, 'dispatched-room');
       await left;
       expect(await dispatches.listDispatch('dispatched-room')).toEqual([]);
@@ -227,7 +249,10 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
 
   it('is the agent of a session on a Palaver that uses a LiveKit deployment (dispatch through its AgentDispatchService)', async () => {
     // This Palaver's media is "a LiveKit deployment": the first server's endpoint, where the worker is registered.
-    const scaled = await createServer({ env: { LIVEKIT_URL: mediaUrl, LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET }, config: { logLevel: 'silent' } });
+    const scaled = await createServer({
+      env: { LIVEKIT_URL: mediaUrl, LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET },
+      config: { logLevel: 'silent' },
+    });
     try {
       const scaledClient = createClient({ baseUrl: await scaled.listen(0, '127.0.0.1'), apiKey: scaled.apiKey, maxRetries: 0 });
       const { session, connection_details } = await scaledClient.realtime.start({
@@ -236,7 +261,10 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
       expect(connection_details.url).toBe(mediaUrl);
       const { room, heard } = await joinAsHuman(connection_details.url, connection_details.token);
       try {
-        await eventually(() => [...room.remoteParticipants.values()].some((participant) => participant.attributes['lk.agent.state'] === 'listening'), 'the agent to listen');
+        await eventually(
+          () => [...room.remoteParticipants.values()].some((participant) => participant.attributes['lk.agent.state'] === 'listening'),
+          'the agent to listen',
+        );
         await room.localParticipant!.sendText('over the deployment', { topic: 'lk.chat' });
         await eventually(() => heard.some((line) => line.text === 'You said: over the deployment'), 'the answer');
         expect((await scaledClient.realtime.end(session.id)).state).toBe('ended');
@@ -260,7 +288,9 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
     } finally {
       await room.disconnect();
     }
-    const refused = await client.appRuns.createFromGraph({ graph: { nodes: [], portals: [] }, livekit_agents: [{ agent_name: 'nobody-runs-this' }] }).catch((error: unknown) => error);
+    const refused = await client.appRuns
+      .createFromGraph({ graph: { nodes: [], portals: [] }, livekit_agents: [{ agent_name: 'nobody-runs-this' }] })
+      .catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 503 });
   });
 
@@ -282,7 +312,14 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
     expect(noAgentGrant).toBe(401);
 
     const refused = await client.realtime
-      .start({ config: { general: { agent: { type: 'livekit_worker', agent_name: 'nobody-runs-this' } }, input: {}, output: {}, generative: { llm: 'builtin-offline' } } })
+      .start({
+        config: {
+          general: { agent: { type: 'livekit_worker', agent_name: 'nobody-runs-this' } },
+          input: {},
+          output: {},
+          generative: { llm: 'builtin-offline' },
+        },
+      })
       .catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 503 });
     expect(String((refused as Error).message)).toContain("no LiveKit Agents worker named 'nobody-runs-this'");

@@ -12,7 +12,9 @@ describe("the worker's health-check address", () => {
   });
 
   it('names the variable when the value is not a port or the port is taken', async () => {
-    await expect(healthCheckAddress({ PALAVER_WORKER_PORT: 'eighty' })).rejects.toThrow('PALAVER_WORKER_PORT=eighty is not a port: use a whole number from 0 to 65535 (0 picks a free one)');
+    await expect(healthCheckAddress({ PALAVER_WORKER_PORT: 'eighty' })).rejects.toThrow(
+      'PALAVER_WORKER_PORT=eighty is not a port: use a whole number from 0 to 65535 (0 picks a free one)',
+    );
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {

@@ -34,7 +34,8 @@ function tryPort(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', (error: NodeJS.ErrnoException) => {
-      const why = error.code === 'EADDRINUSE' ? 'is already in use' : error.code === 'EACCES' ? 'needs privileges' : `cannot be used (${error.code ?? error.message})`;
+      const why =
+        error.code === 'EADDRINUSE' ? 'is already in use' : error.code === 'EACCES' ? 'needs privileges' : `cannot be used (${error.code ?? error.message})`;
       reject(new Error(`port ${port} on ${host} (the worker's health check) ${why}: set PALAVER_WORKER_PORT to another port (0 picks a free one)`));
     });
     probe.listen(port, host, () => {

@@ -12,7 +12,10 @@ describe('a local OpenAI-compatible server (Ollama) for the demos', () => {
   beforeAll(async () => {
     // Ollama's OpenAI-compatible model list, as it answers it.
     ollama = createHttpServer((request, response) => {
-      if (request.url === '/v1/models') response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'llama3.2:1b', object: 'model', created: 1, owned_by: 'library' }] }));
+      if (request.url === '/v1/models')
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ object: 'list', data: [{ id: 'llama3.2:1b', object: 'model', created: 1, owned_by: 'library' }] }));
       else response.writeHead(404).end();
     });
     await new Promise<void>((resolve) => ollama.listen(0, '127.0.0.1', resolve));

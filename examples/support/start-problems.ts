@@ -33,7 +33,8 @@ export async function listenOn<T>(what: string, port: number, variable: string, 
     return await listen();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new StartProblem(`port ${port} (${what}) is already in use: stop what uses it, or set ${variable} to another port (0 picks a free one)`);
+    if (code === 'EADDRINUSE')
+      throw new StartProblem(`port ${port} (${what}) is already in use: stop what uses it, or set ${variable} to another port (0 picks a free one)`);
     if (code === 'EACCES') throw new StartProblem(`port ${port} (${what}) needs privileges: set ${variable} to a port above 1023`);
     throw error;
   }

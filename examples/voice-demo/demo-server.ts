@@ -34,7 +34,10 @@ export async function startVoiceDemo(options: VoiceDemoOptions): Promise<VoiceDe
     routes: {
       '/api/session': async () => {
         const human = `visitor-${randomBytes(6).toString('hex')}`;
-        const [token, llmId] = await Promise.all([createUsageToken({ baseUrl: options.platformUrl, apiKey: options.apiKey, human, ttlSeconds: 3600 }), llm]).catch((error: unknown) => {
+        const [token, llmId] = await Promise.all([
+          createUsageToken({ baseUrl: options.platformUrl, apiKey: options.apiKey, human, ttlSeconds: 3600 }),
+          llm,
+        ]).catch((error: unknown) => {
           throw new Error(`could not mint a usage token: ${(error as Error).message}`);
         });
         return { token, human, llm: llmId };

@@ -38,7 +38,11 @@ describe('the voice demo app backend', () => {
     const voices = await fetch(`${platformUrl}/v1/voice/list`, { headers: { authorization: `Bearer ${first!.token}` } });
     expect(voices.status).toBe(200);
     // A usage token cannot call API-key-only routes.
-    const speak = await fetch(`${platformUrl}/v1/realtime/nope/speak`, { method: 'POST', headers: { authorization: `Bearer ${first!.token}`, 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    const speak = await fetch(`${platformUrl}/v1/realtime/nope/speak`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${first!.token}`, 'content-type': 'application/json' },
+      body: '{"text":"hi"}',
+    });
     expect(speak.status).toBe(403);
   });
 

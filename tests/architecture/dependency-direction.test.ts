@@ -115,7 +115,10 @@ describe('dependency direction', () => {
       }
     }
     expect(violations).toEqual([]);
-    expect(dependencies.filter((name) => !used.has(name)), 'dependencies no browser entry uses').toEqual([]);
+    expect(
+      dependencies.filter((name) => !used.has(name)),
+      'dependencies no browser entry uses',
+    ).toEqual([]);
   });
 
   it('the server imports only packages it declares: optional peers of sdk-core, all brought by sdk-node, or compiled into the build', () => {
@@ -124,8 +127,14 @@ describe('dependency direction', () => {
     // Compiled into the server build (tsup's noExternal): needed only to build, so a development dependency, and
     // neither a peer nor one of sdk-node's (an installed copy would go unused).
     const bundled = core.palaver?.bundledIntoBuild ?? [];
-    expect(bundled.filter((name) => !(name in (core.devDependencies ?? {}))), 'bundled packages that are not development dependencies').toEqual([]);
-    expect(bundled.filter((name) => name in (core.peerDependencies ?? {}) || name in (node.dependencies ?? {})), 'bundled packages also installed').toEqual([]);
+    expect(
+      bundled.filter((name) => !(name in (core.devDependencies ?? {}))),
+      'bundled packages that are not development dependencies',
+    ).toEqual([]);
+    expect(
+      bundled.filter((name) => name in (core.peerDependencies ?? {}) || name in (node.dependencies ?? {})),
+      'bundled packages also installed',
+    ).toEqual([]);
     const declared = new Set([...Object.keys(core.dependencies ?? {}), ...Object.keys(core.peerDependencies ?? {}), ...bundled]);
     const violations: string[] = [];
     for (const file of [...sourceFiles(serverSource), join(coreSource, 'server.ts'), join(coreSource, 'server-commonjs.ts')]) {
@@ -136,9 +145,15 @@ describe('dependency direction', () => {
     }
     expect(violations).toEqual([]);
     const peers = Object.keys(core.peerDependencies ?? {});
-    expect(peers.filter((name) => core.peerDependenciesMeta?.[name]?.optional !== true), 'peers that are not optional').toEqual([]);
+    expect(
+      peers.filter((name) => core.peerDependenciesMeta?.[name]?.optional !== true),
+      'peers that are not optional',
+    ).toEqual([]);
     const broughtByNode = { ...node.dependencies, ...node.optionalDependencies };
-    expect(peers.filter((name) => !(name in broughtByNode)), 'server packages @palaver/sdk-node does not bring').toEqual([]);
+    expect(
+      peers.filter((name) => !(name in broughtByNode)),
+      'server packages @palaver/sdk-node does not bring',
+    ).toEqual([]);
   });
 
   it("Scalar's reference ships as one file in sdk-node's build: @scalar/api-reference is only a development dependency, one version (decision 0086)", () => {
@@ -148,7 +163,9 @@ describe('dependency direction', () => {
     // sdk-node's build copies the bundle from it; sdk-core's tests serve it from node_modules.
     expect(node.devDependencies?.[scalar], "sdk-node's development dependency").toMatch(/^\d+\.\d+\.\d+$/);
     expect(core.devDependencies?.[scalar], "sdk-core's, the same pinned version").toBe(node.devDependencies?.[scalar]);
-    const installedBy = [core.dependencies, core.peerDependencies, node.dependencies, node.optionalDependencies, node.peerDependencies].filter((list) => list && scalar in list);
+    const installedBy = [core.dependencies, core.peerDependencies, node.dependencies, node.optionalDependencies, node.peerDependencies].filter(
+      (list) => list && scalar in list,
+    );
     expect(installedBy, 'installed for users').toEqual([]);
   });
 
@@ -216,7 +233,16 @@ describe('dependency direction', () => {
           if (specifier.includes('sdk-core/src') || (specifier.startsWith('.') && resolve(dirname(file), specifier).includes('/sdk-core/'))) {
             violations.push(`${relative(root, file)} reaches into sdk-core internals (${specifier})`);
           }
-          if (specifier.startsWith('@palaver/sdk-core/') && !['@palaver/sdk-core/realtime', '@palaver/sdk-core/tts', '@palaver/sdk-core/openai', '@palaver/sdk-core/server', '@palaver/sdk-core/testing'].includes(specifier)) {
+          if (
+            specifier.startsWith('@palaver/sdk-core/') &&
+            ![
+              '@palaver/sdk-core/realtime',
+              '@palaver/sdk-core/tts',
+              '@palaver/sdk-core/openai',
+              '@palaver/sdk-core/server',
+              '@palaver/sdk-core/testing',
+            ].includes(specifier)
+          ) {
             violations.push(`${relative(root, file)} imports a non-public entry ${specifier}`);
           }
           if (packageName === 'sdk-react' && specifier === '@palaver/sdk-core/server') violations.push(`${relative(root, file)} imports the server`);

@@ -60,7 +60,10 @@ const DIALECT_IN_CODE: ReadonlyArray<{ pattern: RegExp; what: string }> = [
   { pattern: /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)['"](?:pg|better-sqlite3|pg-[\w-]+)['"]/, what: 'imports a database driver' },
   { pattern: /\b(?:PostgresDialect|SqliteDialect|DialectName|SqliteHandle)\b/, what: 'names a dialect type' },
   { pattern: /\.dialect\b/, what: 'reads the store dialect' },
-  { pattern: /[=!]==?\s*['"](?:postgres|sqlite)['"]|['"](?:postgres|sqlite)['"]\s*[=!]==?|\bcase\s+['"](?:postgres|sqlite)['"]/, what: 'branches on the database' },
+  {
+    pattern: /[=!]==?\s*['"](?:postgres|sqlite)['"]|['"](?:postgres|sqlite)['"]\s*[=!]==?|\bcase\s+['"](?:postgres|sqlite)['"]/,
+    what: 'branches on the database',
+  },
   { pattern: /\bstore\.sqlite\b|\.readNow\b/, what: "uses the store's SQLite-only handle" },
   { pattern: /\.(?:forUpdate|forShare|forNoKeyUpdate|skipLocked|noWait)\(/, what: 'takes a row lock itself' },
 ];
@@ -101,7 +104,7 @@ describe('dialect SQL lives in store/ (decision 0088)', () => {
       'function prepare(database: SqliteHandle) {}',
       "database.prepare('INSERT INTO t (a) VALUES (?) ON CONFLICT (a) DO NOTHING');",
       'await sql`SELECT balance FROM credit_balances WHERE credit = ${id} FOR UPDATE`.execute(db);',
-      "await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);",
+      'await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);',
       "const q = sql`select data->>'name' from documents`;",
       "const q = sql`select json_extract(data, '$.name') from documents where created_at < datetime('now')`;",
       'const q = sql`UPDATE t SET a = 1 RETURNING *`;',
@@ -116,7 +119,7 @@ describe('dialect SQL lives in store/ (decision 0088)', () => {
       "// await import('pg') when DATABASE_URL is set",
       '/**\n * if (store.dialect === "postgres") { ... }\n */',
       "export const ENGINE_PACKAGES = ['pg', 'ioredis'];",
-      "const { $schema: _dialect, ...rest } = schema;",
+      'const { $schema: _dialect, ...rest } = schema;',
       'const started = performance.now(); const at = Date.now();',
       "const host = '::1'; const url = 'http://example.com/a//b';",
       "const file = options.file ?? 'palaver.sqlite';",
@@ -129,7 +132,9 @@ describe('dialect SQL lives in store/ (decision 0088)', () => {
   });
 
   it('sees the real thing: the store itself is full of it', () => {
-    const store = ['database.ts', 'dialect/ledger-append.ts', 'dialect/outbox.ts', 'dialect/locks.ts'].map((name) => readFileSync(join(storeFolder, name), 'utf8'));
+    const store = ['database.ts', 'dialect/ledger-append.ts', 'dialect/outbox.ts', 'dialect/locks.ts'].map((name) =>
+      readFileSync(join(storeFolder, name), 'utf8'),
+    );
     for (const text of store) expect(dialectMentionsIn(text).length).toBeGreaterThan(0);
   });
 

@@ -33,7 +33,11 @@ describe('import cycles', () => {
     for (const file of Object.keys(sources)) {
       edges.set(
         file,
-        read(file).map((statement) => ({ to: join(dirname(file), statement.specifier.replace(/\.js$/, '.ts')), typeOnly: statement.typeOnly, dynamic: statement.dynamic })),
+        read(file).map((statement) => ({
+          to: join(dirname(file), statement.specifier.replace(/\.js$/, '.ts')),
+          typeOnly: statement.typeOnly,
+          dynamic: statement.dynamic,
+        })),
       );
     }
     const cycles = importCycles(edges).map((cycle) => cycle.join(' -> '));
@@ -48,8 +52,12 @@ describe('import cycles', () => {
   it('finds a planted cycle among real files: two files that import each other', () => {
     const a = join(packagesFolder, 'sdk-core/src/contract/graph/pad-values.ts');
     const b = join(packagesFolder, 'sdk-core/src/contract/graph/pad-value-functions.ts');
-    const graph = importGraph([a, b], (file) => importsIn(file === a ? "export * from './pad-value-functions.js';" : "import type { ClientPadValue } from './pad-values.js';"));
-    expect(importCycles(graph).map(named)).toEqual(['packages/sdk-core/src/contract/graph/pad-value-functions.ts -> packages/sdk-core/src/contract/graph/pad-values.ts -> packages/sdk-core/src/contract/graph/pad-value-functions.ts']);
+    const graph = importGraph([a, b], (file) =>
+      importsIn(file === a ? "export * from './pad-value-functions.js';" : "import type { ClientPadValue } from './pad-values.js';"),
+    );
+    expect(importCycles(graph).map(named)).toEqual([
+      'packages/sdk-core/src/contract/graph/pad-value-functions.ts -> packages/sdk-core/src/contract/graph/pad-values.ts -> packages/sdk-core/src/contract/graph/pad-value-functions.ts',
+    ]);
   });
 
   it("no package's sources import each other in a circle", () => {

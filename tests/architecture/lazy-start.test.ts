@@ -6,10 +6,14 @@ import { expect, it } from 'vitest';
 const support = join(dirname(fileURLToPath(import.meta.url)), 'support');
 
 it('starting the platform and answering REST requests loads no WebRTC, websocket server, JWT library, pretty printer or wasm resampler: each comes with its first use', () => {
-  const child = spawnSync(process.execPath, ['--import', join(support, 'register-import-recorder.mjs'), '--import', 'tsx', join(support, 'rest-only-start.ts')], {
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  const child = spawnSync(
+    process.execPath,
+    ['--import', join(support, 'register-import-recorder.mjs'), '--import', 'tsx', join(support, 'rest-only-start.ts')],
+    {
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
   expect(child.stdout).toContain('STATUS 200');
   const imported = child.stderr.split('\n').flatMap((line) => (line.startsWith('IMPORT ') ? [line.slice('IMPORT '.length)] : []));
   // The recorder works: the platform's own dependencies show up.

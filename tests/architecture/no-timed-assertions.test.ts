@@ -34,7 +34,13 @@ function testSources(): string[] {
 describe('no test asserts a wall-clock figure (tests assert behaviour; figures belong in `pnpm bench`)', () => {
   it('finds test files to scan', () => {
     const files = testSources();
-    expect(files).toEqual(expect.arrayContaining(['packages/sdk-core/tests/agent/turn-taking-corpus.test.ts', 'e2e/media/reconnect.spec.ts', 'tests/architecture/no-timed-assertions.test.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'packages/sdk-core/tests/agent/turn-taking-corpus.test.ts',
+        'e2e/media/reconnect.spec.ts',
+        'tests/architecture/no-timed-assertions.test.ts',
+      ]),
+    );
   });
 
   it('no test file compares an elapsed time, a latency or a duration with a limit', () => {
@@ -53,7 +59,12 @@ describe('the scanner', () => {
   it('finds a clock read minus an earlier one compared with a limit, with its file and line', () => {
     const planted = ['const started = performance.now();', 'await work();', 'expect(performance.now() - started).toBeLessThan(500);'].join('\n');
     expect(findTimedAssertions(planted, 'planted.test.ts')).toEqual([
-      { file: 'planted.test.ts', line: 3, text: 'expect(performance.now() - started).toBeLessThan(500)', reason: 'a clock read minus an earlier one against 500' },
+      {
+        file: 'planted.test.ts',
+        line: 3,
+        text: 'expect(performance.now() - started).toBeLessThan(500)',
+        reason: 'a clock read minus an earlier one against 500',
+      },
     ]);
     expect(lines('const before = Date.now();\nrun();\nexpect(Date.now() - before).toBeGreaterThanOrEqual(25);')).toEqual([3]);
   });

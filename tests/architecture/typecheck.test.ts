@@ -6,7 +6,11 @@ import { expect, it } from 'vitest';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function typecheck(project: string) {
-  return spawnSync(process.execPath, [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, project)], { cwd: root, encoding: 'utf8', timeout: 240_000 });
+  return spawnSync(process.execPath, [resolve(root, 'node_modules/typescript/bin/tsc'), '-p', resolve(root, project)], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
 }
 
 it('the whole repository typechecks in strict mode', () => {

@@ -44,7 +44,8 @@ describe('packages installed from tarballs, outside the workspace', () => {
         expect(target, `${folder}: ${target}`).toMatch(/^\.\/(dist|bin)\//);
         expect(files, `${folder}: ${target} is not in the tarball`).toContain(target.slice(2));
       }
-      for (const field of ['license', 'repository', 'engines', 'sideEffects', 'files', 'main', 'module', 'types']) expect(manifest[field], `${folder}: ${field}`).toBeDefined();
+      for (const field of ['license', 'repository', 'engines', 'sideEffects', 'files', 'main', 'module', 'types'])
+        expect(manifest[field], `${folder}: ${field}`).toBeDefined();
       expect(files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
       expect(JSON.stringify(manifest), `${folder} still names a workspace protocol`).not.toContain('workspace:');
     }
@@ -69,7 +70,12 @@ describe('packages installed from tarballs, outside the workspace', () => {
     // baseline: `pnpm bench package-import`): importing the entry loads none of the platform's packages.
     const packagesLoadedBy = (script: string) => {
       const recorder = join(repositoryRoot, 'tests/architecture/support/register-import-recorder.mjs');
-      const child = spawnSync('node', ['--import', recorder, '--input-type=module', '-e', script], { cwd: backend, encoding: 'utf8', timeout: 120_000, env: consumerEnvironment });
+      const child = spawnSync('node', ['--import', recorder, '--input-type=module', '-e', script], {
+        cwd: backend,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: consumerEnvironment,
+      });
       expect(child.status, child.stderr).toBe(0);
       return child.stderr.split('\n').flatMap((line) => (line.startsWith('IMPORT ') ? [line.slice('IMPORT '.length)] : []));
     };
@@ -77,7 +83,9 @@ describe('packages installed from tarballs, outside the workspace', () => {
     const onImport = packagesLoadedBy("await import('@palaver/sdk-core/server');");
     expect(onImport.filter((name) => platformPackages.includes(name))).toEqual([]);
     // The recorder sees them once the platform is created.
-    const onCreate = packagesLoadedBy("const { createServer } = await import('@palaver/sdk-core/server'); const server = await createServer({ env: {}, config: { logLevel: 'silent' } }); await server.close();");
+    const onCreate = packagesLoadedBy(
+      "const { createServer } = await import('@palaver/sdk-core/server'); const server = await createServer({ env: {}, config: { logLevel: 'silent' } }); await server.close();",
+    );
     expect(onCreate).toEqual(expect.arrayContaining(platformPackages));
 
     const started = await start('node', ['platform.mjs'], backend, /^\{"url"/, 90_000);
@@ -115,13 +123,26 @@ describe('packages installed from tarballs, outside the workspace', () => {
 
   it('a CommonJS script: require("@palaver/sdk-node") mints a usage token and verifies a webhook; require("@palaver/sdk-core") gives createClient; require("@palaver/sdk-core/graph") the node catalogue', () => {
     const result = JSON.parse(run('node', ['check.cjs'], backend, 120_000).trim().split('\n').at(-1)!) as Record<string, unknown>;
-    expect(result).toEqual({ token: true, voices: expect.any(Number), verifiedType: 'realtime_session.state_changed', forgedRefused: true, createClient: 'function', sttPads: 8 });
+    expect(result).toEqual({
+      token: true,
+      voices: expect.any(Number),
+      verifiedType: 'realtime_session.state_changed',
+      forgedRefused: true,
+      createClient: 'function',
+      sttPads: 8,
+    });
     expect(result.voices as number).toBeGreaterThan(0);
   }, 180_000);
 
   it('the palaver bin from the tarball prints its version and starts the platform', async () => {
     expect(run(join(backend, 'node_modules/.bin/palaver'), ['--version'], backend).trim()).toBe(tarballContents(packed.tarballs['sdk-node']).manifest.version);
-    const served = await start(join(backend, 'node_modules/.bin/palaver'), ['serve', '--port', '0', '--host', '127.0.0.1'], backend, /Palaver is running at/, 90_000);
+    const served = await start(
+      join(backend, 'node_modules/.bin/palaver'),
+      ['serve', '--port', '0', '--host', '127.0.0.1'],
+      backend,
+      /Palaver is running at/,
+      90_000,
+    );
     try {
       const url = /running at (\S+)/.exec(served.line)![1]!;
       expect((await fetch(`${url}/health`)).status).toBe(200);
@@ -137,7 +158,12 @@ describe('packages installed from tarballs, outside the workspace', () => {
       expect(platform, 'the platform from the backend test').toBeDefined();
       const web = npmProject({
         fixture: 'web-app',
-        dependencies: { '@palaver/sdk-react': `file:${packed.tarballs['sdk-react']}`, '@palaver/sdk-core': `file:${packed.tarballs['sdk-core']}`, react: '^19.0.0', 'react-dom': '^19.0.0' },
+        dependencies: {
+          '@palaver/sdk-react': `file:${packed.tarballs['sdk-react']}`,
+          '@palaver/sdk-core': `file:${packed.tarballs['sdk-core']}`,
+          react: '^19.0.0',
+          'react-dom': '^19.0.0',
+        },
         overrides: overrides(),
       });
       const installed = folderBytes(join(web, 'node_modules'));
@@ -155,17 +181,41 @@ describe('packages installed from tarballs, outside the workspace', () => {
       );
       const serverOnly = Object.keys(core.peerDependencies ?? {}).filter((name) => !neededByBrowserDependencies.has(name));
       expect(serverOnly.length).toBeGreaterThan(20);
-      expect(serverOnly.filter((name) => existsSync(join(web, 'node_modules', name))), 'server packages in a web app').toEqual([]);
+      expect(
+        serverOnly.filter((name) => existsSync(join(web, 'node_modules', name))),
+        'server packages in a web app',
+      ).toEqual([]);
       expect(existsSync(join(web, 'node_modules/@palaver/sdk-node'))).toBe(false);
       // Nor Scalar's reference (decision 0086): its bundle comes with sdk-node only.
       expect(existsSync(join(web, 'node_modules/@scalar')), '@scalar packages in a web app').toBe(false);
       expect(filesMatching(join(web, 'node_modules'), /scalar-api-reference/), "Scalar's bundle in a web app").toEqual([]);
       // The server entry, imported by mistake in a web app's Node tooling, says what to install.
-      const misuse = spawnSync('node', ['--input-type=module', '-e', "await import('@palaver/sdk-core/server')"], { cwd: web, encoding: 'utf8', env: consumerEnvironment });
+      const misuse = spawnSync('node', ['--input-type=module', '-e', "await import('@palaver/sdk-core/server')"], {
+        cwd: web,
+        encoding: 'utf8',
+        env: consumerEnvironment,
+      });
       expect(misuse.status).not.toBe(0);
-      expect(misuse.stderr).toMatch(/@palaver\/sdk-core\/server needs the platform's server packages, which come with @palaver\/sdk-node: run `npm install @palaver\/sdk-node`/);
+      expect(misuse.stderr).toMatch(
+        /@palaver\/sdk-core\/server needs the platform's server packages, which come with @palaver\/sdk-node: run `npm install @palaver\/sdk-node`/,
+      );
 
-      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-dev', 'vite@^6.4.0', 'typescript@~5.9.3', '@types/react@^19', '@types/react-dom@^19'], web, 300_000);
+      run(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          '--save-dev',
+          'vite@^6.4.0',
+          'typescript@~5.9.3',
+          '@types/react@^19',
+          '@types/react-dom@^19',
+        ],
+        web,
+        300_000,
+      );
       run('npx', ['tsc', '-p', '.'], web, 120_000); // the app against the published declarations (strict)
       run('npx', ['vite', 'build'], web, 300_000);
       const scripts = gzippedScripts(join(web, 'dist'));
@@ -178,9 +228,18 @@ describe('packages installed from tarballs, outside the workspace', () => {
       const browser = await chromium.launch({
         executablePath: CHROMIUM,
         args: [
-          '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-          '--disable-component-update', '--disable-sync', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
-          `--use-file-for-fake-audio-capture=${microphone}`, '--autoplay-policy=no-user-gesture-required',
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--use-fake-ui-for-media-stream',
+          '--use-fake-device-for-media-stream',
+          `--use-file-for-fake-audio-capture=${microphone}`,
+          '--autoplay-policy=no-user-gesture-required',
         ],
       });
       try {
@@ -207,7 +266,11 @@ describe('packages installed from tarballs, outside the workspace', () => {
   );
   it('without the engines only some deployments use, the platform starts with its fallbacks and names the package to install', () => {
     for (const engine of ['onnxruntime-node', 'koffi', 'pg']) rmSync(join(backend, 'node_modules', engine), { recursive: true, force: true });
-    const result = JSON.parse(run('node', ['fallbacks.mjs'], backend, 120_000).trim().split('\n').at(-1)!) as { sessionState: string; warnings: string[]; postgres: string };
+    const result = JSON.parse(run('node', ['fallbacks.mjs'], backend, 120_000).trim().split('\n').at(-1)!) as {
+      sessionState: string;
+      warnings: string[];
+      postgres: string;
+    };
     expect(result.sessionState).toBe('in_progress');
     expect(result.warnings).toEqual(
       expect.arrayContaining([

@@ -104,7 +104,11 @@ describe('the process tree of `pnpm start` and `pnpm palaver serve` on SIGTERM a
   beforeAll(async () => {
     upstream = await startFakeOpenAiUpstream();
     // Every answer starts, then stalls: a stream still running keeps the platform closing for its 2 s grace period.
-    upstream.answerByDefault({ kind: 'stream', chunks: [{ delta: { role: 'assistant', content: 'Still' } }, { delta: { content: ' talking' } }], after: 'stall' });
+    upstream.answerByDefault({
+      kind: 'stream',
+      chunks: [{ delta: { role: 'assistant', content: 'Still' } }, { delta: { content: ' talking' } }],
+      after: 'stall',
+    });
   });
   afterAll(async () => {
     for (const pid of running(leftovers)) process.kill(pid, 'SIGKILL');
@@ -116,47 +120,51 @@ describe('the process tree of `pnpm start` and `pnpm palaver serve` on SIGTERM a
     ['start', 'Ctrl-C (SIGINT to the process group)', 'SIGINT', /Stopped \(SIGINT\)/],
     ['palaver serve --port 0', 'SIGTERM to pnpm', 'SIGTERM', /palaver: stopped \(SIGTERM\)/],
     ['palaver serve --port 0', 'Ctrl-C (SIGINT to the process group)', 'SIGINT', /palaver: stopped \(SIGINT\)/],
-  ] as const)('pnpm %s, %s: pnpm exits 0 once the platform closed, and nothing of its tree is left running', async (script, _how, signal, stoppedLine) => {
-    const started = await startPnpm(script.split(' '));
-    const pnpm = started.child.pid!;
-    try {
-      const client = createClient({ baseUrl: started.url, apiKey: started.apiKey, maxRetries: 0 });
-      const llm = (await client.llms.create({ name: 'stalling', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl })).id;
-      const response = await fetch(`${started.url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': started.apiKey },
-        body: JSON.stringify({ model: llm, stream: true, messages: [{ role: 'user', content: 'Keep going.' }] }),
-      });
-      let streaming!: () => void;
-      const streamStarted = new Promise<void>((done) => (streaming = done));
-      const stream = readStream(response, () => streaming());
-      await streamStarted;
+  ] as const)(
+    'pnpm %s, %s: pnpm exits 0 once the platform closed, and nothing of its tree is left running',
+    async (script, _how, signal, stoppedLine) => {
+      const started = await startPnpm(script.split(' '));
+      const pnpm = started.child.pid!;
+      try {
+        const client = createClient({ baseUrl: started.url, apiKey: started.apiKey, maxRetries: 0 });
+        const llm = (await client.llms.create({ name: 'stalling', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl })).id;
+        const response = await fetch(`${started.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': started.apiKey },
+          body: JSON.stringify({ model: llm, stream: true, messages: [{ role: 'user', content: 'Keep going.' }] }),
+        });
+        let streaming!: () => void;
+        const streamStarted = new Promise<void>((done) => (streaming = done));
+        const stream = readStream(response, () => streaming());
+        await streamStarted;
 
-      const tree = descendants(pnpm);
-      leftovers.push(...tree);
-      expect(tree.length, 'pnpm runs the platform in processes below it').toBeGreaterThan(0);
-      // What of the tree still runs at the moment pnpm exits.
-      const atExit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stillRunning: number[] }>((done) =>
-        started.child.once('exit', (code, exitSignal) => done({ code, signal: exitSignal, stillRunning: running(tree) })),
-      );
-      const closed = new Promise<void>((done) => started.child.once('close', () => done()));
-      if (signal === 'SIGINT') process.kill(-pnpm, 'SIGINT');
-      else process.kill(pnpm, 'SIGTERM');
+        const tree = descendants(pnpm);
+        leftovers.push(...tree);
+        expect(tree.length, 'pnpm runs the platform in processes below it').toBeGreaterThan(0);
+        // What of the tree still runs at the moment pnpm exits.
+        const atExit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stillRunning: number[] }>((done) =>
+          started.child.once('exit', (code, exitSignal) => done({ code, signal: exitSignal, stillRunning: running(tree) })),
+        );
+        const closed = new Promise<void>((done) => started.child.once('close', () => done()));
+        if (signal === 'SIGINT') process.kill(-pnpm, 'SIGINT');
+        else process.kill(pnpm, 'SIGTERM');
 
-      const exit = await atExit;
-      expect(exit.stillRunning, `processes of the tree still running when pnpm exited\n${started.output()}`).toEqual([]);
-      expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
-      // Its output ends once no process of the tree holds it.
-      await closed;
-      // The platform closed (rather than being killed): the script said so last.
-      expect(started.output()).toMatch(stoppedLine);
-      // The stream still running was ended by the shutdown, cleanly.
-      const { data, ended } = await stream;
-      expect(ended).toBe('clean');
-      expect(data.slice(-1)).toEqual(['data: [DONE]']);
-      expect(running(tree)).toEqual([]);
-    } finally {
-      if (started.child.exitCode === null && started.child.signalCode === null) process.kill(-pnpm, 'SIGKILL');
-    }
-  }, 150_000);
+        const exit = await atExit;
+        expect(exit.stillRunning, `processes of the tree still running when pnpm exited\n${started.output()}`).toEqual([]);
+        expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+        // Its output ends once no process of the tree holds it.
+        await closed;
+        // The platform closed (rather than being killed): the script said so last.
+        expect(started.output()).toMatch(stoppedLine);
+        // The stream still running was ended by the shutdown, cleanly.
+        const { data, ended } = await stream;
+        expect(ended).toBe('clean');
+        expect(data.slice(-1)).toEqual(['data: [DONE]']);
+        expect(running(tree)).toEqual([]);
+      } finally {
+        if (started.child.exitCode === null && started.child.signalCode === null) process.kill(-pnpm, 'SIGKILL');
+      }
+    },
+    150_000,
+  );
 });

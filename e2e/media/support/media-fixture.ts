@@ -64,4 +64,3 @@ export const test = base.extend<{}, MediaFixtures>({
 });
 
 export { expect } from '@playwright/test';
-

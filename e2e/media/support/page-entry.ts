@@ -80,7 +80,11 @@ const api = {
     await room().localParticipant.setMicrophoneEnabled(true);
   },
   async sendData(text: string, topic: string, destinationIdentities?: string[]): Promise<void> {
-    await room().localParticipant.publishData(new TextEncoder().encode(text), { reliable: true, topic, ...(destinationIdentities ? { destinationIdentities } : {}) });
+    await room().localParticipant.publishData(new TextEncoder().encode(text), {
+      reliable: true,
+      topic,
+      ...(destinationIdentities ? { destinationIdentities } : {}),
+    });
   },
   async sendText(text: string, topic: string): Promise<void> {
     await room().localParticipant.sendText(text, { topic });

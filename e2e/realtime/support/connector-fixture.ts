@@ -33,7 +33,11 @@ export const test = base.extend<{}, ConnectorFixtures>({
   ],
   newPage: [
     async ({ chromiumBrowser: browser }, use) => {
-      const pages = { connector: await serveConnectorPage('connector'), react: await serveConnectorPage('react'), 'app-run': await serveConnectorPage('app-run') };
+      const pages = {
+        connector: await serveConnectorPage('connector'),
+        react: await serveConnectorPage('react'),
+        'app-run': await serveConnectorPage('app-run'),
+      };
       const contexts: Array<Awaited<ReturnType<Browser['newContext']>>> = [];
       await use(async (kind = 'connector') => {
         const context = await browser.newContext();

@@ -35,7 +35,13 @@ function plain(snapshot: RealtimeState) {
     sessionId: snapshot.sessionId ?? null,
     agentState: snapshot.agentState ?? null,
     remainingSeconds: snapshot.remainingSeconds,
-    transcriptions: snapshot.transcriptions.map((item) => ({ id: item.id, agent: item.agent, final: item.final, text: item.text, created_at: item.created_at })),
+    transcriptions: snapshot.transcriptions.map((item) => ({
+      id: item.id,
+      agent: item.agent,
+      final: item.final,
+      text: item.text,
+      created_at: item.created_at,
+    })),
     microphone: { ...snapshot.microphone },
     canPlayAudio: snapshot.canPlayAudio,
     agentAudio: snapshot.agentAudio,
@@ -90,7 +96,9 @@ const api = {
   },
   /** Ids of the client tool calls running now (the snapshot's `toolCalls`). */
   toolCalls() {
-    return session().getSnapshot().toolCalls.map((pending) => pending.call.id);
+    return session()
+      .getSnapshot()
+      .toolCalls.map((pending) => pending.call.id);
   },
   history() {
     const { session: _session, ...recorded } = state;

@@ -4,7 +4,11 @@ import { bundleForPage, servePage } from '../../support/bundled-page.js';
 /** Which page: the connector driven from the tests, a React app on `useVoiceAgent`, or the app run connector. */
 export type ConnectorPageKind = 'connector' | 'react' | 'app-run';
 
-const entries: Record<ConnectorPageKind, string> = { connector: './connector-page-entry.ts', react: './react-page-entry.tsx', 'app-run': './app-run-page-entry.ts' };
+const entries: Record<ConnectorPageKind, string> = {
+  connector: './connector-page-entry.ts',
+  react: './react-page-entry.tsx',
+  'app-run': './app-run-page-entry.ts',
+};
 
 /**
  * Serves the connector test page (sdk-core's realtime entry with its livekit-client, bundled from source; React

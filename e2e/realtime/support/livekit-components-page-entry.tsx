@@ -25,7 +25,12 @@ function Inside() {
       <ol data-testid="transcriptions">
         {transcriptions.map((stream) => (
           <li key={stream.streamInfo.id}>
-            {[whose(stream.participantInfo.identity), stream.streamInfo.attributes?.['lk.transcription_final'] ?? '', stream.streamInfo.attributes?.['lk.transcribed_track_id'] ?? '', stream.text].join('|')}
+            {[
+              whose(stream.participantInfo.identity),
+              stream.streamInfo.attributes?.['lk.transcription_final'] ?? '',
+              stream.streamInfo.attributes?.['lk.transcribed_track_id'] ?? '',
+              stream.text,
+            ].join('|')}
           </li>
         ))}
       </ol>

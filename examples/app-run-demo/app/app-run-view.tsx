@@ -64,7 +64,11 @@ export function AppRunView({ platformUrl }: { platformUrl: string }) {
           <p className="state" data-testid="connection-state" data-state={appRun.connectionState} aria-live="polite">
             {runWords(appRun.state, activity)}
           </p>
-          {connected && <span hidden data-testid="activity">{activity}</span>}
+          {connected && (
+            <span hidden data-testid="activity">
+              {activity}
+            </span>
+          )}
           {connected && !appRun.microphoneEnabled && (
             <p className="muted" data-testid="muted">
               Your microphone is muted. Typing still works.
@@ -88,7 +92,12 @@ export function AppRunView({ platformUrl }: { platformUrl: string }) {
         <section className="conversation" aria-labelledby="conversation-title">
           <h2 id="conversation-title">Conversation</h2>
           {roles?.conversation ? (
-            <Conversation context={roles.conversation} stt={roles.stt} phase={connected ? 'connected' : inRun ? 'joining' : 'idle'} hearing={connected && activity === 'hearing'} />
+            <Conversation
+              context={roles.conversation}
+              stt={roles.stt}
+              phase={connected ? 'connected' : inRun ? 'joining' : 'idle'}
+              hearing={connected && activity === 'hearing'}
+            />
           ) : (
             <p className="transcript-empty">{graph ? 'This graph keeps no conversation to show.' : 'Loading the app…'}</p>
           )}

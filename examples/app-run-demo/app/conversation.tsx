@@ -18,9 +18,21 @@ const EMPTY = {
   connected: 'Say something, or type below. The conversation appears here.',
 };
 
-export function Conversation({ context, stt, phase, hearing }: { context: { node: string; pad: string }; stt: string | undefined; phase: keyof typeof EMPTY; hearing: boolean }) {
+export function Conversation({
+  context,
+  stt,
+  phase,
+  hearing,
+}: {
+  context: { node: string; pad: string };
+  stt: string | undefined;
+  phase: keyof typeof EMPTY;
+  hearing: boolean;
+}) {
   const source = usePad(context.node, context.pad);
-  const lines = messagesOf(source.value).filter((message) => (message.role.value === 'user' || message.role.value === 'assistant') && contextMessageText(message).trim() !== '');
+  const lines = messagesOf(source.value).filter(
+    (message) => (message.role.value === 'user' || message.role.value === 'assistant') && contextMessageText(message).trim() !== '',
+  );
   const end = useRef<HTMLLIElement>(null);
   useEffect(() => {
     // A block body: newer browsers return a promise from scrollIntoView, which must not reach React.

@@ -107,7 +107,17 @@ export function layoutGraph(nodes: readonly GraphNode[], options: LayoutOptions)
     return to === from + 1 ? 'next' : to > from ? 'skip' : 'back';
   };
   const sideSpans = (route: 'skip' | 'back') =>
-    links.flatMap((link, key) => (routeOf(link) === route ? [{ key, low: Math.min(layers.get(link.from.node)!, layers.get(link.to.node)!), high: Math.max(layers.get(link.from.node)!, layers.get(link.to.node)!) }] : []));
+    links.flatMap((link, key) =>
+      routeOf(link) === route
+        ? [
+            {
+              key,
+              low: Math.min(layers.get(link.from.node)!, layers.get(link.to.node)!),
+              high: Math.max(layers.get(link.from.node)!, layers.get(link.to.node)!),
+            },
+          ]
+        : [],
+    );
   const skipLanes = assignLanes(sideSpans('skip'));
   const backLanes = assignLanes(sideSpans('back'));
   const laneRoom = (lanes: Map<number, number>) => (lanes.size === 0 ? 0 : CHANNEL + Math.max(...lanes.values()) * LANE + 4);
@@ -117,7 +127,9 @@ export function layoutGraph(nodes: readonly GraphNode[], options: LayoutOptions)
   // The drawn pads of each node, in the node's own pad order.
   const ported = new Map(
     nodes.map((node) => {
-      const pads = node.pads.filter((pad) => links.some((link) => (link.from.node === node.id && link.from.pad === pad.id) || (link.to.node === node.id && link.to.pad === pad.id)));
+      const pads = node.pads.filter((pad) =>
+        links.some((link) => (link.from.node === node.id && link.from.pad === pad.id) || (link.to.node === node.id && link.to.pad === pad.id)),
+      );
       const typeOf = (padId: string, end: 'from' | 'to') => links.find((link) => link[end].node === node.id && link[end].pad === padId)!.dataType;
       return [
         node.id,
@@ -135,7 +147,9 @@ export function layoutGraph(nodes: readonly GraphNode[], options: LayoutOptions)
     const words = [measure(node.id, 'title'), measure(node.type, 'pad'), ...[...inputs, ...outputs].map((pad) => measure(pad.id, 'pad') + 2)];
     return Math.max(MIN_NODE_WIDTH, Math.ceil(Math.max(...words) + 16));
   };
-  const layerNeeds = Array.from({ length: layerCount }, (_, layer) => Math.max(MIN_NODE_WIDTH, ...nodes.filter((node) => layers.get(node.id) === layer).map(needed)));
+  const layerNeeds = Array.from({ length: layerCount }, (_, layer) =>
+    Math.max(MIN_NODE_WIDTH, ...nodes.filter((node) => layers.get(node.id) === layer).map(needed)),
+  );
   const spare = options.width - 2 * MARGIN - layerNeeds.reduce((sum, need) => sum + need, 0) - (layerCount - 1) * MIN_LAYER_GAP;
   const orientation: Orientation = spare >= 0 ? 'across' : 'down';
 
@@ -169,15 +183,35 @@ export function layoutGraph(nodes: readonly GraphNode[], options: LayoutOptions)
       box.title = { ...box.title, x: x + width / 2, y: y + 17 };
       box.subtitle = { ...box.subtitle, x: x + width / 2, y: y + 31 };
       const row = (index: number) => y + HEADER + index * PAD_ROW + PAD_ROW / 2;
-      box.inputs = inputs.map((pad, index) => ({ ...pad, x, y: row(index), label: { x: x + 9, y: row(index) + 3.5, anchor: 'start', text: fit(pad.id, width - 14, 'pad', measure) } }));
-      box.outputs = outputs.map((pad, index) => ({ ...pad, x: x + width, y: row(inputs.length + index), label: { x: x + width - 9, y: row(inputs.length + index) + 3.5, anchor: 'end', text: fit(pad.id, width - 14, 'pad', measure) } }));
+      box.inputs = inputs.map((pad, index) => ({
+        ...pad,
+        x,
+        y: row(index),
+        label: { x: x + 9, y: row(index) + 3.5, anchor: 'start', text: fit(pad.id, width - 14, 'pad', measure) },
+      }));
+      box.outputs = outputs.map((pad, index) => ({
+        ...pad,
+        x: x + width,
+        y: row(inputs.length + index),
+        label: { x: x + width - 9, y: row(inputs.length + index) + 3.5, anchor: 'end', text: fit(pad.id, width - 14, 'pad', measure) },
+      }));
     } else {
       const top = inputs.length > 0 ? PAD_STRIP : 4;
       box.title = { ...box.title, x: x + width / 2, y: y + top + 15 };
       box.subtitle = { ...box.subtitle, x: x + width / 2, y: y + top + 29 };
       const spread = (count: number, index: number) => x + ((index + 0.5) * width) / count;
-      box.inputs = inputs.map((pad, index) => ({ ...pad, x: spread(inputs.length, index), y, label: { x: spread(inputs.length, index), y: y + 13, anchor: 'middle', text: fit(pad.id, width / inputs.length - 6, 'pad', measure) } }));
-      box.outputs = outputs.map((pad, index) => ({ ...pad, x: spread(outputs.length, index), y: y + height, label: { x: spread(outputs.length, index), y: y + height - 6, anchor: 'middle', text: fit(pad.id, width / outputs.length - 6, 'pad', measure) } }));
+      box.inputs = inputs.map((pad, index) => ({
+        ...pad,
+        x: spread(inputs.length, index),
+        y,
+        label: { x: spread(inputs.length, index), y: y + 13, anchor: 'middle', text: fit(pad.id, width / inputs.length - 6, 'pad', measure) },
+      }));
+      box.outputs = outputs.map((pad, index) => ({
+        ...pad,
+        x: spread(outputs.length, index),
+        y: y + height,
+        label: { x: spread(outputs.length, index), y: y + height - 6, anchor: 'middle', text: fit(pad.id, width / outputs.length - 6, 'pad', measure) },
+      }));
     }
     return box;
   };
@@ -224,7 +258,9 @@ export function layoutGraph(nodes: readonly GraphNode[], options: LayoutOptions)
     let y = MARGIN;
     for (const layerNodes of inLayer) {
       const nodeWidth = (room - (layerNodes.length - 1) * NODE_GAP) / Math.max(1, layerNodes.length);
-      const h = Math.max(...layerNodes.map((node) => (ported.get(node.id)!.inputs.length > 0 ? PAD_STRIP : 4) + 36 + (ported.get(node.id)!.outputs.length > 0 ? PAD_STRIP : 4)));
+      const h = Math.max(
+        ...layerNodes.map((node) => (ported.get(node.id)!.inputs.length > 0 ? PAD_STRIP : 4) + 36 + (ported.get(node.id)!.outputs.length > 0 ? PAD_STRIP : 4)),
+      );
       layerNodes.forEach((node, index) => boxes.set(node.id, makeBox(node, MARGIN + before + index * (nodeWidth + NODE_GAP), y, nodeWidth, h)));
       y += h + ROW_GAP_DOWN;
     }
@@ -251,8 +287,22 @@ export function layoutGraph(nodes: readonly GraphNode[], options: LayoutOptions)
       const step = STEP + lane * 3;
       d =
         orientation === 'across'
-          ? rounded([[start.x, start.y], [start.x + step, start.y], [start.x + step, channel], [end.x - step, channel], [end.x - step, end.y], [end.x, end.y]])
-          : rounded([[start.x, start.y], [start.x, start.y + step], [channel, start.y + step], [channel, end.y - step], [end.x, end.y - step], [end.x, end.y]]);
+          ? rounded([
+              [start.x, start.y],
+              [start.x + step, start.y],
+              [start.x + step, channel],
+              [end.x - step, channel],
+              [end.x - step, end.y],
+              [end.x, end.y],
+            ])
+          : rounded([
+              [start.x, start.y],
+              [start.x, start.y + step],
+              [channel, start.y + step],
+              [channel, end.y - step],
+              [end.x, end.y - step],
+              [end.x, end.y],
+            ]);
     }
     return { ...link, route, d };
   });

@@ -18,7 +18,11 @@ export function graphLinks(nodes: readonly GraphNode[]): Link[] {
       for (const next of pad.next_pads ?? []) {
         const target = byId.get(next.node)?.pads.find((candidate) => candidate.id === next.pad);
         if (!target) continue;
-        links.push({ from: { node: node.id, pad: pad.id }, to: { node: next.node, pad: next.pad }, dataType: padDataType(pad) ?? padDataType(target) ?? 'any' });
+        links.push({
+          from: { node: node.id, pad: pad.id },
+          to: { node: next.node, pad: next.pad },
+          dataType: padDataType(pad) ?? padDataType(target) ?? 'any',
+        });
       }
     }
   }
@@ -35,7 +39,11 @@ export function linkOrder(ids: readonly string[], links: readonly Link[]): strin
   const head: string[] = [];
   const tail: string[] = [];
   const degree = (id: string, direction: 'in' | 'out') =>
-    links.filter((link) => link.from.node !== link.to.node && (direction === 'out' ? link.from.node === id && remaining.has(link.to.node) : link.to.node === id && remaining.has(link.from.node))).length;
+    links.filter(
+      (link) =>
+        link.from.node !== link.to.node &&
+        (direction === 'out' ? link.from.node === id && remaining.has(link.to.node) : link.to.node === id && remaining.has(link.from.node)),
+    ).length;
   while (remaining.size > 0) {
     let changed = true;
     while (changed) {

@@ -11,13 +11,17 @@ export function PadControls({ nodes, connected }: { nodes: readonly GraphNode[];
   return (
     <section className="panel pads" aria-labelledby="pads-title">
       <h2 id="pads-title">Pads</h2>
-      <p className="panel-hint">{connected ? 'Live values of the running graph. Change one, then Apply.' : 'The values a run starts with. Start the app to change them live.'}</p>
+      <p className="panel-hint">
+        {connected ? 'Live values of the running graph. Change one, then Apply.' : 'The values a run starts with. Start the app to change them live.'}
+      </p>
       {groups.map(({ node, pads }) => (
         <details key={node.id} className="pad-group" data-testid={`pads-${node.id}`} open={pads.some((pad) => pad.editable && pad.dataType === 'string')}>
           <summary>
             <strong>{node.id}</strong> <span className="node-type">{node.type}</span>
           </summary>
-          {pads.map((shown) => (shown.editable ? <PadControl key={shown.pad} shown={shown} connected={connected} /> : <PadReading key={shown.pad} shown={shown} />))}
+          {pads.map((shown) =>
+            shown.editable ? <PadControl key={shown.pad} shown={shown} connected={connected} /> : <PadReading key={shown.pad} shown={shown} />,
+          )}
         </details>
       ))}
     </section>

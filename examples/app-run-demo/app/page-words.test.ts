@@ -58,14 +58,38 @@ describe('the pads the page shows', () => {
 
   it('reads values as words', () => {
     expect(describeValue({ type: 'boolean', value: false })).toBe('no');
-    expect(describeValue({ type: 'list', count: 1, items: [{ type: 'context_message', role: { type: 'context_message_role', value: 'system' }, content: [{ content_type: 'text', text: 'Hi' }], tool_calls: [] }] })).toBe('1 message');
-    expect(describeValue({ type: 'context_message', role: { type: 'context_message_role', value: 'system' }, content: [{ content_type: 'text', text: 'Be brief.' }], tool_calls: [] })).toBe('system: Be brief.');
+    expect(
+      describeValue({
+        type: 'list',
+        count: 1,
+        items: [
+          { type: 'context_message', role: { type: 'context_message_role', value: 'system' }, content: [{ content_type: 'text', text: 'Hi' }], tool_calls: [] },
+        ],
+      }),
+    ).toBe('1 message');
+    expect(
+      describeValue({
+        type: 'context_message',
+        role: { type: 'context_message_role', value: 'system' },
+        content: [{ content_type: 'text', text: 'Be brief.' }],
+        tool_calls: [],
+      }),
+    ).toBe('system: Be brief.');
     expect(describeValue(null)).toBe('—');
   });
 
   it("finds the graph's text entry, conversation and speaking nodes by type", () => {
-    expect(graphRoles(nodes)).toEqual({ textEntry: { node: 'user_message', pad: 'content' }, conversation: { node: 'context', pad: 'source' }, stt: 'stt', llm: 'llm', tts: 'tts' });
-    const chat = graphOf([{ id: 'chat', type: 'ChatInput' }, { id: 'user_message', type: 'CreateContextMessage', values: { role: 'user' } }]).nodes;
+    expect(graphRoles(nodes)).toEqual({
+      textEntry: { node: 'user_message', pad: 'content' },
+      conversation: { node: 'context', pad: 'source' },
+      stt: 'stt',
+      llm: 'llm',
+      tts: 'tts',
+    });
+    const chat = graphOf([
+      { id: 'chat', type: 'ChatInput' },
+      { id: 'user_message', type: 'CreateContextMessage', values: { role: 'user' } },
+    ]).nodes;
     expect(graphRoles(chat).textEntry).toEqual({ node: 'chat', pad: 'output' });
   });
 });
@@ -101,6 +125,8 @@ describe('the run in words', () => {
     expect(endWords({ reason: 'client' })).toBe('The run ended: you left.');
     expect(endWords({ reason: 'connection_lost' })).toBe('The run ended: the connection dropped and could not be restored.');
     expect(problemWords(Object.assign(new Error("app 'app_1' not found"), { name: 'NotFoundError', status: 404 }))).toBe("App 'app_1' not found");
-    expect(problemWords(Object.assign(new Error('Requested device not found'), { name: 'NotFoundError' }))).toBe('No microphone was found. You can still type your messages.');
+    expect(problemWords(Object.assign(new Error('Requested device not found'), { name: 'NotFoundError' }))).toBe(
+      'No microphone was found. You can still type your messages.',
+    );
   });
 });

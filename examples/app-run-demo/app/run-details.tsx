@@ -5,9 +5,7 @@ export function RunDetails({ runId, logs }: { runId: string | undefined; logs: r
   if (!runId && logs.length === 0) return null;
   return (
     <details className="run-details">
-      <summary>
-        Run details{logs.length > 0 ? ` · ${logs.length} log ${logs.length === 1 ? 'entry' : 'entries'}` : ''}
-      </summary>
+      <summary>Run details{logs.length > 0 ? ` · ${logs.length} log ${logs.length === 1 ? 'entry' : 'entries'}` : ''}</summary>
       {runId && (
         <p>
           Run <code data-testid="run-id">{runId}</code>

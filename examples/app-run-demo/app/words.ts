@@ -67,7 +67,8 @@ export function problemWords(error: Error | undefined): string | undefined {
   if (error.name === 'AuthenticationError') return 'The platform refused this visit (the usage token was not accepted). Reload the page to get a new one.';
   // The browser's media errors; the platform's answers (which carry a status) say what they mean themselves.
   const fromBrowser = !('status' in error);
-  if (fromBrowser && (error.name === 'NotAllowedError' || /permission/i.test(error.message))) return 'The microphone is blocked. Allow it in the address bar, or type your messages.';
+  if (fromBrowser && (error.name === 'NotAllowedError' || /permission/i.test(error.message)))
+    return 'The microphone is blocked. Allow it in the address bar, or type your messages.';
   if (fromBrowser && error.name === 'NotFoundError') return 'No microphone was found. You can still type your messages.';
   return error.message.charAt(0).toUpperCase() + error.message.slice(1);
 }

@@ -8,7 +8,15 @@ export interface CallChoices {
   worker: string;
 }
 
-function Picker({ label, value, options, empty, onChange, disabled, testId }: {
+function Picker({
+  label,
+  value,
+  options,
+  empty,
+  onChange,
+  disabled,
+  testId,
+}: {
   label: string;
   value: string;
   options: Catalog['voices'];
@@ -36,17 +44,59 @@ function Picker({ label, value, options, empty, onChange, disabled, testId }: {
  * Who the agent is for the next call: Palaver's voice agent (persona, voice and LLM, filled from the platform) or,
  * when one is registered, a LiveKit Agents worker's agent, which brings its own behaviour.
  */
-export function CallSettings({ catalog, choices, onChange, disabled }: { catalog: Catalog | undefined; choices: CallChoices; onChange: (choices: CallChoices) => void; disabled: boolean }) {
+export function CallSettings({
+  catalog,
+  choices,
+  onChange,
+  disabled,
+}: {
+  catalog: Catalog | undefined;
+  choices: CallChoices;
+  onChange: (choices: CallChoices) => void;
+  disabled: boolean;
+}) {
   const ownAgent = disabled || choices.worker !== '';
   return (
     <fieldset className="settings" disabled={disabled || !catalog}>
       <legend>The agent</legend>
       {(catalog?.workers.length ?? 0) > 0 && (
-        <Picker testId="agent" label="Agent" value={choices.worker} options={catalog!.workers} empty="Palaver's voice agent" disabled={disabled} onChange={(worker) => onChange({ ...choices, worker })} />
+        <Picker
+          testId="agent"
+          label="Agent"
+          value={choices.worker}
+          options={catalog!.workers}
+          empty="Palaver's voice agent"
+          disabled={disabled}
+          onChange={(worker) => onChange({ ...choices, worker })}
+        />
       )}
-      <Picker testId="persona" label="Persona" value={choices.persona} options={catalog?.personas ?? []} empty="No persona" disabled={ownAgent} onChange={(persona) => onChange({ ...choices, persona })} />
-      <Picker testId="voice" label="Voice" value={choices.voice} options={catalog?.voices ?? []} empty={choices.persona ? "The persona's voice" : 'Default voice'} disabled={ownAgent} onChange={(voice) => onChange({ ...choices, voice })} />
-      <Picker testId="llm" label="Model" value={choices.llm} options={(catalog?.llms ?? []).filter((llm) => llm.id !== '')} empty="Suggested" disabled={ownAgent} onChange={(llm) => onChange({ ...choices, llm })} />
+      <Picker
+        testId="persona"
+        label="Persona"
+        value={choices.persona}
+        options={catalog?.personas ?? []}
+        empty="No persona"
+        disabled={ownAgent}
+        onChange={(persona) => onChange({ ...choices, persona })}
+      />
+      <Picker
+        testId="voice"
+        label="Voice"
+        value={choices.voice}
+        options={catalog?.voices ?? []}
+        empty={choices.persona ? "The persona's voice" : 'Default voice'}
+        disabled={ownAgent}
+        onChange={(voice) => onChange({ ...choices, voice })}
+      />
+      <Picker
+        testId="llm"
+        label="Model"
+        value={choices.llm}
+        options={(catalog?.llms ?? []).filter((llm) => llm.id !== '')}
+        empty="Suggested"
+        disabled={ownAgent}
+        onChange={(llm) => onChange({ ...choices, llm })}
+      />
     </fieldset>
   );
 }

@@ -2,7 +2,14 @@ import { useAudioDevices } from '@palaver/sdk-react';
 import type { RealtimeSession } from '@palaver/sdk-core/realtime';
 
 /** One device list: the system default first, then the devices by label (a numbered name when the browser hides it). */
-function DevicePicker({ label, testId, devices, value, onChoose, onFocus }: {
+function DevicePicker({
+  label,
+  testId,
+  devices,
+  value,
+  onChoose,
+  onFocus,
+}: {
   label: 'Microphone' | 'Speaker';
   testId: string;
   devices: readonly MediaDeviceInfo[];
@@ -15,11 +22,13 @@ function DevicePicker({ label, testId, devices, value, onChoose, onFocus }: {
       <span>{label}</span>
       <select data-testid={testId} value={value ?? ''} onChange={(event) => onChoose(event.target.value)} onFocus={onFocus}>
         <option value="">System default</option>
-        {devices.filter((device) => device.deviceId && device.deviceId !== 'default').map((device, index) => (
-          <option key={device.deviceId} value={device.deviceId}>
-            {device.label || `${label} ${index + 1}`}
-          </option>
-        ))}
+        {devices
+          .filter((device) => device.deviceId && device.deviceId !== 'default')
+          .map((device, index) => (
+            <option key={device.deviceId} value={device.deviceId}>
+              {device.label || `${label} ${index + 1}`}
+            </option>
+          ))}
       </select>
     </label>
   );
@@ -33,7 +42,14 @@ export function DeviceControls({ session, onProblem }: { session: RealtimeSessio
   return (
     <fieldset className="devices">
       <legend>Audio</legend>
-      <DevicePicker label="Microphone" testId="microphone-device" devices={devices.microphones} value={devices.microphone} onChoose={(id) => choose('audioinput', id)} onFocus={() => void devices.refresh()} />
+      <DevicePicker
+        label="Microphone"
+        testId="microphone-device"
+        devices={devices.microphones}
+        value={devices.microphone}
+        onChoose={(id) => choose('audioinput', id)}
+        onFocus={() => void devices.refresh()}
+      />
       {devices.speakers.length > 0 && (
         <DevicePicker label="Speaker" testId="speaker-device" devices={devices.speakers} value={devices.speaker} onChoose={(id) => choose('audiooutput', id)} />
       )}

@@ -57,7 +57,9 @@ export function latencyLine(latencies: readonly number[], agentTurns: readonly A
   const ms = heard ?? turn?.response_ms;
   if (ms === undefined) return undefined;
   const details = [
-    heard !== undefined ? `Heard here: ${heard} ms from the end of your speech to the agent's first sound.` : 'Not measured here (no microphone level): as the agent timed it.',
+    heard !== undefined
+      ? `Heard here: ${heard} ms from the end of your speech to the agent's first sound.`
+      : 'Not measured here (no microphone level): as the agent timed it.',
     ...(turn ? [`At the agent: ${turn.response_ms !== undefined ? `${turn.response_ms} ms` : 'not timed'}`, ...agentStages(turn)] : []),
     ...(last > 0 ? [`Earlier turns: ${latencies.slice(0, last).map(seconds).join(', ') || 'not measured here'}`] : []),
   ];

@@ -34,6 +34,8 @@ export async function loadCatalog(platformUrl: string, usageToken: string): Prom
     firstOf(client.llms.list(), (llm) => ({ id: llm.id, label: llm.name })),
     client.realtime.agents(),
   ]);
-  const workers = agents.values.flatMap((agent) => (agent.type === 'livekit_worker' ? [{ id: agent.agent_name, label: `LiveKit worker: ${agent.agent_name}` }] : []));
+  const workers = agents.values.flatMap((agent) =>
+    agent.type === 'livekit_worker' ? [{ id: agent.agent_name, label: `LiveKit worker: ${agent.agent_name}` }] : [],
+  );
   return { personas, voices, llms, workers };
 }

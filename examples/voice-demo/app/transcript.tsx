@@ -29,7 +29,11 @@ export function Transcript({ transcriptions, live }: { transcriptions: readonly 
     else element.lastElementChild?.scrollIntoView({ block: 'nearest' });
   }, [lines.length, last?.text, last?.interrupted]);
   if (lines.length === 0) {
-    return <p className="transcript-empty">{live ? 'Say hello, or type below. The conversation appears here.' : 'Start a call, then talk or type. The conversation appears here.'}</p>;
+    return (
+      <p className="transcript-empty">
+        {live ? 'Say hello, or type below. The conversation appears here.' : 'Start a call, then talk or type. The conversation appears here.'}
+      </p>
+    );
   }
   return (
     <ol
@@ -44,7 +48,12 @@ export function Transcript({ transcriptions, live }: { transcriptions: readonly 
       }}
     >
       {lines.map((line) => (
-        <li key={`${line.agent ? 'agent' : 'human'}:${line.id}`} className={line.agent ? 'agent' : 'human'} data-final={line.final} data-interrupted={line.interrupted === true}>
+        <li
+          key={`${line.agent ? 'agent' : 'human'}:${line.id}`}
+          className={line.agent ? 'agent' : 'human'}
+          data-final={line.final}
+          data-interrupted={line.interrupted === true}
+        >
           <span className="who">{line.agent ? 'Agent' : 'You'}</span>
           <span className="words">{lineWords(line)}</span>
           {!line.final && <span className="interim">{line.agent ? 'speaking' : 'hearing'}</span>}

@@ -85,7 +85,11 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
         <p className="state" data-testid="connection-state" data-state={agent.connectionState} aria-live="polite">
           {callWords(agent.connectionState, agent.agentState)}
         </p>
-        {agent.agentState && <span hidden data-testid="agent-state">{agent.agentState}</span>}
+        {agent.agentState && (
+          <span hidden data-testid="agent-state">
+            {agent.agentState}
+          </span>
+        )}
         <TimeLeft seconds={live ? agent.remainingSeconds : null} />
         {live && !agent.microphoneEnabled && (
           <p className="muted" data-testid="muted">
@@ -137,7 +141,14 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
               void send();
             }}
           >
-            <input data-testid="chat-input" aria-label="Message to the agent" value={typed} onChange={(event) => setTyped(event.target.value)} placeholder="Type a message" disabled={!connected} />
+            <input
+              data-testid="chat-input"
+              aria-label="Message to the agent"
+              value={typed}
+              onChange={(event) => setTyped(event.target.value)}
+              placeholder="Type a message"
+              disabled={!connected}
+            />
             <button type="submit" disabled={!connected || typed.trim() === ''}>
               Send
             </button>

@@ -62,7 +62,8 @@ export function problemWords(error: Error | undefined): string | undefined {
     default:
       break;
   }
-  if (error.name === 'NotAllowedError' || /permission/i.test(error.message)) return 'The microphone is blocked. Allow it in the address bar, or type your messages.';
+  if (error.name === 'NotAllowedError' || /permission/i.test(error.message))
+    return 'The microphone is blocked. Allow it in the address bar, or type your messages.';
   if (error.name === 'NotFoundError') return 'No microphone was found. You can still type your messages.';
   return error.message.charAt(0).toUpperCase() + error.message.slice(1);
 }

@@ -17,7 +17,17 @@ export type { AgentRoomConnection, AudioOutput, IncomingTextStream, MediaService
 export { DEFAULT_TURN_DETECTION } from './server/agent/human-listener.js';
 export type { TurnDetectionOptions } from './server/agent/human-listener.js';
 export type { EndOfTurnDecision, TurnMetrics } from './server/kernel/ports/turn-metrics.js';
-export { agentHostFor, AUDIBLE_RMS, fliteSpeech, HumanParticipant, offlineAnswer, RecordedEvents, rms, sessionSpec, speechBounds } from './testing/agent-harness.js';
+export {
+  agentHostFor,
+  AUDIBLE_RMS,
+  fliteSpeech,
+  HumanParticipant,
+  offlineAnswer,
+  RecordedEvents,
+  rms,
+  sessionSpec,
+  speechBounds,
+} from './testing/agent-harness.js';
 export { firstTokenChunks, startFakeOpenAiUpstream, textChunks, toolCallChunks } from './testing/fake-openai-upstream.js';
 export type { FakeOpenAiUpstream, RecordedRequest, Scenario, ScriptedChunk } from './testing/fake-openai-upstream.js';
 export { dropSchema, postgresReachable, uniqueSchema } from './testing/postgres-schemas.js';
@@ -33,7 +43,23 @@ export type { ScriptedTranscriptOptions } from './testing/streaming-stt/scripted
 export { loudSpan, pushPaced, silence, toneBurst } from './testing/streaming-stt/paced-audio.js';
 export { recordStream } from './testing/streaming-stt/recorded-stream.js';
 export type { RecordedStream, RecordedSttEvent } from './testing/streaming-stt/recorded-stream.js';
-export { collectSynthesis, createStreamingStt, EspeakEngine, FliteEngine, PocketsphinxEngine, resampleLinear, type StreamingFinal, type StreamingInterim, type StreamingSttConfig, type StreamingSttEngine, type StreamingSttStream, type TimedWord, type TtsEngine, VoiceActivityDetector, wordErrorRate } from './server/engines/speech/index.js';
+export {
+  collectSynthesis,
+  createStreamingStt,
+  EspeakEngine,
+  FliteEngine,
+  PocketsphinxEngine,
+  resampleLinear,
+  type StreamingFinal,
+  type StreamingInterim,
+  type StreamingSttConfig,
+  type StreamingSttEngine,
+  type StreamingSttStream,
+  type TimedWord,
+  type TtsEngine,
+  VoiceActivityDetector,
+  wordErrorRate,
+} from './server/engines/speech/index.js';
 export type { TurnCorpusItem, TurnCorpusOutcome } from './testing/turn-corpus.js';
 export { scoreEndOfTurn } from './server/agent/turn-taking/end-of-turn-scorer.js';
 export { turnEndWait, DEFAULT_TURN_END } from './server/agent/turn-taking/turn-end-policy.js';

@@ -7,7 +7,15 @@ import { createTestPlatform, graphOf, type TestPlatform } from '@palaver/sdk-cor
 import { AppRunProvider, PalaverProvider, useAppRun, usePad, type AppRunControls, type UseAppRunOptions } from './index.js';
 
 /** Renders the hook's state and records every connection state it rendered. */
-function Runner({ options, connectWith, onRender }: { options?: UseAppRunOptions; connectWith: Parameters<AppRunControls['connect']>[0]; onRender?: (run: AppRunControls) => void }) {
+function Runner({
+  options,
+  connectWith,
+  onRender,
+}: {
+  options?: UseAppRunOptions;
+  connectWith: Parameters<AppRunControls['connect']>[0];
+  onRender?: (run: AppRunControls) => void;
+}) {
   const appRun = useAppRun(options);
   const seen = useRef<string[]>([]);
   if (seen.current.at(-1) !== appRun.connectionState) seen.current.push(appRun.connectionState);
@@ -39,7 +47,7 @@ describe('useAppRun and usePad', () => {
   afterAll(async () => platform.close());
   afterEach(() => cleanup());
 
-  it('creates runs on the provider client\'s platform; a refused usage token ends as failed before any run exists', async () => {
+  it("creates runs on the provider client's platform; a refused usage token ends as failed before any run exists", async () => {
     render(
       <PalaverProvider client={platform.clientWith({})}>
         <Runner connectWith={{ token: 'not-a-usage-token', app }} />

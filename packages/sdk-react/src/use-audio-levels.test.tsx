@@ -81,7 +81,9 @@ describe('useAudioDevices', () => {
   it('lists microphones and speakers and keeps a refused choice from sticking', async () => {
     const chosen: Record<string, string | undefined> = {};
     const session = {
-      listAudioDevices: async (kind: 'audioinput' | 'audiooutput') => [{ deviceId: `${kind}-1`, label: kind === 'audioinput' ? 'Desk microphone' : 'Headphones', kind, groupId: 'g' } as MediaDeviceInfo],
+      listAudioDevices: async (kind: 'audioinput' | 'audiooutput') => [
+        { deviceId: `${kind}-1`, label: kind === 'audioinput' ? 'Desk microphone' : 'Headphones', kind, groupId: 'g' } as MediaDeviceInfo,
+      ],
       audioDevice: (kind: 'audioinput' | 'audiooutput') => chosen[kind],
       switchAudioDevice: async (kind: 'audioinput' | 'audiooutput', id: string) => {
         if (id === 'broken') throw new Error('refused');
@@ -91,7 +93,11 @@ describe('useAudioDevices', () => {
     let devices: ReturnType<typeof useAudioDevices> | undefined;
     function Picker() {
       devices = useAudioDevices(session);
-      return <p data-testid="devices">{[...devices.microphones, ...devices.speakers].map((device) => device.label).join(', ')} / {devices.microphone ?? 'default'}</p>;
+      return (
+        <p data-testid="devices">
+          {[...devices.microphones, ...devices.speakers].map((device) => device.label).join(', ')} / {devices.microphone ?? 'default'}
+        </p>
+      );
     }
     render(<Picker />);
     await waitFor(() => expect(screen.getByTestId('devices').textContent).toBe('Desk microphone, Headphones / default'));

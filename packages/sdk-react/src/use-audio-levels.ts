@@ -52,13 +52,19 @@ export function useAudioLevels(source: AudioLevelSource | undefined, options: Us
     }
     let frame = 0;
     let last = 0;
-    const schedule = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (callback: FrameRequestCallback) => setTimeout(() => callback(performance.now()), 1000 / fps) as unknown as number;
+    const schedule =
+      typeof requestAnimationFrame === 'function'
+        ? requestAnimationFrame
+        : (callback: FrameRequestCallback) => setTimeout(() => callback(performance.now()), 1000 / fps) as unknown as number;
     const cancel = typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame : (handle: number) => clearTimeout(handle);
     const read = (now: number) => {
       frame = schedule(read);
       if (now - last < 1000 / fps) return;
       last = now;
-      const next: AudioLevels = { agent: source.getFrequencyBands('agent' satisfies AudioSource, bands), microphone: source.getFrequencyBands('microphone', bands) };
+      const next: AudioLevels = {
+        agent: source.getFrequencyBands('agent' satisfies AudioSource, bands),
+        microphone: source.getFrequencyBands('microphone', bands),
+      };
       if (changed(latest.current.agent, next.agent) || changed(latest.current.microphone, next.microphone)) {
         latest.current = next;
         setLevels(next);

@@ -27,7 +27,7 @@ function observedSession() {
 describe('client tool hooks', () => {
   afterEach(() => cleanup());
 
-  it('useVoiceAgent({ tools }) registers each tool once, calls the latest render\'s handler, and unregisters on unmount', async () => {
+  it("useVoiceAgent({ tools }) registers each tool once, calls the latest render's handler, and unregisters on unmount", async () => {
     const { session, registered, active } = observedSession();
     function App({ answer }: { answer: string }) {
       useVoiceAgent({ session, tools: { get_answer: () => answer, other_tool: () => 'other' } });

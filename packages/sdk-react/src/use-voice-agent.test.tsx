@@ -33,7 +33,7 @@ describe('useVoiceAgent', () => {
   afterAll(async () => platform.close());
   afterEach(() => cleanup());
 
-  it('starts sessions on the provider client\'s platform and re-renders through each state; a refused token ends as failed', async () => {
+  it("starts sessions on the provider client's platform and re-renders through each state; a refused token ends as failed", async () => {
     render(
       <PalaverProvider client={platform.clientWith({})}>
         <Call />
@@ -54,7 +54,13 @@ describe('useVoiceAgent', () => {
     expect(agent?.state).toBe(session.getSnapshot());
     await act(() => session.connect({ token: 'bad', config }).catch(() => {}));
     expect(agent?.state).toBe(session.getSnapshot());
-    expect(agent).toMatchObject({ status: 'not_connected', connectionState: 'not_connected', ended: { reason: 'failed' }, agentState: undefined, transcriptions: [] });
+    expect(agent).toMatchObject({
+      status: 'not_connected',
+      connectionState: 'not_connected',
+      ended: { reason: 'failed' },
+      agentState: undefined,
+      transcriptions: [],
+    });
     await expect(agent!.sendChatMessage({ text: 'hello' })).rejects.toSatisfy((error) => ConnectionError.isInstance(error) && error.reason === 'closed');
     // Never rejects: failures are state.
     await expect(agent!.connect({ token: 'bad', config })).resolves.toBeUndefined();
@@ -65,7 +71,7 @@ describe('useVoiceAgent', () => {
     expectTypeOf<VoiceAgent['transcriptions'][number]['interrupted']>().toEqualTypeOf<boolean | undefined>();
   });
 
-  it('connectOnMount connects, and unmounting leaves (also under StrictMode\'s double effects)', async () => {
+  it("connectOnMount connects, and unmounting leaves (also under StrictMode's double effects)", async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const requests: string[] = [];

@@ -141,7 +141,8 @@ function expressionEnd(code: string, from: number, stopAtComma: boolean): number
       if (depth === 0) return index;
       depth -= 1;
     } else if (depth === 0 && (char === ';' || (stopAtComma && char === ','))) return index;
-    else if (depth === 0 && char === '\n' && !/^\s*[.?:+\-*/|&]/.test(code.slice(index + 1, index + 80)) && !/[=+\-*/|&?:,(]\s*$/.test(code.slice(from, index))) return index;
+    else if (depth === 0 && char === '\n' && !/^\s*[.?:+\-*/|&]/.test(code.slice(index + 1, index + 80)) && !/[=+\-*/|&?:,(]\s*$/.test(code.slice(from, index)))
+      return index;
   }
   return code.length;
 }
@@ -271,9 +272,10 @@ function taintOf(code: string): Taint {
   }
   for (const { name, expression, property: isProperty } of assignments) {
     if (isProperty) continue;
-    if (new RegExp(`^\\s*${CLOCK_READ.source}\\s*$`).test(expression) || /^\s*Math\s*\.\s*(?:floor|round)\s*\(\s*Date\s*\.\s*now\s*\(\s*\)/.test(expression)) taint.instants.add(name);
+    if (new RegExp(`^\\s*${CLOCK_READ.source}\\s*$`).test(expression) || /^\s*Math\s*\.\s*(?:floor|round)\s*\(\s*Date\s*\.\s*now\s*\(\s*\)/.test(expression))
+      taint.instants.add(name);
   }
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const { name, expression, property: isProperty } of assignments) {
       const names = isProperty ? taint.measuredProperties : taint.measured;

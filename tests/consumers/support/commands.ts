@@ -37,7 +37,13 @@ export function run(command: string, args: string[], cwd: string, timeout = 120_
 }
 
 /** Starts a long-running command and resolves with its first stdout line that matches `ready`. */
-export function start(command: string, args: string[], cwd: string, ready: RegExp, timeoutMs = 60_000): Promise<{ child: ChildProcess; line: string; output: () => string }> {
+export function start(
+  command: string,
+  args: string[],
+  cwd: string,
+  ready: RegExp,
+  timeoutMs = 60_000,
+): Promise<{ child: ChildProcess; line: string; output: () => string }> {
   const child = spawn(command, args, { cwd, env: consumerEnvironment, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

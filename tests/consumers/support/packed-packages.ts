@@ -20,7 +20,11 @@ export function packWorkspace(): PackedPackages {
   const directory = mkdtempSync(join(tmpdir(), 'palaver-packs-'));
   const tarballs = {} as Record<PackageFolder, string>;
   for (const folder of PACKAGES) {
-    const pack = spawnSync('pnpm', ['pack', '--pack-destination', directory], { cwd: join(repositoryRoot, 'packages', folder), encoding: 'utf8', timeout: 120_000 });
+    const pack = spawnSync('pnpm', ['pack', '--pack-destination', directory], {
+      cwd: join(repositoryRoot, 'packages', folder),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     if (pack.status !== 0) throw new Error(`pnpm pack failed in ${folder}:\n${pack.stdout}\n${pack.stderr}`);
     const tarball = pack.stdout.trim().split('\n').at(-1)!.trim();
     tarballs[folder] = tarball;
@@ -31,7 +35,10 @@ export function packWorkspace(): PackedPackages {
 /** The files of a tarball and its package.json, read with `tar`. */
 export function tarballContents(tarball: string): { files: string[]; manifest: Record<string, unknown> } {
   const list = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
-  const files = list.stdout.trim().split('\n').map((file) => file.replace(/^package\//, ''));
+  const files = list.stdout
+    .trim()
+    .split('\n')
+    .map((file) => file.replace(/^package\//, ''));
   const manifest = JSON.parse(spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }).stdout) as Record<string, unknown>;
   return { files, manifest };
 }

@@ -114,7 +114,9 @@ export async function* streamChatCompletion(options: ChatStreamOptions): AsyncGe
         const { error } = JSON.parse(message.data) as ChatStreamError;
         // A refusal of the answer itself (moderation) is the caller's 400 family; other stream errors are the server's.
         if (error.type === 'moderation_error') throw new ModerationError(error.message, { type: error.type });
-        throw error.type === 'upstream_error' ? new UpstreamError(error.message, { type: error.type }) : new InternalServerError(error.message, { type: error.type });
+        throw error.type === 'upstream_error'
+          ? new UpstreamError(error.message, { type: error.type })
+          : new InternalServerError(error.message, { type: error.type });
       }
       queue.push(JSON.parse(message.data) as ChatCompletionChunk);
     },
@@ -130,7 +132,11 @@ export async function* streamChatCompletion(options: ChatStreamOptions): AsyncGe
   finished.then(
     () => queue.end(controller.signal.aborted && !queue.ended ? new AbortError('The chat stream was aborted') : undefined),
     (error: unknown) =>
-      queue.end(ApiError.isInstance(error) ? error : new ConnectionError('network', `Chat stream failed: ${(error as Error)?.message ?? String(error)}`, { cause: error })),
+      queue.end(
+        ApiError.isInstance(error)
+          ? error
+          : new ConnectionError('network', `Chat stream failed: ${(error as Error)?.message ?? String(error)}`, { cause: error }),
+      ),
   );
   try {
     yield* queue.drain();

@@ -98,11 +98,7 @@ export class HttpClient {
   }
 
   /** Calls a contract route and returns its parsed answer. */
-  async call<R extends RouteDefinition>(
-    route: RouteAddress<R>,
-    input: RouteInput<R>,
-    options?: RequestOptions,
-  ): Promise<RouteOutput<R>> {
+  async call<R extends RouteDefinition>(route: RouteAddress<R>, input: RouteInput<R>, options?: RequestOptions): Promise<RouteOutput<R>> {
     const response = await this.send(route.method, route.path, input, options);
     const type = response.headers.get('content-type') ?? '';
     if (type.includes('application/json')) return (await response.json()) as RouteOutput<R>;

@@ -39,9 +39,7 @@ export const AnalyticsConversationMessagesQuery = z
     path: ['end_date'],
   });
 
-export const AnalyticsConversationMessages = z
-  .array(AnalyticsConversationMessage)
-  .meta({ id: 'AnalyticsConversationMessages' });
+export const AnalyticsConversationMessages = z.array(AnalyticsConversationMessage).meta({ id: 'AnalyticsConversationMessages' });
 
 export const analyticsRoutes = {
   conversationMessages: defineRoute({

@@ -14,12 +14,10 @@ export type AppRun = z.infer<typeof AppRun>;
 
 export const AppRunConnectionDetails = z
   .object({ token: z.string(), url: z.string() })
-  .meta({ id: 'AppRunConnectionDetails', description: 'Where and how to join the run\'s realtime media connection.' });
+  .meta({ id: 'AppRunConnectionDetails', description: "Where and how to join the run's realtime media connection." });
 export type AppRunConnectionDetails = z.infer<typeof AppRunConnectionDetails>;
 
-export const AppRunPadValueType = z
-  .enum(['string', 'float', 'int', 'boolean', 'object', 'enum'])
-  .meta({ id: 'AppRunPadValueType' });
+export const AppRunPadValueType = z.enum(['string', 'float', 'int', 'boolean', 'object', 'enum']).meta({ id: 'AppRunPadValueType' });
 
 export const AppRunPadValue = z
   .object({
@@ -59,10 +57,14 @@ const Overrides = z.array(AppRunNodePadValueParam).max(1000);
 export const AppRunLivekitAgent = z
   .object({
     agent_name: z.string().min(1).max(128).describe('The `agentName` the worker registered with.'),
-    metadata: z.string().max(64 * 1024).optional().describe("Given to the worker's job (`ctx.job.metadata`)."),
+    metadata: z
+      .string()
+      .max(64 * 1024)
+      .optional()
+      .describe("Given to the worker's job (`ctx.job.metadata`)."),
   })
-  .meta({ id: 'AppRunLivekitAgent', description: 'Palaver extension: a LiveKit Agents worker dispatched to the run\'s room.' });
-const LivekitAgents = z.array(AppRunLivekitAgent).max(8).describe('Palaver extension: LiveKit Agents workers dispatched to the run\'s room when it starts.');
+  .meta({ id: 'AppRunLivekitAgent', description: "Palaver extension: a LiveKit Agents worker dispatched to the run's room." });
+const LivekitAgents = z.array(AppRunLivekitAgent).max(8).describe("Palaver extension: LiveKit Agents workers dispatched to the run's room when it starts.");
 const RunId = z.string().min(1).max(200);
 
 export const CreateAppRunRequest = z
@@ -88,17 +90,13 @@ export const CreateAppRunFromGraphRequest = z
   .meta({ id: 'CreateAppRunFromGraphRequest' });
 export type CreateAppRunFromGraphRequest = z.infer<typeof CreateAppRunFromGraphRequest>;
 
-export const CreateAppRunResponse = z
-  .object({ app_run: AppRun, connection_details: AppRunConnectionDetails })
-  .meta({ id: 'CreateAppRunResponse' });
+export const CreateAppRunResponse = z.object({ app_run: AppRun, connection_details: AppRunConnectionDetails }).meta({ id: 'CreateAppRunResponse' });
 export type CreateAppRunResponse = z.infer<typeof CreateAppRunResponse>;
 
 export const AppDebugRequest = z.object({ run_id: RunId }).meta({ id: 'AppDebugRequest' });
 export type AppDebugRequest = z.infer<typeof AppDebugRequest>;
 
-export const AppDebugResponse = z
-  .object({ graph: FreeObject, connection_details: AppRunConnectionDetails })
-  .meta({ id: 'AppDebugResponse' });
+export const AppDebugResponse = z.object({ graph: FreeObject, connection_details: AppRunConnectionDetails }).meta({ id: 'AppDebugResponse' });
 export type AppDebugResponse = z.infer<typeof AppDebugResponse>;
 
 export const appRunRoutes = {

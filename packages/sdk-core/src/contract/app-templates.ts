@@ -3,9 +3,7 @@ import { App, AppList } from './apps.js';
 import { Id } from './common.js';
 import { defineRoute } from './define-route.js';
 
-export const ApplyAppTemplateRequest = z
-  .object({ name: z.string().min(1).max(200).describe('Name of the new app.') })
-  .meta({ id: 'ApplyAppTemplateRequest' });
+export const ApplyAppTemplateRequest = z.object({ name: z.string().min(1).max(200).describe('Name of the new app.') }).meta({ id: 'ApplyAppTemplateRequest' });
 export type ApplyAppTemplateRequest = z.infer<typeof ApplyAppTemplateRequest>;
 
 const params = z.object({ template: Id });

@@ -43,7 +43,10 @@ export const UpdateAppRequest = z
   .object({
     name: AppName.optional(),
     graph: GraphInput.optional(),
-    inputs: z.union([z.array(z.unknown()), FreeObject]).optional().describe('Inputs of the app, stored with the new version.'),
+    inputs: z
+      .union([z.array(z.unknown()), FreeObject])
+      .optional()
+      .describe('Inputs of the app, stored with the new version.'),
     version: VersionNumber.describe('The newest version the change is based on (optimistic concurrency).'),
   })
   .meta({ id: 'UpdateAppRequest' });

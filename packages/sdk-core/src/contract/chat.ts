@@ -10,9 +10,7 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX_MESSAGES = 2048;
 const MAX_TOOLS = 128;
 
-export const ChatTextPart = z
-  .object({ type: z.literal('text'), text: z.string().max(1_000_000) })
-  .meta({ id: 'ChatTextPart' });
+export const ChatTextPart = z.object({ type: z.literal('text'), text: z.string().max(1_000_000) }).meta({ id: 'ChatTextPart' });
 
 export const ChatAudioPart = z
   .object({
@@ -103,10 +101,7 @@ export const ChatCompletionTool = z
 export type ChatCompletionTool = z.infer<typeof ChatCompletionTool>;
 
 export const ChatToolChoice = z
-  .union([
-    z.enum(['none', 'auto', 'required']),
-    z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
-  ])
+  .union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) })])
   .meta({ id: 'ChatToolChoice', description: 'Default `none` without tools, `auto` with tools.' });
 export type ChatToolChoice = z.infer<typeof ChatToolChoice>;
 
@@ -193,9 +188,7 @@ export const ChatCompletionRequest = z
 export type ChatCompletionRequest = z.output<typeof ChatCompletionRequest>;
 export type ChatCompletionRequestInput = z.input<typeof ChatCompletionRequest>;
 
-export const FinishReason = z
-  .enum(['stop', 'length', 'tool_calls', 'content_filter', 'function_call'])
-  .meta({ id: 'FinishReason' });
+export const FinishReason = z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']).meta({ id: 'FinishReason' });
 export type FinishReason = z.infer<typeof FinishReason>;
 
 export const ChatCompletionUsage = z
@@ -213,9 +206,7 @@ export const ChatVoiceOutput = z
   .meta({ id: 'ChatVoiceOutput' });
 export type ChatVoiceOutput = z.infer<typeof ChatVoiceOutput>;
 
-export const ChatServiceExtension = z
-  .object({ voice: ChatVoiceOutput.nullable().optional() })
-  .meta({ id: 'ChatServiceExtension' });
+export const ChatServiceExtension = z.object({ voice: ChatVoiceOutput.nullable().optional() }).meta({ id: 'ChatServiceExtension' });
 export type ChatServiceExtension = z.infer<typeof ChatServiceExtension>;
 
 export const ChatCompletionResponse = z

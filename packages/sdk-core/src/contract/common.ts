@@ -22,7 +22,7 @@ export function listOf<T extends z.ZodType>(item: T, id: string) {
 
 /** Query parameters of paginated lists: `page` carries the opaque next-page token. */
 export const PageQuery = z.object({
-  page: z.string().min(1).optional().describe('Opaque token from a previous answer\'s `next_page`.'),
+  page: z.string().min(1).optional().describe("Opaque token from a previous answer's `next_page`."),
   page_size: z.coerce.number().int().min(1).max(100).optional().describe('Items per page (default 20, max 100).'),
 });
 

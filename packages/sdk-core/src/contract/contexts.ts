@@ -12,9 +12,7 @@ export const MAX_FILTER_IDS = 100;
 export const LATEST_MESSAGES_COUNT = 20;
 
 /** Roles a message can be created with; `custom` is stored as sent and read back as `system`. */
-export const ContextMessageCreateRole = z
-  .enum(['assistant', 'system', 'user', 'tool', 'custom'])
-  .meta({ id: 'ContextMessageCreateRole' });
+export const ContextMessageCreateRole = z.enum(['assistant', 'system', 'user', 'tool', 'custom']).meta({ id: 'ContextMessageCreateRole' });
 
 /** Roles a stored message is shown with. */
 export const ContextMessageRole = z.enum(['assistant', 'system', 'user', 'tool']).meta({ id: 'ContextMessageRole' });
@@ -31,9 +29,7 @@ export const ContextMessageToolCall = z
   .meta({ id: 'ContextMessageToolCall' });
 export type ContextMessageToolCall = z.infer<typeof ContextMessageToolCall>;
 
-export const ContextMessageTextContent = z
-  .object({ type: z.literal('text'), text: z.string() })
-  .meta({ id: 'ContextMessageTextContent' });
+export const ContextMessageTextContent = z.object({ type: z.literal('text'), text: z.string() }).meta({ id: 'ContextMessageTextContent' });
 export const ContextMessageImageContent = z
   .object({
     type: z.literal('image_url'),

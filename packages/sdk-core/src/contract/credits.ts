@@ -15,7 +15,7 @@ export const Credit = z
     project: z.string(),
     name: z.string(),
     description: z.string(),
-    allow_negative_balance: z.boolean().describe('Whether a human\'s balance may go below zero.'),
+    allow_negative_balance: z.boolean().describe("Whether a human's balance may go below zero."),
   })
   .meta({ id: 'Credit' });
 export type Credit = z.infer<typeof Credit>;
@@ -45,11 +45,7 @@ export type CreditLedgerEntry = z.infer<typeof CreditLedgerEntry>;
 export const CreateCreditLedgerEntryRequest = z
   .object({
     amount: LedgerInteger.describe('Signed change: positive grants, negative charges.'),
-    idempotency_key: z
-      .string()
-      .min(1)
-      .max(255)
-      .describe('Deduplicates retries: unique per credit and human. A repeat returns the original entry.'),
+    idempotency_key: z.string().min(1).max(255).describe('Deduplicates retries: unique per credit and human. A repeat returns the original entry.'),
   })
   .meta({ id: 'CreateCreditLedgerEntryRequest' });
 export type CreateCreditLedgerEntryRequest = z.infer<typeof CreateCreditLedgerEntryRequest>;

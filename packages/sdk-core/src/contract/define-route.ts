@@ -42,8 +42,9 @@ export function defineRoute<const T extends RouteDefinition>(route: T): T {
   return route;
 }
 
-type RequestPart<R extends RouteDefinition, K extends 'params' | 'query' | 'body'> =
-  R['request'] extends { [P in K]: infer S extends z.ZodType } ? z.input<S> : never;
+type RequestPart<R extends RouteDefinition, K extends 'params' | 'query' | 'body'> = R['request'] extends { [P in K]: infer S extends z.ZodType }
+  ? z.input<S>
+  : never;
 
 /** The input a caller provides for a route (path params, query, body), derived from the contract. */
 export type RouteInput<R extends RouteDefinition> = {
@@ -52,8 +53,9 @@ export type RouteInput<R extends RouteDefinition> = {
 
 /** The parsed server-side input of a route. */
 export type RouteParsedInput<R extends RouteDefinition> = {
-  [K in 'params' | 'query' | 'body' as R['request'] extends { [P in K]: z.ZodType } ? K : never]:
-    R['request'] extends { [P in K]: infer S extends z.ZodType } ? z.output<S> : never;
+  [K in 'params' | 'query' | 'body' as R['request'] extends { [P in K]: z.ZodType } ? K : never]: R['request'] extends { [P in K]: infer S extends z.ZodType }
+    ? z.output<S>
+    : never;
 };
 
 /** The successful answer of a route, derived from the contract. */

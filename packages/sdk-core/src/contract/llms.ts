@@ -12,15 +12,13 @@ const HEADER_VALUE_PATTERN = /^[^\u0000-\u0008\u000a-\u001f\u007f]*$/;
 export const LlmType = z.enum(['builtin', 'openai', 'ollama', 'openai_compatible']).meta({ id: 'LLMType' });
 export type LlmType = z.infer<typeof LlmType>;
 
-export const LlmHeader = z
-  .object({ key: z.string(), value: z.string() })
-  .meta({
-    id: 'LLMHeader',
-    description:
-      'A header sent with every request to the LLM. `{{secret:NAME}}` in the value is replaced by that secret server-side. ' +
-      'Human-scoped callers (usage token, or API key with x-human-id) see literal values of LLMs they do not own masked ' +
-      "as '••••' plus the last 4 characters (short values: '••••' only); values made only of secret references stay visible.",
-  });
+export const LlmHeader = z.object({ key: z.string(), value: z.string() }).meta({
+  id: 'LLMHeader',
+  description:
+    'A header sent with every request to the LLM. `{{secret:NAME}}` in the value is replaced by that secret server-side. ' +
+    'Human-scoped callers (usage token, or API key with x-human-id) see literal values of LLMs they do not own masked ' +
+    "as '••••' plus the last 4 characters (short values: '••••' only); values made only of secret references stay visible.",
+});
 export type LlmHeader = z.infer<typeof LlmHeader>;
 
 const LlmHeaderInput = z.object({

@@ -17,9 +17,7 @@ export const OpenAiModel = z
   .meta({ id: 'OpenAIModel' });
 export type OpenAiModel = z.infer<typeof OpenAiModel>;
 
-export const OpenAiModelList = z
-  .object({ object: z.literal('list'), data: z.array(OpenAiModel) })
-  .meta({ id: 'OpenAIModelList' });
+export const OpenAiModelList = z.object({ object: z.literal('list'), data: z.array(OpenAiModel) }).meta({ id: 'OpenAIModelList' });
 export type OpenAiModelList = z.infer<typeof OpenAiModelList>;
 
 /** At most this many models are listed (built-ins first, then the project's newest). */
@@ -41,7 +39,7 @@ export const modelRoutes = {
     path: '/v1/models/{model}',
     auth: 'K/B',
     tag: 'Chat completions',
-    summary: 'Get one of the caller\'s LLMs as an OpenAI model (Palaver extension)',
+    summary: "Get one of the caller's LLMs as an OpenAI model (Palaver extension)",
     request: { params: z.object({ model: Id }) },
     success: { kind: 'json', schema: OpenAiModel },
     errors: [404],

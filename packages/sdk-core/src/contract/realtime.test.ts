@@ -34,7 +34,10 @@ describe('realtime session requests', () => {
       generative: { llm: WORKER_SESSION_LLM },
     });
     // A context named without an LLM: the generative section only says where the messages go.
-    expect(RealtimeSessionStartRequest.parse({ config: { general: { agent }, generative: { context: 'ctx_1' } } }).config.generative).toEqual({ llm: WORKER_SESSION_LLM, context: 'ctx_1' });
+    expect(RealtimeSessionStartRequest.parse({ config: { general: { agent }, generative: { context: 'ctx_1' } } }).config.generative).toEqual({
+      llm: WORKER_SESSION_LLM,
+      context: 'ctx_1',
+    });
   });
 
   it('still requires every section and the LLM id for the built-in agent, saying why', () => {

@@ -56,7 +56,7 @@ export const RealtimeSessionAgent = z
   .discriminatedUnion('type', [
     z.object({ type: z.literal('builtin').describe("Palaver's voice agent: listens, thinks and speaks with the generative config.") }),
     z.object({
-      type: z.literal('livekit_worker').describe('A LiveKit Agents worker\'s agent; the generative config only names the context its messages are saved to.'),
+      type: z.literal('livekit_worker').describe("A LiveKit Agents worker's agent; the generative config only names the context its messages are saved to."),
       agent_name: z.string().min(1).max(128).describe('The `agentName` the worker registered with.'),
       metadata: z.string().max(MAX_WORKER_METADATA_LENGTH).optional().describe("Given to the worker's job (`ctx.job.metadata`)."),
     }),
@@ -74,7 +74,9 @@ export const RealtimeSessionGeneralConfig = z
 
 const TurnDetectionMode = z
   .enum(['fixed', 'adaptive'])
-  .describe('`fixed`: a set silence (`silence_ms`) ends the human\'s turn. `adaptive`: after a short pause the words heard so far decide the wait, between `min_wait_ms` (a finished question or statement) and `max_wait_ms` (a conjunction, a filler, an unfinished clause).');
+  .describe(
+    "`fixed`: a set silence (`silence_ms`) ends the human's turn. `adaptive`: after a short pause the words heard so far decide the wait, between `min_wait_ms` (a finished question or statement) and `max_wait_ms` (a conjunction, a filler, an unfinished clause).",
+  );
 const WaitMs = (minimum: number, maximum: number) => z.number().int().min(minimum).max(maximum);
 
 /**
@@ -86,11 +88,18 @@ export const RealtimeSessionTurnDetection = z
     mode: TurnDetectionMode.default('adaptive'),
     silence_ms: WaitMs(100, 5000).default(550).describe('`fixed`: milliseconds of silence after speech that end the turn.'),
     min_wait_ms: WaitMs(160, 5000).default(200).describe('`adaptive`: the wait after the last speech when the words form a finished question or statement.'),
-    max_wait_ms: WaitMs(160, 10_000).default(1200).describe('`adaptive`: the wait after the last speech when the words stop mid-clause (at least `min_wait_ms`).'),
-    preemptive: z.boolean().default(true).describe('`adaptive`: start preparing the answer at a pause; it is played only when the turn is confirmed, otherwise discarded (its tokens are still metered).'),
+    max_wait_ms: WaitMs(160, 10_000)
+      .default(1200)
+      .describe('`adaptive`: the wait after the last speech when the words stop mid-clause (at least `min_wait_ms`).'),
+    preemptive: z
+      .boolean()
+      .default(true)
+      .describe(
+        '`adaptive`: start preparing the answer at a pause; it is played only when the turn is confirmed, otherwise discarded (its tokens are still metered).',
+      ),
   })
   .refine((value) => value.max_wait_ms >= value.min_wait_ms, { message: 'max_wait_ms must be at least min_wait_ms', path: ['max_wait_ms'] })
-  .meta({ id: 'RealtimeSessionTurnDetection', description: 'Palaver extension: how the end of the human\'s turn is detected.' });
+  .meta({ id: 'RealtimeSessionTurnDetection', description: "Palaver extension: how the end of the human's turn is detected." });
 export type RealtimeSessionTurnDetection = z.infer<typeof RealtimeSessionTurnDetection>;
 
 export const RealtimeSessionInputConfig = z
@@ -129,7 +138,7 @@ export const RealtimeSessionGenerativeConfig = z
 export const WORKER_SESSION_LLM = 'builtin-offline';
 
 const generativeFields = {
-  voice_override: ResourceId.optional().describe('Voice id; overrides the persona\'s voice.'),
+  voice_override: ResourceId.optional().describe("Voice id; overrides the persona's voice."),
   persona: ResourceId.optional().describe('Persona id.'),
   scenario: ResourceId.optional().describe('Scenario id.'),
   context: ResourceId.optional().describe('Context id; a new context is created when unspecified.'),
@@ -184,7 +193,11 @@ export const RealtimeSessionConfigCreate = z
       if (config[section] === undefined) context.addIssue({ code: 'custom', path: [section], message: missing });
     }
     if (config.generative && config.generative.llm === undefined) {
-      context.addIssue({ code: 'custom', path: ['generative', 'llm'], message: 'expected string, received undefined: the LLM id is required unless `general.agent` is a LiveKit Agents worker' });
+      context.addIssue({
+        code: 'custom',
+        path: ['generative', 'llm'],
+        message: 'expected string, received undefined: the LLM id is required unless `general.agent` is a LiveKit Agents worker',
+      });
     }
   })
   .transform(({ general, input, generative, output }) => ({
@@ -209,7 +222,11 @@ export const RealtimeSessionConfigUpdate = z
       .meta({ id: 'RealtimeSessionGeneralConfigUpdate' })
       .optional(),
     input: z
-      .object({ interruptable: Interruptable.optional(), parallel_listening: ParallelListening.optional(), turn_detection: RealtimeSessionTurnDetection.optional() })
+      .object({
+        interruptable: Interruptable.optional(),
+        parallel_listening: ParallelListening.optional(),
+        turn_detection: RealtimeSessionTurnDetection.optional(),
+      })
       .meta({ id: 'RealtimeSessionInputConfigUpdate' })
       .optional(),
     generative: RealtimeSessionGenerativeConfigUpdate.optional(),
@@ -244,7 +261,7 @@ export type RealtimeSession = z.infer<typeof RealtimeSession>;
 export const RealtimeSessionConnectionDetails = z
   .object({
     url: z.string().describe('LiveKit URL of the realtime media connection.'),
-    token: z.string().describe('LiveKit access token (JWT) for this session\'s room.'),
+    token: z.string().describe("LiveKit access token (JWT) for this session's room."),
   })
   .meta({ id: 'RealtimeSessionConnectionDetails' });
 export type RealtimeSessionConnectionDetails = z.infer<typeof RealtimeSessionConnectionDetails>;
@@ -291,7 +308,9 @@ export const RealtimeAgentChoices = z
     values: z.array(RealtimeAgentChoice).describe('The built-in agent first, then the LiveKit Agents workers by name.'),
     workers_listed: z
       .boolean()
-      .describe('Whether the workers could be listed: false when the platform uses a LiveKit deployment, which cannot be asked; a session may still name a worker registered there.'),
+      .describe(
+        'Whether the workers could be listed: false when the platform uses a LiveKit deployment, which cannot be asked; a session may still name a worker registered there.',
+      ),
   })
   .meta({ id: 'RealtimeAgentChoices', description: 'Palaver extension: the agents a realtime session can choose.' });
 export type RealtimeAgentChoices = z.infer<typeof RealtimeAgentChoices>;

@@ -44,6 +44,4 @@ export type Routes = typeof routes;
 export type RouteGroupName = keyof Routes;
 
 /** Flat list of every route. */
-export const allRoutes: RouteDefinition[] = Object.values(routes).flatMap((group) =>
-  Object.values(group as Record<string, RouteDefinition>),
-);
+export const allRoutes: RouteDefinition[] = Object.values(routes).flatMap((group) => Object.values(group as Record<string, RouteDefinition>));

@@ -18,9 +18,7 @@ const ScenarioName = z.string().min(1).max(200);
 const Prompt = z.string().min(1).max(100_000);
 const ProjectId = z.string().min(1).max(200).describe("The caller's project id.");
 
-export const CreateScenarioRequest = z
-  .object({ name: ScenarioName, project: ProjectId, prompt: Prompt })
-  .meta({ id: 'CreateScenarioRequest' });
+export const CreateScenarioRequest = z.object({ name: ScenarioName, project: ProjectId, prompt: Prompt }).meta({ id: 'CreateScenarioRequest' });
 export type CreateScenarioRequest = z.infer<typeof CreateScenarioRequest>;
 
 export const UpdateScenarioRequest = z

@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  SDKAgentState,
-  SDKConnectOptions,
-  SDKConnectionState,
-  ToolCallMessage,
-  parseAgentMetadata,
-  parseDataPacket,
-} from './sdk.js';
+import { SDKAgentState, SDKConnectOptions, SDKConnectionState, ToolCallMessage, parseAgentMetadata, parseDataPacket } from './sdk.js';
 
 const transcription = {
   id: 'utt_1',
@@ -31,7 +24,13 @@ describe('data packets', () => {
       type: 'tool_call_request',
       payload: {
         type: 'initiate_request',
-        tool_definition: { id: 'tool_1', name: 'lookup', description: 'd', parameters: [], call_settings: { id: 'cs', destination: { type: 'web_request', url: 'https://x.test' } } },
+        tool_definition: {
+          id: 'tool_1',
+          name: 'lookup',
+          description: 'd',
+          parameters: [],
+          call_settings: { id: 'cs', destination: { type: 'web_request', url: 'https://x.test' } },
+        },
         tool_call: { id: 'call_1', tool_definition_id: 'tool_1', function: { name: 'lookup', arguments: { q: 'x' } } },
       },
     };
@@ -62,7 +61,11 @@ describe('data packets', () => {
   it('checks the tool definition of a request loosely but requires id and name', () => {
     const message = (definition: unknown) => ({
       type: 'tool_call_request',
-      payload: { type: 'initiate_request', tool_definition: definition, tool_call: { id: 'c', tool_definition_id: 't', function: { name: 'f', arguments: {} } } },
+      payload: {
+        type: 'initiate_request',
+        tool_definition: definition,
+        tool_call: { id: 'c', tool_definition_id: 't', function: { name: 'f', arguments: {} } },
+      },
     });
     expect(ToolCallMessage.safeParse(message({ id: 't', name: 'f' })).success).toBe(true);
     expect(ToolCallMessage.safeParse(message({ id: 't' })).success).toBe(false);
@@ -92,7 +95,7 @@ describe('agent metadata and enumerations', () => {
     expect(SDKConnectOptions.safeParse({ connection_details: { url: '', token: 't' } }).success).toBe(false);
   });
 
-  it('uses only zod/mini at runtime (its own wire schemas and the runtime API\'s), so the browser connector stays small', () => {
+  it("uses only zod/mini at runtime (its own wire schemas and the runtime API's), so the browser connector stays small", () => {
     const runtimeImports = (file: string) => {
       const source = readFileSync(new URL(file, import.meta.url), 'utf8');
       return [...source.matchAll(/^import (?!type )[^;]*from '([^']+)'/gm)].map((match) => match[1]);

@@ -20,9 +20,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Where the client is in joining a session. */
-export const SDKConnectionState = z
-  .enum(['not_connected', 'connecting', 'waiting_for_agent', 'connected'])
-  .register(registry, { id: 'SDKConnectionState' });
+export const SDKConnectionState = z.enum(['not_connected', 'connecting', 'waiting_for_agent', 'connected']).register(registry, { id: 'SDKConnectionState' });
 export type SDKConnectionState = z.infer<typeof SDKConnectionState>;
 
 /** What the agent is doing; `time_limit_exceeded` and `usage_limit_exceeded` are terminal. */
@@ -62,9 +60,7 @@ export const SDKSessionTranscription = z
 export type SDKSessionTranscription = z.infer<typeof SDKSessionTranscription>;
 
 /** A typed user turn (topic `chat_input`). */
-export const SDKSendChatMessageParams = z
-  .object({ text: NonEmpty.check(z.maxLength(10_000)) })
-  .register(registry, { id: 'SDKSendChatMessageParams' });
+export const SDKSendChatMessageParams = z.object({ text: NonEmpty.check(z.maxLength(10_000)) }).register(registry, { id: 'SDKSendChatMessageParams' });
 export type SDKSendChatMessageParams = z.infer<typeof SDKSendChatMessageParams>;
 
 /** Join with ready connection details, or with a usage token and a config to start the session with. */
@@ -182,7 +178,6 @@ export type DataTopic = keyof typeof DataTopicSchemas;
 
 /** A parsed data packet, tagged by its LiveKit topic. */
 export type DataPacket = { [T in DataTopic]: { topic: T; payload: z.infer<(typeof DataTopicSchemas)[T]> } }[DataTopic];
-
 
 function isDataTopic(topic: string): topic is DataTopic {
   return Object.hasOwn(DataTopicSchemas, topic);

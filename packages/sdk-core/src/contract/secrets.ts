@@ -7,9 +7,7 @@ export const SECRET_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 /** Largest accepted secret value (characters). */
 export const MAX_SECRET_VALUE_LENGTH = 16_384;
 
-export const SecretName = z
-  .string()
-  .regex(SECRET_NAME_PATTERN, 'must be 1 to 128 characters of A-Z, a-z, 0-9, "_", "." or "-"');
+export const SecretName = z.string().regex(SECRET_NAME_PATTERN, 'must be 1 to 128 characters of A-Z, a-z, 0-9, "_", "." or "-"');
 
 export const Secret = z
   .object({

@@ -9,7 +9,11 @@ import { Persona } from './personas.js';
 import { RealtimeSessionConnectionDetails } from './realtime.js';
 import { Scenario } from './scenarios.js';
 
-const SessionTimeLimit = z.number().int().min(1).max(24 * 3600);
+const SessionTimeLimit = z
+  .number()
+  .int()
+  .min(1)
+  .max(24 * 3600);
 
 /** @deprecated Superseded by RealtimeSession. */
 export const Session = z
@@ -99,4 +103,12 @@ export const UpdateSessionRequest = z
 export type UpdateSessionRequest = z.infer<typeof UpdateSessionRequest>;
 
 /** Every schema of this file, for documents that list components without routes. */
-export const legacySessionSchemas = [Session, SessionMessage, HistoryMessage, SessionTimelineItem, SessionStartRequest, SessionStartResponse, UpdateSessionRequest];
+export const legacySessionSchemas = [
+  Session,
+  SessionMessage,
+  HistoryMessage,
+  SessionTimelineItem,
+  SessionStartRequest,
+  SessionStartResponse,
+  UpdateSessionRequest,
+];

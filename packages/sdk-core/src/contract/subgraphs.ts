@@ -22,9 +22,7 @@ export const CreateSubGraphRequest = z
   .meta({ id: 'CreateSubGraphRequest' });
 export type CreateSubGraphRequest = z.infer<typeof CreateSubGraphRequest>;
 
-export const UpdateSubGraphRequest = z
-  .object({ name: SubGraphName.optional(), graph: GraphInput })
-  .meta({ id: 'UpdateSubGraphRequest' });
+export const UpdateSubGraphRequest = z.object({ name: SubGraphName.optional(), graph: GraphInput }).meta({ id: 'UpdateSubGraphRequest' });
 export type UpdateSubGraphRequest = z.infer<typeof UpdateSubGraphRequest>;
 
 export const SubGraphList = z.array(SubGraph).meta({ id: 'SubGraphList' });

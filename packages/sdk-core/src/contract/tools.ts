@@ -35,9 +35,7 @@ export const ClientAppDestination = z
 export const ToolDestination = z.discriminatedUnion('type', [WebRequestDestination, ClientAppDestination]).meta({ id: 'ToolDestination' });
 export type ToolDestination = z.infer<typeof ToolDestination>;
 
-export const ToolCallSettings = z
-  .object({ id: z.string(), destination: ToolDestination })
-  .meta({ id: 'ToolCallSettings' });
+export const ToolCallSettings = z.object({ id: z.string(), destination: ToolDestination }).meta({ id: 'ToolCallSettings' });
 
 export const ToolDefinition = z
   .object({

@@ -37,11 +37,7 @@ export const TtsEndOfStreamMessage = z.object({
  * const message = TtsClientMessage.parse(JSON.parse(frame));
  * if (message.type === 'push_text') synthesise(message.payload.text);
  */
-export const TtsClientMessage = z.discriminatedUnion('type', [
-  TtsStartSessionMessage,
-  TtsPushTextMessage,
-  TtsEndOfStreamMessage,
-]);
+export const TtsClientMessage = z.discriminatedUnion('type', [TtsStartSessionMessage, TtsPushTextMessage, TtsEndOfStreamMessage]);
 export type TtsClientMessage = z.infer<typeof TtsClientMessage>;
 
 /** Service -> client: a chunk of raw audio. */

@@ -2,13 +2,7 @@
 export type { Persona, CreatePersonaRequest, UpdatePersonaRequest } from './personas.js';
 export type { Scenario, CreateScenarioRequest, UpdateScenarioRequest } from './scenarios.js';
 export type { Llm, LlmCreateRequest, LlmHeader, LlmType } from './llms.js';
-export type {
-  ToolDefinition,
-  ToolDefinitionParameter,
-  ToolParameterType,
-  ToolDestination,
-  CreateToolDefinitionRequest,
-} from './tools.js';
+export type { ToolDefinition, ToolDefinitionParameter, ToolParameterType, ToolDestination, CreateToolDefinitionRequest } from './tools.js';
 export type { Secret, CreateSecretRequest } from './secrets.js';
 export type { Usage, UsageType, UsageLimits } from './usage.js';
 export type { Credit, CreateCreditRequest, CreditLedgerEntry, CreateCreditLedgerEntryRequest } from './credits.js';
@@ -36,14 +30,7 @@ export type {
   TtsFinalMessage,
   TtsErrorMessage,
 } from './tts-socket.js';
-export type {
-  App,
-  AppVersions,
-  GraphInput,
-  CreateAppRequest,
-  UpdateAppRequest,
-  PublishAppRequest,
-} from './apps.js';
+export type { App, AppVersions, GraphInput, CreateAppRequest, UpdateAppRequest, PublishAppRequest } from './apps.js';
 export type { ApplyAppTemplateRequest } from './app-templates.js';
 export type { SubGraph, CreateSubGraphRequest, UpdateSubGraphRequest } from './subgraphs.js';
 export type {
@@ -85,7 +72,15 @@ export type {
   DataTopic,
   DataPacket,
 } from './sdk.js';
-export type { Session, SessionMessage, HistoryMessage, SessionTimelineItem, SessionStartRequest, SessionStartResponse, UpdateSessionRequest } from './sessions-legacy.js';
+export type {
+  Session,
+  SessionMessage,
+  HistoryMessage,
+  SessionTimelineItem,
+  SessionStartRequest,
+  SessionStartResponse,
+  UpdateSessionRequest,
+} from './sessions-legacy.js';
 export type { RouteDefinition, RouteInput, RouteOutput, AuthClass, HttpMethod } from './define-route.js';
 export type { BadRequest, ErrorType } from './common.js';
 export type {

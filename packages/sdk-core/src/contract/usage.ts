@@ -21,9 +21,7 @@ export const Usage = z
 export type Usage = z.infer<typeof Usage>;
 
 /** @deprecated */
-export const UsageLimit = z
-  .object({ type: UsageType, value: z.number().nonnegative() })
-  .meta({ id: 'UsageLimit', deprecated: true });
+export const UsageLimit = z.object({ type: UsageType, value: z.number().nonnegative() }).meta({ id: 'UsageLimit', deprecated: true });
 /** @deprecated */
 export const UsageLimits = z.array(UsageLimit).meta({ id: 'UsageLimits', deprecated: true });
 export type UsageLimits = z.infer<typeof UsageLimits>;

@@ -1,14 +1,7 @@
 import { PalaverError } from './palaver-error.js';
 
 /** Why a connection failed. */
-export type ConnectionErrorReason =
-  | 'network'
-  | 'server_unreachable'
-  | 'unauthorized'
-  | 'agent_unavailable'
-  | 'media_failed'
-  | 'protocol'
-  | 'closed';
+export type ConnectionErrorReason = 'network' | 'server_unreachable' | 'unauthorized' | 'agent_unavailable' | 'media_failed' | 'protocol' | 'closed';
 
 /**
  * The platform could not be reached, or a realtime/socket connection failed.

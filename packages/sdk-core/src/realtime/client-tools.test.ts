@@ -17,7 +17,11 @@ const definition: ToolDefinition = {
 };
 
 function request(id: string, name = 'get_location', args: Record<string, unknown> = { precise: true }) {
-  return { type: 'initiate_request' as const, tool_definition: definition, tool_call: { id, tool_definition_id: definition.id, function: { name, arguments: args } } };
+  return {
+    type: 'initiate_request' as const,
+    tool_definition: definition,
+    tool_call: { id, tool_definition_id: definition.id, function: { name, arguments: args } },
+  };
 }
 
 /** A runner whose sent messages are recorded with their destination. */
@@ -73,7 +77,10 @@ describe('ClientToolRunner: the app side of client_app tools', () => {
   it('cancel aborts the handler signal and nothing more is sent; unregistering removes the handler', async () => {
     const { runner, sent, settled } = recordingRunner();
     let reason: unknown;
-    const off = runner.register('get_location', (_args, { signal }) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject((reason = signal.reason)))));
+    const off = runner.register(
+      'get_location',
+      (_args, { signal }) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject((reason = signal.reason)))),
+    );
     const running = runner.start(request('call_1'), 'agent');
     // A repeated request for a running call is ignored.
     await runner.start(request('call_1'), 'agent');
@@ -88,7 +95,12 @@ describe('ClientToolRunner: the app side of client_app tools', () => {
   });
 });
 
-const agent: ParticipantView = { identity: 'agent', isAgent: true, metadata: JSON.stringify({ agent_state: 'listening', remaining_seconds: null }), attributes: {} };
+const agent: ParticipantView = {
+  identity: 'agent',
+  isAgent: true,
+  metadata: JSON.stringify({ agent_state: 'listening', remaining_seconds: null }),
+  attributes: {},
+};
 const otherHuman: ParticipantView = { identity: 'someone', isAgent: false, metadata: undefined, attributes: {} };
 
 function run(inputs: RealtimeInput[], from: RealtimeState = initialRealtimeState()): { state: RealtimeState; effects: RealtimeEffect[] } {
@@ -108,7 +120,13 @@ const connected = () =>
     { type: 'room_joined', attempt: 1, participants: [agent], roomMetadata: undefined, canPlayAudio: true },
   ]).state;
 
-const toolPacket = (message: ToolCallMessage, from: ParticipantView = agent): RealtimeInput => ({ type: 'data_received', attempt: 1, topic: 'tool_call', text: JSON.stringify(message), from });
+const toolPacket = (message: ToolCallMessage, from: ParticipantView = agent): RealtimeInput => ({
+  type: 'data_received',
+  attempt: 1,
+  topic: 'tool_call',
+  text: JSON.stringify(message),
+  from,
+});
 const work = (effects: RealtimeEffect[]) => effects.filter((effect) => effect.type !== 'emit');
 
 describe('reduceRealtime: client-side tool calls', () => {
@@ -139,7 +157,10 @@ describe('reduceRealtime: client-side tool calls', () => {
     const fromHuman = run([toolPacket({ type: 'tool_call_request', payload: request('call_2') }, otherHuman)], connected());
     expect(fromHuman.state.toolCalls).toEqual([]);
     expect(fromHuman.effects).toEqual([]);
-    const malformed = run([{ type: 'data_received', attempt: 1, topic: 'tool_call', text: '{"type":"tool_call_request","payload":{}}', from: agent }], connected());
+    const malformed = run(
+      [{ type: 'data_received', attempt: 1, topic: 'tool_call', text: '{"type":"tool_call_request","payload":{}}', from: agent }],
+      connected(),
+    );
     expect(malformed.effects).toEqual([]);
   });
 

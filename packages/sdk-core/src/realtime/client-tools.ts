@@ -67,7 +67,11 @@ export class ClientToolRunner {
       try {
         const handler = this.handlers.get(request.tool_call.function.name);
         if (!handler) throw new Error(`this app has no handler for the tool '${request.tool_call.function.name}'`);
-        const value: unknown = await handler(request.tool_call.function.arguments, { signal: controller.signal, call: request.tool_call, definition: request.tool_definition });
+        const value: unknown = await handler(request.tool_call.function.arguments, {
+          signal: controller.signal,
+          call: request.tool_call,
+          definition: request.tool_definition,
+        });
         answer = { type: 'result', call_id: id, result: value === undefined ? null : value, error: null };
       } catch (error) {
         answer = { type: 'result', call_id: id, result: null, error: error instanceof Error ? error.message || error.name : String(error) };

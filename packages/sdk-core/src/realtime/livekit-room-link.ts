@@ -52,7 +52,8 @@ function disconnectCause(reason: DisconnectReason | undefined): RoomDisconnectCa
 /** LiveKit's join failures in the platform's error family. */
 export function joinError(error: unknown): Error {
   if (error instanceof LiveKitConnectionError) {
-    const reason = error.reason === ConnectionErrorReason.NotAllowed ? 'unauthorized' : error.reason === ConnectionErrorReason.Cancelled ? 'closed' : 'server_unreachable';
+    const reason =
+      error.reason === ConnectionErrorReason.NotAllowed ? 'unauthorized' : error.reason === ConnectionErrorReason.Cancelled ? 'closed' : 'server_unreachable';
     return new ConnectionError(reason, `could not join the session's room: ${error.message}`, { cause: error });
   }
   // E.g. "LiveKit doesn't seem to be supported on this browser" (no WebRTC).

@@ -281,8 +281,12 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
       if (attempt === state.attempt && state.status === 'connecting') continue;
       this.pendingConnects.delete(attempt);
       if (attempt === state.attempt && state.status !== 'not_connected') pending.resolve();
-      else if (state.status === 'not_connected' && state.ended?.reason === 'client') pending.reject(new AbortError('disconnect() was called before the room was joined'));
-      else pending.reject(state.status === 'not_connected' && state.ended?.error ? state.ended.error : new ConnectionError('closed', 'the connection attempt ended'));
+      else if (state.status === 'not_connected' && state.ended?.reason === 'client')
+        pending.reject(new AbortError('disconnect() was called before the room was joined'));
+      else
+        pending.reject(
+          state.status === 'not_connected' && state.ended?.error ? state.ended.error : new ConnectionError('closed', 'the connection attempt ended'),
+        );
     }
   }
 
@@ -348,7 +352,13 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
     });
     new RealtimeSessions(http).start({ config }, { signal: controller.signal }).then(
       (started) =>
-        this.dispatch({ type: 'session_started', attempt, sessionId: started.session.id, url: started.connection_details.url, token: started.connection_details.token }),
+        this.dispatch({
+          type: 'session_started',
+          attempt,
+          sessionId: started.session.id,
+          url: started.connection_details.url,
+          token: started.connection_details.token,
+        }),
       (error: unknown) => this.dispatch({ type: 'connect_failed', attempt, error: error instanceof Error ? error : new Error(String(error)) }),
     );
   }

@@ -101,7 +101,10 @@ describe('reduceRealtime: connecting', () => {
 
   it('a failed connect ends as failed with the error, emitted once, and cleans up', () => {
     const error = new ConnectionError('unauthorized', 'token rejected');
-    const { state, effects } = run([{ type: 'connect_requested', options: details }, { type: 'connect_failed', attempt: 1, error }]);
+    const { state, effects } = run([
+      { type: 'connect_requested', options: details },
+      { type: 'connect_failed', attempt: 1, error },
+    ]);
     expect(state).toMatchObject({ status: 'not_connected', connectionState: 'not_connected', ended: { reason: 'failed', error }, error });
     expect(work(effects)).toContainEqual({ type: 'leave_room', attempt: 1 });
     expect(emitted(effects).filter((notification) => notification.name === 'error')).toEqual([{ name: 'error', args: [error] }]);
@@ -130,7 +133,7 @@ describe('reduceRealtime: connecting', () => {
     }
   });
 
-  it('hanging up ends the unfinished lines with what was said (the agent\'s as interrupted) and stops the countdown', () => {
+  it("hanging up ends the unfinished lines with what was said (the agent's as interrupted) and stops the countdown", () => {
     const { state } = run(
       [
         packet('message', utterance('u0', 'Tell me', '2024-01-01T00:00:00Z', false)),
@@ -162,7 +165,10 @@ describe('reduceRealtime: the agent', () => {
   it('waiting_for_agent -> connected when the agent joins; other participants change nothing', () => {
     const waiting = run([{ type: 'connect_requested', options: details }, joined()]).state;
     expect(reduceRealtime(waiting, { type: 'participant_joined', attempt: 1, participant: human }).state).toBe(waiting);
-    const { state, effects } = run([{ type: 'participant_joined', attempt: 1, participant: agent({ agent_state: 'warmup', remaining_seconds: null }) }], waiting);
+    const { state, effects } = run(
+      [{ type: 'participant_joined', attempt: 1, participant: agent({ agent_state: 'warmup', remaining_seconds: null }) }],
+      waiting,
+    );
     expect(state).toMatchObject({ status: 'connected', agentState: 'warmup' });
     expect(work(effects)).toEqual([{ type: 'cancel_agent_wait' }]);
     expect(names(effects)).toEqual(['statusChanged', 'connectionStateChanged', 'agentStateChanged']);
@@ -181,14 +187,25 @@ describe('reduceRealtime: the agent', () => {
   it('a LiveKit agent (kind AGENT) with another identity counts as the agent', () => {
     const waiting = run([{ type: 'connect_requested', options: details }, joined()]).state;
     const worker: ParticipantView = { identity: 'agent-AJ_x1', isAgent: true, metadata: undefined, attributes: { 'lk.agent.state': 'listening' } };
-    expect(run([{ type: 'participant_joined', attempt: 1, participant: worker }], waiting).state).toMatchObject({ status: 'connected', agentIdentity: 'agent-AJ_x1' });
+    expect(run([{ type: 'participant_joined', attempt: 1, participant: worker }], waiting).state).toMatchObject({
+      status: 'connected',
+      agentIdentity: 'agent-AJ_x1',
+    });
   });
 
   it('follows the agent metadata: listening -> thinking -> speaking with the remaining seconds', () => {
     let state = connectedWithAgent();
     const seen: unknown[] = [];
-    for (const [agentState, remaining] of [['thinking', 30], ['speaking', 29], ['listening', 28]] as const) {
-      const step = reduceRealtime(state, { type: 'participant_updated', attempt: 1, participant: agent({ agent_state: agentState, remaining_seconds: remaining }) });
+    for (const [agentState, remaining] of [
+      ['thinking', 30],
+      ['speaking', 29],
+      ['listening', 28],
+    ] as const) {
+      const step = reduceRealtime(state, {
+        type: 'participant_updated',
+        attempt: 1,
+        participant: agent({ agent_state: agentState, remaining_seconds: remaining }),
+      });
       state = step.state;
       seen.push(...emitted(step.effects));
     }
@@ -212,11 +229,20 @@ describe('reduceRealtime: the agent', () => {
 
   it('updates of someone else than the agent are ignored', () => {
     const state = connectedWithAgent();
-    expect(reduceRealtime(state, { type: 'participant_updated', attempt: 1, participant: { ...human, metadata: JSON.stringify({ agent_state: 'speaking', remaining_seconds: 1 }) } }).state).toBe(state);
+    expect(
+      reduceRealtime(state, {
+        type: 'participant_updated',
+        attempt: 1,
+        participant: { ...human, metadata: JSON.stringify({ agent_state: 'speaking', remaining_seconds: 1 }) },
+      }).state,
+    ).toBe(state);
   });
 
   it('the agent leaving: back to waiting_for_agent, no agent state, the agent wait restarts', () => {
-    const { state, effects } = run([{ type: 'participant_left', attempt: 1, identity: 'agent' }], connectedWithAgent({ agent_state: 'speaking', remaining_seconds: 5 }));
+    const { state, effects } = run(
+      [{ type: 'participant_left', attempt: 1, identity: 'agent' }],
+      connectedWithAgent({ agent_state: 'speaking', remaining_seconds: 5 }),
+    );
     expect(state).toMatchObject({ status: 'waiting_for_agent', connectionState: 'waiting_for_agent', agentState: undefined, remainingSeconds: null });
     expect(work(effects)).toEqual([{ type: 'schedule_agent_wait', attempt: 1 }]);
     expect(reduceRealtime(state, { type: 'participant_left', attempt: 1, identity: 'agent' }).state).toBe(state);
@@ -237,8 +263,12 @@ describe('reduceRealtime: the agent', () => {
       let state = connectedWithAgent({ agent_state: 'speaking', remaining_seconds: 1 });
       state = run([{ type: 'participant_updated', attempt: 1, participant: agent({ agent_state: terminal, remaining_seconds: 0 }) }], state).state;
       expect(state).toMatchObject({ status: 'connected', agentState: terminal, remainingSeconds: 0 });
-      expect(reduceRealtime(state, { type: 'participant_updated', attempt: 1, participant: agent({ agent_state: 'listening', remaining_seconds: 0 }) }).state).toBe(state);
-      expect(reduceRealtime(state, { type: 'participant_updated', attempt: 1, participant: agent(undefined, { 'lk.agent.state': 'listening' }) }).state).toBe(state);
+      expect(
+        reduceRealtime(state, { type: 'participant_updated', attempt: 1, participant: agent({ agent_state: 'listening', remaining_seconds: 0 }) }).state,
+      ).toBe(state);
+      expect(reduceRealtime(state, { type: 'participant_updated', attempt: 1, participant: agent(undefined, { 'lk.agent.state': 'listening' }) }).state).toBe(
+        state,
+      );
 
       // The agent leaves: the session is over, with the terminal state as the reason.
       const left = run([{ type: 'participant_left', attempt: 1, identity: 'agent' }], state);
@@ -267,7 +297,11 @@ describe('reduceRealtime: data packets', () => {
       { id: 'u1', text: 'You said: "what is', final: true, interrupted: true },
       { id: 'u2', text: 'Hello.', final: true, interrupted: undefined },
     ]);
-    expect(emitted(effects).filter((notification) => notification.name === 'transcription').at(1)?.args[0]).toMatchObject({ id: 'u1', interrupted: true });
+    expect(
+      emitted(effects)
+        .filter((notification) => notification.name === 'transcription')
+        .at(1)?.args[0],
+    ).toMatchObject({ id: 'u1', interrupted: true });
   });
 
   it('upserts transcriptions by (id, agent): a re-sent id replaces, a human utterance with the same id is another one', () => {
@@ -354,7 +388,7 @@ describe('reduceRealtime: data packets', () => {
     expect(emitted(reduceRealtime(state, packet('runtime_api', { type: 'request', req_id: 'req_1', payload: { run: 'graph' } })).effects)).toEqual([]);
   });
 
-  it('keeps the agent\'s turn timings and the latencies measured here, reset by the next connect', () => {
+  it("keeps the agent's turn timings and the latencies measured here, reset by the next connect", () => {
     const state = connectedWithAgent();
     const metrics = {
       turn: 0,
@@ -376,7 +410,9 @@ describe('reduceRealtime: data packets', () => {
     // Malformed timings are dropped; a measurement of an earlier attempt is ignored.
     expect(reduceRealtime(state, packet('turn_metrics', { turn: 'x' })).state).toBe(state);
     expect(reduceRealtime(state, packet('turn_metrics', { ...metrics, end_of_turn: { reason: 'guess', probability: 0.5, wait_ms: 300 } })).state).toBe(state);
-    expect(reduceRealtime(state, packet('turn_metrics', { ...metrics, end_of_turn: { reason: 'question', probability: 1.5, wait_ms: 300 } })).state).toBe(state);
+    expect(reduceRealtime(state, packet('turn_metrics', { ...metrics, end_of_turn: { reason: 'question', probability: 1.5, wait_ms: 300 } })).state).toBe(
+      state,
+    );
     expect(reduceRealtime(state, { type: 'turn_latency_measured', attempt: 0, latencyMs: 1 }).state).toBe(state);
   });
 
@@ -408,7 +444,13 @@ describe('reduceRealtime: reconnection and the end', () => {
   });
 
   it('the agent leaving while reconnecting is noticed on return', () => {
-    const reconnecting = run([{ type: 'reconnecting', attempt: 1 }, { type: 'participant_left', attempt: 1, identity: 'agent' }], connectedWithAgent()).state;
+    const reconnecting = run(
+      [
+        { type: 'reconnecting', attempt: 1 },
+        { type: 'participant_left', attempt: 1, identity: 'agent' },
+      ],
+      connectedWithAgent(),
+    ).state;
     expect(reconnecting).toMatchObject({ status: 'reconnecting', agentIdentity: undefined, agentState: undefined });
   });
 
@@ -427,7 +469,7 @@ describe('reduceRealtime: reconnection and the end', () => {
     }
   });
 
-  it('the room closing while joining waits for the join\'s own failure, which carries the cause', () => {
+  it("the room closing while joining waits for the join's own failure, which carries the cause", () => {
     const connecting = run([{ type: 'connect_requested', options: details }]).state;
     expect(reduceRealtime(connecting, { type: 'room_disconnected', attempt: 1, cause: 'connection_lost' }).state).toBe(connecting);
     const refused = new ConnectionError('unauthorized', 'token rejected');
@@ -479,7 +521,13 @@ describe('reduceRealtime: microphone and audio', () => {
   });
 
   it('tracks blocked playback and the agent audio track', () => {
-    const blocked = run([{ type: 'audio_playback_changed', attempt: 1, canPlay: false }, { type: 'agent_audio_changed', attempt: 1, subscribed: true }], connectedWithAgent());
+    const blocked = run(
+      [
+        { type: 'audio_playback_changed', attempt: 1, canPlay: false },
+        { type: 'agent_audio_changed', attempt: 1, subscribed: true },
+      ],
+      connectedWithAgent(),
+    );
     expect(blocked.state).toMatchObject({ canPlayAudio: false, agentAudio: true });
     expect(emitted(blocked.effects)).toEqual([{ name: 'audioPlaybackChanged', args: [false] }]);
     expect(run([{ type: 'participant_left', attempt: 1, identity: 'agent' }], blocked.state).state.agentAudio).toBe(false);

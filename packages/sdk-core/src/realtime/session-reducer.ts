@@ -30,8 +30,36 @@ function appended<T>(list: readonly T[], item: T): readonly T[] {
 }
 
 function baseOf(state: RealtimeState): RealtimeStateBase {
-  const { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error, toolCalls, turnLatencies, agentTurns } = state;
-  return { connectionState, attempt, sessionId, agentState, remainingSeconds, transcriptions, microphone, canPlayAudio, agentAudio, error, toolCalls, turnLatencies, agentTurns };
+  const {
+    connectionState,
+    attempt,
+    sessionId,
+    agentState,
+    remainingSeconds,
+    transcriptions,
+    microphone,
+    canPlayAudio,
+    agentAudio,
+    error,
+    toolCalls,
+    turnLatencies,
+    agentTurns,
+  } = state;
+  return {
+    connectionState,
+    attempt,
+    sessionId,
+    agentState,
+    remainingSeconds,
+    transcriptions,
+    microphone,
+    canPlayAudio,
+    agentAudio,
+    error,
+    toolCalls,
+    turnLatencies,
+    agentTurns,
+  };
 }
 
 /** Moves to another phase (dropping the old phase's fields) and changes base fields. */
@@ -42,7 +70,7 @@ function enter(state: RealtimeState, phase: RealtimePhase, changes: Partial<Real
 /** Changes base fields, staying in the same phase; the same object when nothing differs. */
 function update(state: RealtimeState, changes: Partial<RealtimeStateBase>): RealtimeState {
   const differs = (Object.keys(changes) as Array<keyof RealtimeStateBase>).some((key) => !Object.is(state[key], changes[key]));
-  return differs ? ({ ...state, ...changes }) : state;
+  return differs ? { ...state, ...changes } : state;
 }
 
 const emit = (notification: RealtimeNotification): RealtimeEffect => ({ type: 'emit', notification });
@@ -89,15 +117,19 @@ function end(state: RealtimeState, reason: RealtimeEndReason, error?: Error): Re
   // Lines still being spoken or transcribed end with what was said so far (the agent's as interrupted); the
   // time limit no longer runs.
   const unfinished = state.transcriptions.some((line) => !line.final);
-  const next = enter(state, { status: 'not_connected', ended }, {
-    agentState,
-    agentAudio: false,
-    remainingSeconds: null,
-    ...(unfinished ? { transcriptions: Object.freeze(state.transcriptions.map(endedLine)) } : {}),
-    ...(state.toolCalls.length > 0 ? { toolCalls: Object.freeze([]) } : {}),
-    microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
-    ...(error ? { error } : {}),
-  });
+  const next = enter(
+    state,
+    { status: 'not_connected', ended },
+    {
+      agentState,
+      agentAudio: false,
+      remainingSeconds: null,
+      ...(unfinished ? { transcriptions: Object.freeze(state.transcriptions.map(endedLine)) } : {}),
+      ...(state.toolCalls.length > 0 ? { toolCalls: Object.freeze([]) } : {}),
+      microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
+      ...(error ? { error } : {}),
+    },
+  );
   return {
     state: next,
     effects: [
@@ -151,7 +183,10 @@ function receiveData(state: RealtimeState, input: Extract<RealtimeInput, { type:
   if (packet.topic === TOOL_CALL_TOPIC) return receiveToolCall(state, packet.payload, input.from.identity, delivered);
   if (packet.topic === TURN_METRICS_TOPIC) {
     const metrics = Object.freeze(packet.payload);
-    return { state: update(state, { agentTurns: appended(state.agentTurns, metrics) }), effects: [emit({ name: 'agentTurnMetrics', args: [metrics] }), delivered] };
+    return {
+      state: update(state, { agentTurns: appended(state.agentTurns, metrics) }),
+      effects: [emit({ name: 'agentTurnMetrics', args: [metrics] }), delivered],
+    };
   }
   return { state, effects: [delivered] };
 }
@@ -162,7 +197,10 @@ function receiveToolCall(state: RealtimeState, message: ToolCallMessage, agentId
     const { tool_call: call, tool_definition: definition } = message.payload;
     if (state.toolCalls.some((pending) => pending.call.id === call.id)) return { state, effects: [delivered] };
     const toolCalls = Object.freeze([...state.toolCalls, Object.freeze({ call, definition })]);
-    return { state: update(state, { toolCalls }), effects: [delivered, { type: 'run_tool_call', attempt: state.attempt, agentIdentity, request: message.payload }] };
+    return {
+      state: update(state, { toolCalls }),
+      effects: [delivered, { type: 'run_tool_call', attempt: state.attempt, agentIdentity, request: message.payload }],
+    };
   }
   if (message.type === 'cancel') {
     if (!state.toolCalls.some((pending) => pending.call.id === message.call_id)) return { state, effects: [delivered] };
@@ -289,7 +327,10 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
       return state.canPlayAudio === input.canPlay ? unchanged(state) : { state: update(state, { canPlayAudio: input.canPlay }), effects: [] };
     case 'turn_latency_measured':
       if (!isJoined(state)) return unchanged(state);
-      return { state: update(state, { turnLatencies: appended(state.turnLatencies, input.latencyMs) }), effects: [emit({ name: 'turnLatency', args: [input.latencyMs] })] };
+      return {
+        state: update(state, { turnLatencies: appended(state.turnLatencies, input.latencyMs) }),
+        effects: [emit({ name: 'turnLatency', args: [input.latencyMs] })],
+      };
     case 'tool_call_settled': {
       if (!state.toolCalls.some((pending) => pending.call.id === input.callId)) return unchanged(state);
       return { state: update(state, { toolCalls: Object.freeze(state.toolCalls.filter((pending) => pending.call.id !== input.callId)) }), effects: [] };

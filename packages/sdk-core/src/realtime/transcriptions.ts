@@ -16,10 +16,7 @@ function sameUtterance(a: SDKSessionTranscription, b: SDKSessionTranscription): 
  * @example
  * transcriptions = upsertTranscription(transcriptions, packet.payload);
  */
-export function upsertTranscription(
-  list: readonly SDKSessionTranscription[],
-  transcription: SDKSessionTranscription,
-): readonly SDKSessionTranscription[] {
+export function upsertTranscription(list: readonly SDKSessionTranscription[], transcription: SDKSessionTranscription): readonly SDKSessionTranscription[] {
   const existing = list.findIndex((candidate) => sameUtterance(candidate, transcription));
   const rest = existing === -1 ? list : [...list.slice(0, existing), ...list.slice(existing + 1)];
   if (existing !== -1 && list[existing]!.created_at === transcription.created_at) {

@@ -4,7 +4,10 @@ import { TurnLatencyTracker } from './turn-latency.js';
 /** Feeds the tracker a timeline of (ms, microphone, agent) readings every 20 ms. */
 function run(timeline: Array<[from: number, to: number, microphone: number, agent: number]>): number[] {
   const measured: number[] = [];
-  const tracker = new TurnLatencyTracker(() => ({ agent: 0, microphone: 0 }), (ms) => measured.push(ms));
+  const tracker = new TurnLatencyTracker(
+    () => ({ agent: 0, microphone: 0 }),
+    (ms) => measured.push(ms),
+  );
   for (const [from, to, microphone, agent] of timeline) {
     for (let now = from; now < to; now += 20) tracker.sample(now, { microphone, agent });
   }

@@ -1,7 +1,15 @@
 import type { ContextMessageCreateParams } from '../contract/contexts.js';
 import { RealtimeSession, type RealtimeSessionConfig } from '../contract/realtime.js';
 import { parseAgentMetadata, parseDataPacket, type AgentTurnMetrics, type SDKAgentState, type SDKSessionTranscription } from '../contract/sdk.js';
-import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, CHAT_INPUT_TOPIC, ERROR_TOPIC, MESSAGE_TOPIC, TRANSCRIPTION_STREAM_TOPIC, TURN_METRICS_TOPIC } from '../contract/wire.js';
+import {
+  AGENT_IDENTITY,
+  AGENT_STATE_ATTRIBUTE,
+  CHAT_INPUT_TOPIC,
+  ERROR_TOPIC,
+  MESSAGE_TOPIC,
+  TRANSCRIPTION_STREAM_TOPIC,
+  TURN_METRICS_TOPIC,
+} from '../contract/wire.js';
 import type { AgentSessionEvents, AgentSessionHost, AgentSessionSpec, AgentStopReason } from '../server/kernel/ports/agent-session-host.js';
 import { createVoiceAgentHost, type VoiceAgentHostDependencies } from '../server/agent/voice-agent-host.js';
 import { createLogger } from '../server/kernel/logger.js';
@@ -10,7 +18,6 @@ import { eventually } from './media-test-support.js';
 import type { Principal } from '../server/kernel/principal.js';
 import { collectSynthesis, joinArrays, type Speech } from '../server/engines/speech/index.js';
 import type { TestPlatform } from './test-platform.js';
-
 
 /** A voice agent host wired to a test server's services as the platform wires its own, silent, with `overrides`. */
 export function agentHostFor(test: TestPlatform, overrides: Partial<VoiceAgentHostDependencies> = {}): AgentSessionHost {
@@ -46,7 +53,12 @@ let sessionCount = 0;
 export async function sessionSpec(
   test: TestPlatform,
   humanIdentity: string,
-  overrides: { general?: Partial<RealtimeSessionConfig['general']>; input?: Partial<RealtimeSessionConfig['input']>; output?: Partial<RealtimeSessionConfig['output']>; generative?: Partial<RealtimeSessionConfig['generative']> } = {},
+  overrides: {
+    general?: Partial<RealtimeSessionConfig['general']>;
+    input?: Partial<RealtimeSessionConfig['input']>;
+    output?: Partial<RealtimeSessionConfig['output']>;
+    generative?: Partial<RealtimeSessionConfig['generative']>;
+  } = {},
 ): Promise<AgentSessionSpec> {
   const project = test.server.project;
   const llm = await test.client.llms.retrieve('builtin-offline');
@@ -85,7 +97,11 @@ export function speechBounds(pcm: Int16Array): { first: number; last: number } {
 }
 
 /** Flite speech of `text` (16 kHz), as the human's microphone would carry it, with where its speech starts and ends. */
-export async function fliteSpeech(speech: Speech, text: string, voice = 'slt'): Promise<{ pcm: Int16Array; sampleRate: number; speechStartMs: number; speechEndMs: number }> {
+export async function fliteSpeech(
+  speech: Speech,
+  text: string,
+  voice = 'slt',
+): Promise<{ pcm: Int16Array; sampleRate: number; speechStartMs: number; speechEndMs: number }> {
   const { pcm, sampleRate } = await collectSynthesis(speech.tts.synthesize({ voice: { service: 'flite', voice }, text }));
   const { first, last } = speechBounds(pcm);
   return { pcm, sampleRate, speechStartMs: (first / sampleRate) * 1000, speechEndMs: (last / sampleRate) * 1000 };
@@ -224,7 +240,10 @@ export class HumanParticipant {
    */
   lastAudibleBeforeQuiet(since: number, quietMs = 300): HeardFrame | undefined {
     const loud = this.heard.filter((frame) => frame.at > since - 500 && frame.rms > AUDIBLE_RMS);
-    return loud.find((frame, index) => frame.at >= since && (loud[index + 1]?.at ?? Infinity) - frame.at > quietMs) ?? loud.filter((frame) => frame.at < since).at(-1);
+    return (
+      loud.find((frame, index) => frame.at >= since && (loud[index + 1]?.at ?? Infinity) - frame.at > quietMs) ??
+      loud.filter((frame) => frame.at < since).at(-1)
+    );
   }
 
   /** Last agent frame with audible sound. */

@@ -30,7 +30,14 @@ export type Scenario =
    * chunk when asked, then `[DONE]`), `reset` (socket destroyed), `stall` (kept open, silent) or
    * `error-event` (an OpenAI error object as data).
    */
-  | { kind: 'stream'; chunks: ScriptedChunk[]; delayMs?: number; firstChunkDelayMs?: number; after?: 'done' | 'reset' | 'stall' | 'error-event'; usage?: UsageFigures };
+  | {
+      kind: 'stream';
+      chunks: ScriptedChunk[];
+      delayMs?: number;
+      firstChunkDelayMs?: number;
+      after?: 'done' | 'reset' | 'stall' | 'error-event';
+      usage?: UsageFigures;
+    };
 
 interface UsageFigures {
   prompt_tokens: number;
@@ -71,11 +78,7 @@ export interface FakeOpenAiUpstream {
 export const DEFAULT_REPLY_WORDS = ['Hello', ' from', ' the', ' fake', ' upstream', '.'];
 
 export function textChunks(words: readonly string[], finish: 'stop' | 'length' = 'stop'): ScriptedChunk[] {
-  return [
-    { delta: { role: 'assistant', content: '' } },
-    ...words.map((word) => ({ delta: { content: word } })),
-    { delta: {}, finish_reason: finish },
-  ];
+  return [{ delta: { role: 'assistant', content: '' } }, ...words.map((word) => ({ delta: { content: word } })), { delta: {}, finish_reason: finish }];
 }
 
 /**
@@ -158,13 +161,25 @@ export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
     switch (scenario.kind) {
       case 'error':
         response.writeHead(scenario.status, { 'content-type': scenario.body === undefined ? 'application/json' : 'text/plain', ...scenario.headers });
-        response.end(scenario.body ?? JSON.stringify({ error: { message: scenario.message ?? `fake upstream error ${scenario.status}`, type: 'server_error', code: null } }));
+        response.end(
+          scenario.body ??
+            JSON.stringify({ error: { message: scenario.message ?? `fake upstream error ${scenario.status}`, type: 'server_error', code: null } }),
+        );
         return;
       case 'whole': {
         const content = scenario.chunks.map((chunk) => chunk.delta.content ?? '').join('');
         const usage = scenario.usage ?? { prompt_tokens: 11, completion_tokens: scenario.chunks.length, total_tokens: 11 + scenario.chunks.length };
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }], usage }));
+        response.end(
+          JSON.stringify({
+            id,
+            object: 'chat.completion',
+            created,
+            model,
+            choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+            usage,
+          }),
+        );
         return;
       }
       case 'reset-before-headers':
@@ -182,7 +197,15 @@ export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
         if (record.body.stream !== true) {
           const content = scenario.chunks.map((chunk) => chunk.delta.content ?? '').join('');
           response.writeHead(200, { 'content-type': 'application/json' });
-          response.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }] }));
+          response.end(
+            JSON.stringify({
+              id,
+              object: 'chat.completion',
+              created,
+              model,
+              choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+            }),
+          );
           return;
         }
         response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

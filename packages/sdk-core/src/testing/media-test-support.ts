@@ -6,7 +6,13 @@ import { concatSamples, dominantFrequency, sineTone } from './tone-analysis.js';
  */
 
 /** Writes a continuous tone to an audio output until aborted or `durationMs` passes. */
-export async function playTone(output: Pick<AudioOutput, 'write'>, frequency: number, durationMs: number, signal?: AbortSignal, sampleRate = 48_000): Promise<void> {
+export async function playTone(
+  output: Pick<AudioOutput, 'write'>,
+  frequency: number,
+  durationMs: number,
+  signal?: AbortSignal,
+  sampleRate = 48_000,
+): Promise<void> {
   const frameMs = 20;
   const tone = sineTone(frequency, sampleRate, 1000, 0.4);
   const perFrame = (sampleRate * frameMs) / 1000;

@@ -37,7 +37,7 @@ const START_LEAD_SECONDS = 0.05;
  * await playback.done;
  */
 export function playTtsStream(stream: TtsStream, audioContext?: PlaybackContext): TtsPlayback {
-  const context: PlaybackContext = audioContext ?? (new (globalThis as unknown as { AudioContext: new () => PlaybackContext }).AudioContext());
+  const context: PlaybackContext = audioContext ?? new (globalThis as unknown as { AudioContext: new () => PlaybackContext }).AudioContext();
   let nextStart = 0;
   let pending = 0;
   let finished = false;

@@ -31,7 +31,8 @@ describe.each(await storeKinds())('realtime sessions record and limit conversati
       if (topic === ERROR_TOPIC) errors.push((JSON.parse(new TextDecoder().decode(payload)) as { message: string }).message);
     });
     room.on(RoomEvent.ParticipantMetadataChanged, (_previous, participant) => {
-      if (participant.identity === AGENT_IDENTITY && participant.metadata) agentStates.push((JSON.parse(participant.metadata) as { agent_state: string }).agent_state);
+      if (participant.identity === AGENT_IDENTITY && participant.metadata)
+        agentStates.push((JSON.parse(participant.metadata) as { agent_state: string }).agent_state);
     });
     await room.connect(details.url, details.token, { autoSubscribe: true, dynacast: false });
     await expect.poll(() => [...room.remoteParticipants.keys()], { timeout: 15_000 }).toContain(AGENT_IDENTITY);
@@ -39,7 +40,12 @@ describe.each(await storeKinds())('realtime sessions record and limit conversati
   }
 
   async function recordsOf(human: string) {
-    const rows = await test.server.services.store.db.selectFrom('usage_records').select(['value', 'metadata']).where('human', '=', human).where('type', '=', 'conversational_seconds').execute();
+    const rows = await test.server.services.store.db
+      .selectFrom('usage_records')
+      .select(['value', 'metadata'])
+      .where('human', '=', human)
+      .where('type', '=', 'conversational_seconds')
+      .execute();
     return rows.map((row) => ({ value: Number(row.value), metadata: JSON.parse(row.metadata) as Record<string, unknown> }));
   }
 

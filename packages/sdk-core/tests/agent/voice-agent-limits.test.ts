@@ -34,7 +34,8 @@ describe('voice agent: a human who never joins, and the voice_synthesis_seconds 
     const spec = await sessionSpec(test, `human-limits-${humans++}`, overrides);
     const { services } = test.server;
     await services.usageLimits.set(spec.session.project, spec.humanIdentity, [{ type: 'voice_synthesis_seconds', value: limit }]);
-    if (used > 0) await services.usage.record({ project: spec.session.project, human: spec.humanIdentity }, 'voice_synthesis_seconds', used, { source: 'test' });
+    if (used > 0)
+      await services.usage.record({ project: spec.session.project, human: spec.humanIdentity }, 'voice_synthesis_seconds', used, { source: 'test' });
     return spec;
   }
 
@@ -49,7 +50,10 @@ describe('voice agent: a human who never joins, and the voice_synthesis_seconds 
     const events = new RecordedEvents();
     const handle = await host.start(spec, events);
     // Stopped by the join timeout it was given (when that timer fires: human-presence.test.ts, on a fake clock).
-    await eventually(() => expect(events.stops).toEqual([{ reason: 'human_left', detail: `the human did not join within ${JOIN_TIMEOUT_MS / 1000} s` }]), 20_000);
+    await eventually(
+      () => expect(events.stops).toEqual([{ reason: 'human_left', detail: `the human did not join within ${JOIN_TIMEOUT_MS / 1000} s` }]),
+      20_000,
+    );
     await eventually(() => expect(observer.agentLeft).toBe(true));
     // Reported once; a later stop (the service ending the session) does not report again.
     await handle.stop();
@@ -89,7 +93,10 @@ describe('voice agent: a human who never joins, and the voice_synthesis_seconds 
     await human.waitForState('listening');
     const sentAt = performance.now();
     await human.type('Hello?');
-    await eventually(() => expect(events.stops).toEqual([{ reason: 'usage_limit_exceeded', detail: expect.stringContaining('voice_synthesis_seconds') }]), 10_000);
+    await eventually(
+      () => expect(events.stops).toEqual([{ reason: 'usage_limit_exceeded', detail: expect.stringContaining('voice_synthesis_seconds') }]),
+      10_000,
+    );
     await eventually(() => expect(human.states.at(-1)).toBe('usage_limit_exceeded'));
     expect(human.states).not.toContain('thinking');
     expect(human.states).not.toContain('speaking');
@@ -142,7 +149,10 @@ describe('voice agent: a human who never joins, and the voice_synthesis_seconds 
     await human.waitForState('listening');
     const sentAt = performance.now();
     await human.type('What time is it?');
-    await eventually(() => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([offlineAnswer('What time is it?')]), 20_000);
+    await eventually(
+      () => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([offlineAnswer('What time is it?')]),
+      20_000,
+    );
     expect(human.firstAudibleAfter(sentAt)).toBeDefined();
     // The answer spoke more than the 1 s left: recorded, and the next turn is refused.
     await eventually(async () => expect((await usageOf(spec.humanIdentity, 'voice_synthesis_seconds')).length).toBe(1));

@@ -1,4 +1,15 @@
-import { AudioFrame, AudioSource, AudioStream, LocalAudioTrack, Room, RoomEvent, TrackKind, TrackPublishOptions, TrackSource, type RemoteTrack } from '@livekit/rtc-node';
+import {
+  AudioFrame,
+  AudioSource,
+  AudioStream,
+  LocalAudioTrack,
+  Room,
+  RoomEvent,
+  TrackKind,
+  TrackPublishOptions,
+  TrackSource,
+  type RemoteTrack,
+} from '@livekit/rtc-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentMetadata, parseDataPacket, type SDKSessionTranscription } from '../../src/contract/sdk.js';
 import type { AgentSessionHost } from '../../src/server/kernel/ports/agent-session-host.js';
@@ -92,18 +103,28 @@ describe('voice agent over LiveKit clients (agent and human on @livekit/rtc-node
       expect(human.remoteParticipants.get('agent')?.kind).toBe(4);
 
       const sentAt = performance.now();
-      await human.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify({ text: 'Hello from a LiveKit client.' })), { reliable: true, topic: 'chat_input' });
+      await human.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify({ text: 'Hello from a LiveKit client.' })), {
+        reliable: true,
+        topic: 'chat_input',
+      });
       const finalAgent = () => messages.filter((message) => message.agent && message.final);
       await eventually(() => expect(finalAgent().map((message) => message.text)).toEqual([offlineAnswer('Hello from a LiveKit client.')]), 20_000);
       await eventually(() => expect(attributeStates.at(-1)).toBe('listening'));
       expect(attributeStates).toEqual(expect.arrayContaining(['listening', 'thinking', 'speaking']));
       expect(metadataStates.slice(-3)).toEqual(['thinking', 'speaking', 'listening']);
       expect(heard.some((frame) => frame.at > sentAt && frame.rms > AUDIBLE_RMS)).toBe(true);
-      await eventually(() => expect(streams.some((stream) => stream.attributes['lk.transcription_final'] === 'true' && stream.text === offlineAnswer('Hello from a LiveKit client.'))).toBe(true));
+      await eventually(() =>
+        expect(
+          streams.some((stream) => stream.attributes['lk.transcription_final'] === 'true' && stream.text === offlineAnswer('Hello from a LiveKit client.')),
+        ).toBe(true),
+      );
 
       if (sttAvailable) {
         const source = new AudioSource(16_000, 1);
-        await human.localParticipant!.publishTrack(LocalAudioTrack.createAudioTrack('microphone', source), new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }));
+        await human.localParticipant!.publishTrack(
+          LocalAudioTrack.createAudioTrack('microphone', source),
+          new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }),
+        );
         const sentence = 'Please call me tomorrow morning.';
         const speech = await fliteSpeech(test.server.services.speech, sentence);
         // A microphone is live before its owner speaks: one second of silence first, then the sentence, then silence.

@@ -57,10 +57,16 @@ describe.skipIf(!pocketsphinxAvailable())('voice agent: answers prepared at the 
     return { spec, human, handle };
   }
 
-  const lastUserMessage = (body: Record<string, unknown>) => (body.messages as Array<{ role: string; content: string }>).filter((message) => message.role === 'user').at(-1)?.content;
+  const lastUserMessage = (body: Record<string, unknown>) =>
+    (body.messages as Array<{ role: string; content: string }>).filter((message) => message.role === 'user').at(-1)?.content;
 
   async function usageOf(human: string): Promise<UsageRow[]> {
-    const rows = await test.server.services.store.db.selectFrom('usage_records').select(['value', 'metadata']).where('human', '=', human).where('type', '=', 'token_cnt').execute();
+    const rows = await test.server.services.store.db
+      .selectFrom('usage_records')
+      .select(['value', 'metadata'])
+      .where('human', '=', human)
+      .where('type', '=', 'token_cnt')
+      .execute();
     return rows.map((row) => ({ value: row.value, metadata: JSON.parse(row.metadata) as UsageRow['metadata'] }));
   }
 
@@ -103,7 +109,9 @@ describe.skipIf(!pocketsphinxAvailable())('voice agent: answers prepared at the 
     // token: its prompt was sent) aborted.
     await eventually(async () => expect(await usageOf(spec.humanIdentity)).toHaveLength(requests.length));
     const usage = await usageOf(spec.humanIdentity);
-    expect(usage.filter((row) => row.metadata.outcome === 'completed').map((row) => row.metadata)).toEqual([expect.objectContaining({ prepared: true, realtime_session: handle.sessionId })]);
+    expect(usage.filter((row) => row.metadata.outcome === 'completed').map((row) => row.metadata)).toEqual([
+      expect.objectContaining({ prepared: true, realtime_session: handle.sessionId }),
+    ]);
     expect(usage.filter((row) => row.metadata.outcome === 'aborted')).toHaveLength(turn.discardedAnswers!);
     for (const row of usage) expect(row.value).toBeGreaterThan(0);
     await handle.stop();
@@ -133,7 +141,9 @@ describe.skipIf(!pocketsphinxAvailable())('voice agent: answers prepared at the 
     // The turn ended on a reading of the words after the pause the human went on from: the whole sentence.
     expect(turn.endOfTurn).toBeDefined();
     await eventually(() =>
-      expect(human.turnMetrics.find((reported) => reported.source === 'voice')).toMatchObject({ end_of_turn: { reason: turn.endOfTurn!.reason, wait_ms: Math.round(turn.endOfTurn!.waitMs) } }),
+      expect(human.turnMetrics.find((reported) => reported.source === 'voice')).toMatchObject({
+        end_of_turn: { reason: turn.endOfTurn!.reason, wait_ms: Math.round(turn.endOfTurn!.waitMs) },
+      }),
     );
     const requests = upstream.requests.slice(before);
     // The answer prepared at the pause was asked with the words before it, and aborted when the human went on.

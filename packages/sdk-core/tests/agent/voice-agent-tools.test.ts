@@ -54,7 +54,9 @@ async function startToolEndpoint(answer: { status?: number; type: string; body: 
 /** The human's app side of client tools: every `tool_call` message it got, and (optionally) handlers answering them. */
 function clientToolsOf(human: HumanParticipant, handlers: Record<string, ClientToolHandler> | undefined) {
   const received: ToolCallMessage[] = [];
-  const runner = new ClientToolRunner((message, agent) => human.connection.sendData(JSON.stringify(message), { topic: 'tool_call', destinationIdentities: [agent] }));
+  const runner = new ClientToolRunner((message, agent) =>
+    human.connection.sendData(JSON.stringify(message), { topic: 'tool_call', destinationIdentities: [agent] }),
+  );
   for (const [name, handler] of Object.entries(handlers ?? {})) runner.register(name, handler);
   human.connection.on('data', (data) => {
     const packet = parseDataPacket(data.topic, new TextDecoder().decode(data.payload));
@@ -146,7 +148,12 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
       await eventually(() => expect(events.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']));
       const [, calling, result, answer] = events.messages;
       expect(calling).toMatchObject({ role: 'assistant', content: '', tool_calls: [call] });
-      expect(result).toEqual({ role: 'tool', content: '{"forecast":"sunny and 21 degrees"}', tool_call_id: calling!.tool_calls![0]!.id, tool_call_name: 'get_weather' });
+      expect(result).toEqual({
+        role: 'tool',
+        content: '{"forecast":"sunny and 21 degrees"}',
+        tool_call_id: calling!.tool_calls![0]!.id,
+        tool_call_name: 'get_weather',
+      });
       expect(answer).toMatchObject({ role: 'assistant', content: expected });
 
       // The next turn sees the exchange in its history and answers normally (no tool asked for).
@@ -168,7 +175,10 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
       const broken = await setUp([await weatherTool(failing.url)]);
       await broken.human.type('get_weather in Oslo');
       await eventually(
-        () => expect(broken.human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual(['The get_weather tool returned: {"error":"the tool\'s URL answered 503: down for maintenance"}']),
+        () =>
+          expect(broken.human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([
+            'The get_weather tool returned: {"error":"the tool\'s URL answered 503: down for maintenance"}',
+          ]),
         20_000,
       );
       await tearDown(broken.human, broken.handle);
@@ -176,7 +186,10 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
       const timedOut = await setUp([await weatherTool(slow.url)]);
       await timedOut.human.type('get_weather in Rome');
       await eventually(
-        () => expect(timedOut.human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual(['The get_weather tool returned: {"error":"the tool\'s URL did not answer within 1.5 s"}']),
+        () =>
+          expect(timedOut.human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([
+            'The get_weather tool returned: {"error":"the tool\'s URL did not answer within 1.5 s"}',
+          ]),
         20_000,
       );
       // The agent gave up on the request (its connection closed) rather than waiting for an answer that never comes.
@@ -187,7 +200,9 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
       const refused = await setUp([await weatherTool(failing.url)], undefined, strictHost);
       await refused.human.type('get_weather in Bern');
       await eventually(() => expect(refused.human.finalTranscriptions(true)).toHaveLength(1), 20_000);
-      expect(refused.human.finalTranscriptions(true)[0]!.text).toMatch(/^The get_weather tool returned: \{"error":"the tool's URL was refused: resolves to a loopback address/);
+      expect(refused.human.finalTranscriptions(true)[0]!.text).toMatch(
+        /^The get_weather tool returned: \{"error":"the tool's URL was refused: resolves to a loopback address/,
+      );
       await tearDown(refused.human, refused.handle);
       await strictHost.close();
       // Only the allowed calls reached the endpoints.
@@ -203,7 +218,13 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
     const upstream = await startFakeOpenAiUpstream();
     const endpoint = await startToolEndpoint({ type: 'application/json', body: '{"ok":true}' });
     try {
-      const llm = await test.client.llms.create({ name: 'tool-happy', description: 'always calls tools', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl });
+      const llm = await test.client.llms.create({
+        name: 'tool-happy',
+        description: 'always calls tools',
+        headers: [],
+        model: 'fake-gpt',
+        post_url: upstream.chatUrl,
+      });
       const round = (index: number) => toolCallChunks([{ id: `call_round_${index}`, name: 'get_weather', argumentFragments: ['{"city":', '"Paris"}'] }]);
       upstream.enqueue(
         { kind: 'stream', chunks: [{ delta: { role: 'assistant', content: 'Let me check.' } }, ...round(1)] },
@@ -213,13 +234,19 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
         { kind: 'stream', chunks: textChunks(['Enough', ' tools.']) },
       );
       const identity = `human-tools-${humans++}`;
-      const spec = await sessionSpec(test, identity, { generative: { llm, tool_definitions: [await weatherTool(endpoint.url)] }, output: { speech_synthesis_enabled: false } });
+      const spec = await sessionSpec(test, identity, {
+        generative: { llm, tool_definitions: [await weatherTool(endpoint.url)] },
+        output: { speech_synthesis_enabled: false },
+      });
       const human = await HumanParticipant.join(test.server.services.media.transport, spec.session.id, identity);
       const events = new RecordedEvents();
       const handle = await host.start(spec, events);
       await human.waitForState('listening');
       await human.type('Weather?');
-      await eventually(() => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual(['Let me check. Enough tools.']), 20_000);
+      await eventually(
+        () => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual(['Let me check. Enough tools.']),
+        20_000,
+      );
       expect(human.finalTranscriptions(true)[0]!.tool_calls!.map((call) => call.id)).toEqual(['call_round_1', 'call_round_2', 'call_round_3', 'call_round_4']);
       expect(endpoint.bodies).toHaveLength(4);
       expect(upstream.requests.map((request) => request.body.tool_choice)).toEqual(['auto', 'auto', 'auto', 'auto', 'none']);
@@ -229,7 +256,9 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
       expect(last.map((message) => message.role)).toEqual(['system', 'user', ...Array.from({ length: 4 }, () => ['assistant', 'tool']).flat()]);
       expect(last[2]).toMatchObject({ role: 'assistant', content: 'Let me check.' });
       expect(last[3]).toMatchObject({ role: 'tool', content: '{"ok":true}', tool_call_id: 'call_round_1' });
-      await eventually(() => expect(events.messages.map((message) => message.role)).toEqual(['user', ...Array.from({ length: 4 }, () => ['assistant', 'tool']).flat(), 'assistant']));
+      await eventually(() =>
+        expect(events.messages.map((message) => message.role)).toEqual(['user', ...Array.from({ length: 4 }, () => ['assistant', 'tool']).flat(), 'assistant']),
+      );
       await tearDown(human, handle);
     } finally {
       await endpoint.close();
@@ -258,7 +287,11 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
         payload: {
           type: 'initiate_request',
           tool_definition: expect.objectContaining({ id: definition.id, name: 'get_location', call_settings: definition.call_settings }),
-          tool_call: { id: expect.stringMatching(/^call_/), tool_definition_id: definition.id, function: { name: 'get_location', arguments: { precise: true } } },
+          tool_call: {
+            id: expect.stringMatching(/^call_/),
+            tool_definition_id: definition.id,
+            function: { name: 'get_location', arguments: { precise: true } },
+          },
         },
       },
     ]);
@@ -314,8 +347,15 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
           const messages = [];
           for await (const message of client.contexts.listMessages(contextId)) messages.push(message);
           expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-          expect(messages[1]).toMatchObject({ realtime_session: session.id, tool_calls: [{ type: 'function', function: { name: 'lookup_order', arguments: { order_number: 4521 } } }] });
-          expect(messages[2]).toMatchObject({ content: [{ type: 'text', text: 'Order 4521 ships on Monday.' }], tool_call_id: messages[1]!.tool_calls![0]!.id, tool_call_name: 'lookup_order' });
+          expect(messages[1]).toMatchObject({
+            realtime_session: session.id,
+            tool_calls: [{ type: 'function', function: { name: 'lookup_order', arguments: { order_number: 4521 } } }],
+          });
+          expect(messages[2]).toMatchObject({
+            content: [{ type: 'text', text: 'Order 4521 ships on Monday.' }],
+            tool_call_id: messages[1]!.tool_calls![0]!.id,
+            tool_call_name: 'lookup_order',
+          });
           expect(messages[3]).toMatchObject({ content: [{ type: 'text', text: expected }] });
         }, 10_000);
       } finally {
@@ -345,7 +385,13 @@ describe('voice agent: tool calls (web_request and client_app) in typed turns', 
     await eventually(() => expect(started).toBe(true), 20_000);
     await human.type('Never mind.');
     await eventually(() => expect(aborted).toBe(true), 20_000);
-    await eventually(() => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toContain('You said: "Never mind.". I am the Palaver offline test model, so I can only repeat what I hear.'), 20_000);
+    await eventually(
+      () =>
+        expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toContain(
+          'You said: "Never mind.". I am the Palaver offline test model, so I can only repeat what I hear.',
+        ),
+      20_000,
+    );
     expect(received.map((message) => message.type)).toEqual(['tool_call_request', 'cancel']);
     await human.waitForState('listening');
     await new Promise((resolve) => setTimeout(resolve, 300));

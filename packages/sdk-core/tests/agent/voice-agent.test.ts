@@ -75,7 +75,9 @@ describe('voice agent: the wire protocol around typed turns, speak() and the ses
     // The typed turn came back as the human's final transcription: on `message`, and as a text stream sent as theirs.
     const typedEcho = human.messages.filter((message) => !message.agent);
     expect(typedEcho).toMatchObject([{ final: true, text: 'What is the weather like today?', agent: false }]);
-    await eventually(() => expect(human.textStreams.some((stream) => stream.from === human.connection.identity && stream.text === 'What is the weather like today?')).toBe(true));
+    await eventually(() =>
+      expect(human.textStreams.some((stream) => stream.from === human.connection.identity && stream.text === 'What is the weather like today?')).toBe(true),
+    );
 
     // The agent's transcript on lk.transcription text streams, with the LiveKit attributes.
     const agentFinal = (stream: (typeof human.textStreams)[number]) => stream.from === 'agent' && stream.attributes['lk.transcription_final'] === 'true';
@@ -107,19 +109,26 @@ describe('voice agent: the wire protocol around typed turns, speak() and the ses
     expect(events.stops).toEqual([]);
   }, 60_000);
 
-  it.skipIf(!sttAvailable)('the agent audio is the spoken answer (decoded and recognised)', async () => {
-    const { human, handle } = await setUp();
-    await human.waitForState('listening');
-    const startedAt = performance.now();
-    await handle.speak('Please call me tomorrow morning.');
-    await eventually(() => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual(['Please call me tomorrow morning.']), 20_000);
-    await human.waitForState('listening');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const audio = human.audioBetween(startedAt, performance.now());
-    const heard = await transcribe(test.server.services.speech, audio, 48_000);
-    expect(wordErrorRate('Please call me tomorrow morning.', heard), heard).toBeLessThan(0.3);
-    await tearDown(human, handle);
-  }, 60_000);
+  it.skipIf(!sttAvailable)(
+    'the agent audio is the spoken answer (decoded and recognised)',
+    async () => {
+      const { human, handle } = await setUp();
+      await human.waitForState('listening');
+      const startedAt = performance.now();
+      await handle.speak('Please call me tomorrow morning.');
+      await eventually(
+        () => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual(['Please call me tomorrow morning.']),
+        20_000,
+      );
+      await human.waitForState('listening');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const audio = human.audioBetween(startedAt, performance.now());
+      const heard = await transcribe(test.server.services.speech, audio, 48_000);
+      expect(wordErrorRate('Please call me tomorrow morning.', heard), heard).toBeLessThan(0.3);
+      await tearDown(human, handle);
+    },
+    60_000,
+  );
 
   it('speak() says a text after the current utterance; answer_message is said first when the human joins', async () => {
     const identity = `human-typed-${humans++}`;
@@ -132,10 +141,16 @@ describe('voice agent: the wire protocol around typed turns, speak() and the ses
     const human = await HumanParticipant.join(test.server.services.media.transport, spec.session.id, identity);
     await handle.speak('And this was said through speak.');
     await eventually(
-      () => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual(['Hello, I am your test agent.', 'And this was said through speak.']),
+      () =>
+        expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([
+          'Hello, I am your test agent.',
+          'And this was said through speak.',
+        ]),
       20_000,
     );
-    await eventually(() => expect(events.messages.map((message) => message.content)).toEqual(['Hello, I am your test agent.', 'And this was said through speak.']));
+    await eventually(() =>
+      expect(events.messages.map((message) => message.content)).toEqual(['Hello, I am your test agent.', 'And this was said through speak.']),
+    );
     expect(events.messages.every((message) => message.role === 'assistant')).toBe(true);
     await tearDown(human, handle);
   }, 60_000);
@@ -144,7 +159,9 @@ describe('voice agent: the wire protocol around typed turns, speak() and the ses
     const textOnly = await setUp({ output: { speech_synthesis_enabled: false } });
     await textOnly.human.waitForState('listening');
     await textOnly.human.type('Just text please.');
-    await eventually(() => expect(textOnly.human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([offlineAnswer('Just text please.')]));
+    await eventually(() =>
+      expect(textOnly.human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([offlineAnswer('Just text please.')]),
+    );
     await textOnly.human.waitForState('listening');
     expect(textOnly.human.heard.filter((frame) => frame.rms > AUDIBLE_RMS)).toEqual([]);
     await tearDown(textOnly.human, textOnly.handle);
@@ -195,7 +212,9 @@ describe('voice agent: the wire protocol around typed turns, speak() and the ses
     const audibleFrames = human.heard.filter((frame) => frame.rms > AUDIBLE_RMS).length;
     const story = await fliteSpeech(test.server.services.speech, long.trim());
     const frame = story.sampleRate / 50;
-    const storyFrames = Array.from({ length: Math.floor(story.pcm.length / frame) }, (_, index) => rms(story.pcm.subarray(index * frame, (index + 1) * frame))).filter((level) => level > AUDIBLE_RMS).length;
+    const storyFrames = Array.from({ length: Math.floor(story.pcm.length / frame) }, (_, index) =>
+      rms(story.pcm.subarray(index * frame, (index + 1) * frame)),
+    ).filter((level) => level > AUDIBLE_RMS).length;
     expect(audibleFrames).toBeLessThan(storyFrames);
     await eventually(() => expect(events.messages.map((message) => message.role)).toEqual(['assistant', 'user', 'assistant']));
     expect(events.messages[0]!.content).toBe(interrupted!.text);
@@ -205,7 +224,13 @@ describe('voice agent: the wire protocol around typed turns, speak() and the ses
   it('an LLM failing mid-answer: what came is said, the human is told, the agent keeps listening', async () => {
     const upstream = await startFakeOpenAiUpstream();
     try {
-      const llm = await test.client.llms.create({ name: 'failing', description: 'fails mid-stream', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl });
+      const llm = await test.client.llms.create({
+        name: 'failing',
+        description: 'fails mid-stream',
+        headers: [],
+        model: 'fake-gpt',
+        post_url: upstream.chatUrl,
+      });
       upstream.enqueue({ kind: 'stream', chunks: textChunks(['Hello', ' there.', ' And']), after: 'error-event' });
       const { human, events, handle } = await setUp({ generative: { llm } });
       await human.waitForState('listening');
@@ -231,7 +256,10 @@ describe('voice agent: the wire protocol around typed turns, speak() and the ses
     await eventually(() => expect(human.errors).toEqual([expect.stringContaining('Speech input needs a speech-to-text provider')]), 20_000);
     expect(human.errors[0]).toContain('stt.provider = none (test)');
     await human.type('Can you read this?');
-    await eventually(() => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([offlineAnswer('Can you read this?')]), 20_000);
+    await eventually(
+      () => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([offlineAnswer('Can you read this?')]),
+      20_000,
+    );
     await tearDown(human, handle);
     await deafHost.close();
   }, 60_000);
@@ -338,7 +366,13 @@ describe.skipIf(!sttAvailable)('voice agent: listening to speech (pocketsphinx)'
     const own = metrics.filter((turn) => turn.session === handle.sessionId);
     expect(own).toHaveLength(5);
     // Every turn is timed stage by stage (the figures, and how they compare with the engines alone: `pnpm bench voice-agent`).
-    const timed = { endOfSpeechDecisionMs: expect.any(Number), sttFinalMs: expect.any(Number), llmFirstTokenMs: expect.any(Number), ttsFirstAudioMs: expect.any(Number), responseMs: expect.any(Number) };
+    const timed = {
+      endOfSpeechDecisionMs: expect.any(Number),
+      sttFinalMs: expect.any(Number),
+      llmFirstTokenMs: expect.any(Number),
+      ttsFirstAudioMs: expect.any(Number),
+      responseMs: expect.any(Number),
+    };
     for (const turn of own) expect(turn).toMatchObject({ source: 'voice', interrupted: false, ...timed });
     console.info(`[voice agent latency] ${JSON.stringify(summarize(latencies, own))}`);
 

@@ -22,7 +22,7 @@ type DebugGraph = { graph: { nodes: Array<{ id: string; pads: Array<{ id: string
 const withPostgres = requireComponent('PostgreSQL', await postgresReachable(), `cannot connect to ${postgresUrl}`);
 
 describe.runIf(withPostgres && (await withRedis()))('app runs across instances (PostgreSQL + Redis)', () => {
-  it('push_pad_value and debug on another instance reach the host; a killed host\'s run is ended by the other instance', async () => {
+  it("push_pad_value and debug on another instance reach the host; a killed host's run is ended by the other instance", async () => {
     const schema = uniqueSchema();
     const config = { databaseUrl: postgresUrl, redisUrl, apiKey: 'pk_shared_run_key_0123456789abcdef' };
     const [host, other] = await Promise.all([startServerProcess(config, { databaseSchema: schema }), startServerProcess(config, { databaseSchema: schema })]);
@@ -31,14 +31,25 @@ describe.runIf(withPostgres && (await withRedis()))('app runs across instances (
       expect(created.status).toBe(200);
       const runId = created.body.app_run.id;
 
-      const pushed = await call(other, 'POST', `/v1/app/run/${runId}/push_pad_value`, { node: 'system_prompt', pad: 'content', value: { type: 'string', value: 'Pushed through the other instance.' } });
+      const pushed = await call(other, 'POST', `/v1/app/run/${runId}/push_pad_value`, {
+        node: 'system_prompt',
+        pad: 'content',
+        value: { type: 'string', value: 'Pushed through the other instance.' },
+      });
       expect(pushed.status).toBe(200);
       const debug = await call<DebugGraph>(other, 'POST', '/v1/app/debug', { run_id: runId });
       expect(debug.status).toBe(200);
       const content = debug.body.graph.nodes.find((node) => node.id === 'system_prompt')!.pads.find((pad) => pad.id === 'content');
       expect(content?.value).toEqual({ type: 'string', value: 'Pushed through the other instance.' });
-      const refused = await call<{ type: string; message: string }>(other, 'POST', `/v1/app/run/${runId}/push_pad_value`, { node: 'context', pad: 'max_non_system_messages', value: { type: 'string', value: 'many' } });
-      expect(refused).toMatchObject({ status: 400, body: { type: 'invalid_input', message: expect.stringMatching(/node 'context' pad 'max_non_system_messages'/) } });
+      const refused = await call<{ type: string; message: string }>(other, 'POST', `/v1/app/run/${runId}/push_pad_value`, {
+        node: 'context',
+        pad: 'max_non_system_messages',
+        value: { type: 'string', value: 'many' },
+      });
+      expect(refused).toMatchObject({
+        status: 400,
+        body: { type: 'invalid_input', message: expect.stringMatching(/node 'context' pad 'max_non_system_messages'/) },
+      });
 
       await host.kill('SIGKILL');
       // The other instance ends the run once the lost host's lease is past.
@@ -49,7 +60,10 @@ describe.runIf(withPostgres && (await withRedis()))('app runs across instances (
         if (answer.status === 404) ended = answer;
         else await new Promise((resolve) => setTimeout(resolve, 500));
       }
-      expect(ended, `the run of the killed instance did not end within ${HOST_LOSS_WAIT_MS / 1000} s`).toMatchObject({ status: 404, body: { message: expect.stringMatching(/has ended/) } });
+      expect(ended, `the run of the killed instance did not end within ${HOST_LOSS_WAIT_MS / 1000} s`).toMatchObject({
+        status: 404,
+        body: { message: expect.stringMatching(/has ended/) },
+      });
     } finally {
       await Promise.all([host.kill('SIGKILL'), other.kill('SIGKILL')]);
       await dropSchema(schema);

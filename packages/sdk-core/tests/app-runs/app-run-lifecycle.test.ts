@@ -18,7 +18,12 @@ describe('app runs: how they end and what they cost', () => {
 
   /** When the run started and ended, as it is stored. */
   async function lifetimeOf(runId: string): Promise<{ startedAt: number; endedAt: number }> {
-    const row = await test.server.services.store.db.selectFrom('documents').select('data').where('kind', '=', APP_RUN_KIND).where('id', '=', runId).executeTakeFirstOrThrow();
+    const row = await test.server.services.store.db
+      .selectFrom('documents')
+      .select('data')
+      .where('kind', '=', APP_RUN_KIND)
+      .where('id', '=', runId)
+      .executeTakeFirstOrThrow();
     const data = JSON.parse(row.data) as { started_at: string; ended_at: string | null };
     return { startedAt: Date.parse(data.started_at), endedAt: Date.parse(data.ended_at!) };
   }
@@ -46,7 +51,9 @@ describe('app runs: how they end and what they cost', () => {
     expect(lifetime.startedAt).toBeLessThanOrEqual(joinedAt);
     expect(lifetime.endedAt).toBeGreaterThanOrEqual(leftAt);
     expect(await consumed('leaver')).toBeCloseTo((lifetime.endedAt - lifetime.startedAt) / 1000, 3);
-    await expect(client.appRuns.pushPadValue(run.app_run.id, { node: 'publish', pad: 'audio_enabled', value: { type: 'boolean', value: true } })).rejects.toMatchObject({
+    await expect(
+      client.appRuns.pushPadValue(run.app_run.id, { node: 'publish', pad: 'audio_enabled', value: { type: 'boolean', value: true } }),
+    ).rejects.toMatchObject({
       status: 404,
       message: expect.stringMatching(/has ended/),
     });
@@ -95,7 +102,9 @@ describe('app runs: how they end and what they cost', () => {
     expect(second.app_run).toEqual(first.app_run);
     expect(second.connection_details.token).not.toBe(first.connection_details.token);
     await expect(test.client.appRuns.debug({ run_id: 'run_missing' })).rejects.toMatchObject({ status: 404 });
-    await expect(test.client.appRuns.pushPadValue('run_missing', { node: 'a', pad: 'b', value: { type: 'string', value: 'x' } })).rejects.toMatchObject({ status: 404 });
+    await expect(test.client.appRuns.pushPadValue('run_missing', { node: 'a', pad: 'b', value: { type: 'string', value: 'x' } })).rejects.toMatchObject({
+      status: 404,
+    });
     await human.leave();
   });
 });

@@ -58,7 +58,11 @@ describe('app runs: templates run in their rooms, with the runtime API', () => {
     expect(await probe.request({ type: 'subscribe', node_id: 'context', pad_id: 'source' })).toEqual({ type: 'subscribe' });
     expect(await probe.request({ type: 'subscribe', node_id: 'tts', pad_id: 'complete_transcription' })).toEqual({ type: 'subscribe' });
     const sentAt = performance.now();
-    await test.client.appRuns.pushPadValue(run.app_run.id, { node: 'chat', pad: 'output', value: { type: 'string', value: 'What is the weather like today?' } });
+    await test.client.appRuns.pushPadValue(run.app_run.id, {
+      node: 'chat',
+      pad: 'output',
+      value: { type: 'string', value: 'What is the weather like today?' },
+    });
     await eventually(() => expect(human.firstAudibleAfter(sentAt)).toBeDefined(), 20_000);
     await eventually(() => expect(probe.values('tts', 'complete_transcription').length).toBeGreaterThan(0), 20_000);
     const contexts = probe.values('context', 'source') as { type: string; items: { role: { value: string } }[] }[];
@@ -72,15 +76,21 @@ describe('app runs: templates run in their rooms, with the runtime API', () => {
     expect(items.items).toHaveLength(5);
     await expect(probe.request({ type: 'get_value', node_id: 'nope', pad_id: 'x' })).rejects.toThrow(/node 'nope' not found/);
     const debug = await test.client.appRuns.debug({ run_id: run.app_run.id });
-    const content = (debug.graph.nodes as { id: string; pads: { id: string; value: unknown }[] }[]).find((node) => node.id === 'system_prompt')!.pads.find((pad) => pad.id === 'content');
+    const content = (debug.graph.nodes as { id: string; pads: { id: string; value: unknown }[] }[])
+      .find((node) => node.id === 'system_prompt')!
+      .pads.find((pad) => pad.id === 'content');
     expect(content?.value).toEqual({ type: 'string', value: expect.stringContaining('helpful assistant') });
     expect(debug.connection_details.token).toEqual(expect.any(String));
     // Wrong value types are refused, naming the pad.
-    await expect(test.client.appRuns.pushPadValue(run.app_run.id, { node: 'context', pad: 'max_non_system_messages', value: { type: 'string', value: 'many' } })).rejects.toMatchObject({
+    await expect(
+      test.client.appRuns.pushPadValue(run.app_run.id, { node: 'context', pad: 'max_non_system_messages', value: { type: 'string', value: 'many' } }),
+    ).rejects.toMatchObject({
       status: 400,
       message: expect.stringMatching(/node 'context' pad 'max_non_system_messages'/),
     });
-    await expect(test.client.appRuns.pushPadValue(run.app_run.id, { node: 'ghost', pad: 'x', value: { type: 'string', value: 'a' } })).rejects.toMatchObject({ status: 404 });
+    await expect(test.client.appRuns.pushPadValue(run.app_run.id, { node: 'ghost', pad: 'x', value: { type: 'string', value: 'a' } })).rejects.toMatchObject({
+      status: 404,
+    });
     await human.leave();
   });
 
@@ -120,7 +130,10 @@ describe('app runs: templates run in their rooms, with the runtime API', () => {
   it('a failing node is logged and told to the human; the run and the server go on', async () => {
     const examples = await test.client.apps.examples();
     const typed = examples.find((example) => example.id === 'app_example_typed_chat')!;
-    const run = await test.client.appRuns.create({ app: typed.id, overrides: [{ node: 'llm', pad: 'model', value: { type: 'string', value: 'no-such-llm' } }] });
+    const run = await test.client.appRuns.create({
+      app: typed.id,
+      overrides: [{ node: 'llm', pad: 'model', value: { type: 'string', value: 'no-such-llm' } }],
+    });
     const human = await HumanParticipant.join(test.server.services.media.transport, run.app_run.id, `human-run-${humans++}`);
     const probe = new RuntimeApiProbe(human.connection);
     await eventually(() => expect(human.connection.participants().map((participant) => participant.identity)).toContain('agent'), 10_000);
@@ -129,7 +142,10 @@ describe('app runs: templates run in their rooms, with the runtime API', () => {
     await eventually(() => expect(probe.logs().join('\n')).toMatch(/error llm: the LLM did not answer/), 10_000);
     // Still running: the system prompt can be read and changed.
     await test.client.appRuns.pushPadValue(run.app_run.id, { node: 'system_prompt', pad: 'content', value: { type: 'string', value: 'Be brief.' } });
-    expect(await probe.request({ type: 'get_value', node_id: 'system_prompt', pad_id: 'content' })).toEqual({ type: 'get_value', value: { type: 'string', value: 'Be brief.' } });
+    expect(await probe.request({ type: 'get_value', node_id: 'system_prompt', pad_id: 'content' })).toEqual({
+      type: 'get_value',
+      value: { type: 'string', value: 'Be brief.' },
+    });
     await human.leave();
   });
 
@@ -223,7 +239,10 @@ describe('app runs: templates run in their rooms, with the runtime API', () => {
       ]);
       await eventually(() => expect(human.connection.participants().map((participant) => participant.identity)).toContain('agent'), 10_000);
       await probe.request({ type: 'subscribe', node_id: 'voice', pad_id: 'transcription' });
-      expect(await probe.request({ type: 'get_value', node_id: 'voice', pad_id: 'system_prompt' })).toEqual({ type: 'get_value', value: { type: 'string', value: 'You answer in one short sentence.' } });
+      expect(await probe.request({ type: 'get_value', node_id: 'voice', pad_id: 'system_prompt' })).toEqual({
+        type: 'get_value',
+        value: { type: 'string', value: 'You answer in one short sentence.' },
+      });
       const speech = await fliteSpeech(test.server.services.speech, 'What is the weather like today?');
       const { speechEndedAt } = await human.say(speech, 1500);
       await eventually(() => expect(probe.values('voice', 'transcription')).toEqual([{ type: 'string', value: expect.stringMatching(/weather/i) }]), 20_000);

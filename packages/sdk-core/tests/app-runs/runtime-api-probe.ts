@@ -27,7 +27,9 @@ export class RuntimeApiProbe {
   }
 
   values(node: string, pad: string): unknown[] {
-    return this.events.filter((event) => event.type === 'value' && event.node_id === node && event.pad_id === pad).map((event) => (event as { value: unknown }).value);
+    return this.events
+      .filter((event) => event.type === 'value' && event.node_id === node && event.pad_id === pad)
+      .map((event) => (event as { value: unknown }).value);
   }
 
   logs(): string[] {

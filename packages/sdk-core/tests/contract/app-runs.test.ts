@@ -12,11 +12,16 @@ describe.each(await storeKinds())('app runs contract (%s)', (kind) => {
   it('runs an app (published, else newest) and a graph; unknown apps and runs are 404', async () => {
     const runs = test.client.appRuns;
     const started = await runs.create({ app: 'app_example_echo', publisher_metadata: { user: 'u1' } });
-    expect(started).toMatchObject({ app_run: { id: expect.any(String), app: 'app_example_echo', version: 1 }, connection_details: { url: expect.any(String), token: expect.any(String) } });
+    expect(started).toMatchObject({
+      app_run: { id: expect.any(String), app: 'app_example_echo', version: 1 },
+      connection_details: { url: expect.any(String), token: expect.any(String) },
+    });
     const fromGraph = await runs.createFromGraph({ graph: graphOf([{ id: 'chat', type: 'ChatInput' }]) });
     expect(fromGraph.app_run.app).toBeUndefined();
     await runs.pushPadValue(fromGraph.app_run.id, { node: 'chat', pad: 'output', value: { type: 'string', value: 'Hello' } });
-    expect((await runs.debug({ run_id: started.app_run.id })).graph).toMatchObject({ nodes: expect.arrayContaining([expect.objectContaining({ id: 'publish', type: 'Publish' })]) });
+    expect((await runs.debug({ run_id: started.app_run.id })).graph).toMatchObject({
+      nodes: expect.arrayContaining([expect.objectContaining({ id: 'publish', type: 'Publish' })]),
+    });
     for (const call of [
       () => runs.create({ app: 'app_missing' }),
       () => runs.create({ app: 'app_example_echo', version: 7 }),
@@ -35,8 +40,14 @@ describe.each(await storeKinds())('app runs contract (%s)', (kind) => {
       [() => runs.createFromGraph({} as never), 'graph'],
       [() => runs.createFromGraph({ graph: { nodes: [{ id: 'x', type: 'Teleporter' }] } }), "node 'x' (Teleporter): unknown node type"],
       [() => runs.create({ app: 'app_example_echo', overrides: [{ node: 'ghost', pad: 'p', value: { type: 'string', value: 'x' } }] }), 'overrides[0].node'],
-      [() => runs.create({ app: 'app_example_echo', overrides: [{ node: 'publish', pad: 'audio', value: { type: 'string', value: 'x' } }] }), "node 'publish' pad 'audio' holds no value"],
-      [() => runs.create({ app: 'app_example_echo', overrides: [{ node: 'note', pad: 'width', value: { type: 'string', value: 'wide' } }] }), "node 'note' pad 'width' takes type integer"],
+      [
+        () => runs.create({ app: 'app_example_echo', overrides: [{ node: 'publish', pad: 'audio', value: { type: 'string', value: 'x' } }] }),
+        "node 'publish' pad 'audio' holds no value",
+      ],
+      [
+        () => runs.create({ app: 'app_example_echo', overrides: [{ node: 'note', pad: 'width', value: { type: 'string', value: 'wide' } }] }),
+        "node 'note' pad 'width' takes type integer",
+      ],
       [() => runs.pushPadValue('run-1', { node: 'n', pad: 'p', value: { type: 'int', value: 1.5 } }), 'value.value'],
       [() => runs.pushPadValue('run-1', { node: 'n', pad: 'p', value: { type: 'colour' } } as never), 'value.type'],
       [() => runs.pushPadValue('run-1', { pad: 'p', value: { type: 'boolean', value: true } } as never), 'node'],

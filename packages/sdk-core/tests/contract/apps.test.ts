@@ -167,8 +167,23 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
       [() => test.client.apps.update(app.id, { version: 1, graph: [] as never }), 'graph'],
       [() => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a b', type: 'ChatInput' }] } }), 'graph.nodes[0].id'],
       [() => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a' }] } as never }), 'graph.nodes[0].type'],
-      [() => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a', type: 'ChatInput' }, { id: 'a', type: 'ButtonTrigger' }] } }), "node 'a'"],
-      [() => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a', type: 'Teleporter' }] } }), "node 'a' (Teleporter): unknown node type 'Teleporter'"],
+      [
+        () =>
+          test.client.apps.update(app.id, {
+            version: 1,
+            graph: {
+              nodes: [
+                { id: 'a', type: 'ChatInput' },
+                { id: 'a', type: 'ButtonTrigger' },
+              ],
+            },
+          }),
+        "node 'a'",
+      ],
+      [
+        () => test.client.apps.update(app.id, { version: 1, graph: { nodes: [{ id: 'a', type: 'Teleporter' }] } }),
+        "node 'a' (Teleporter): unknown node type 'Teleporter'",
+      ],
       [
         () =>
           test.client.apps.update(app.id, {
@@ -233,7 +248,9 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
       expect(example.version).toBe(1);
     }
     const voice = examples.find((example) => example.name === 'Voice assistant')!;
-    expect(GraphDocument.parse(voice.graph).nodes.map((node) => node.type)).toEqual(expect.arrayContaining(['Publish', 'STT', 'OpenAICompatibleLLM', 'TTS', 'Output']));
+    expect(GraphDocument.parse(voice.graph).nodes.map((node) => node.type)).toEqual(
+      expect.arrayContaining(['Publish', 'STT', 'OpenAICompatibleLLM', 'TTS', 'Output']),
+    );
     expect(await asAlice.apps.retrieve(voice.id)).toEqual(voice);
     expect((await test.client.apps.list()).map((app) => app.id)).not.toContain(voice.id);
     expect(PermissionDeniedError.isInstance(await apiFailureOf(test.client.apps.update(voice.id, { version: 1, name: 'Mine' })))).toBe(true);
@@ -308,9 +325,7 @@ describe.each(await storeKinds())('apps (%s)', (kind) => {
     const listed = await test.client.apps.list();
     expect(listed.map((item) => item.id)).toContain(app.id);
     expect((await test.client.apps.examples()).every((item) => item.id !== app.id)).toBe(true);
-    const direct = await test.server.fetch(
-      new Request(`http://palaver.test/v1/app/${app.id}`, { headers: { 'x-api-key': test.server.apiKey } }),
-    );
+    const direct = await test.server.fetch(new Request(`http://palaver.test/v1/app/${app.id}`, { headers: { 'x-api-key': test.server.apiKey } }));
     expect(((await direct.json()) as { id: string }).id).toBe(app.id);
   });
 });

@@ -8,13 +8,19 @@ describe.each(await storeKinds())('authentication (%s)', (kind) => {
 
   it('refuses a usage token whose x-human-id names another human', async () => {
     const { token } = await test.client.usage.createToken({ human: 'hana' });
-    const error = await test.clientWith({ usageToken: token, humanId: 'ivan' }).personas.list().catch((caught: unknown) => caught);
+    const error = await test
+      .clientWith({ usageToken: token, humanId: 'ivan' })
+      .personas.list()
+      .catch((caught: unknown) => caught);
     expect(PermissionDeniedError.isInstance(error)).toBe(true);
     await expect(test.clientWith({ usageToken: token, humanId: 'hana' }).personas.list()).resolves.toHaveProperty('values');
   });
 
   it('rejects an over-long x-human-id with a 400 naming the header', async () => {
-    const error = await test.clientWith({ apiKey: test.server.apiKey, humanId: 'h'.repeat(300) }).personas.list().catch((caught: unknown) => caught);
+    const error = await test
+      .clientWith({ apiKey: test.server.apiKey, humanId: 'h'.repeat(300) })
+      .personas.list()
+      .catch((caught: unknown) => caught);
     expect(BadRequestError.isInstance(error)).toBe(true);
     expect((error as BadRequestError).message).toContain('x-human-id');
   });
@@ -46,7 +52,7 @@ describe.each(await storeKinds())('authentication (%s)', (kind) => {
     }
   });
 
-  it('keeps projects apart: a key of another project sees none of this project\'s objects', async () => {
+  it("keeps projects apart: a key of another project sees none of this project's objects", async () => {
     const project = await test.server.services.projects.create('other');
     const { key } = await test.server.services.apiKeys.create(project, 'k');
     const { token } = await test.client.usage.createToken({ human: 'shared-name' });

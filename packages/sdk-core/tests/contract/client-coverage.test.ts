@@ -22,7 +22,9 @@ it('the client has a method for every route of the contract, and no method outsi
   };
   const client = createClient({ baseUrl: 'http://palaver.test', apiKey: 'pk_coverage', fetch: recordingFetch, maxRetries: 0 });
 
-  const resources = Object.values(client).flatMap((value) => (value instanceof Resource ? [value, ...Object.values(value).filter((inner) => inner instanceof Resource)] : []));
+  const resources = Object.values(client).flatMap((value) =>
+    value instanceof Resource ? [value, ...Object.values(value).filter((inner) => inner instanceof Resource)] : [],
+  );
   for (const resource of resources) {
     const prototype = Object.getPrototypeOf(resource) as Record<string, unknown>;
     for (const name of Object.getOwnPropertyNames(prototype)) {

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AuthenticationError,
-  BadRequestError,
-  NotFoundError,
-  PermissionDeniedError,
-} from '../../src/index.js';
+import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
 import { storeKinds } from '../support/databases.js';
 import { failureOf } from '../support/failure-of.js';
 import { useHumanClient } from '../support/human-clients.js';
@@ -46,8 +41,10 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
     expect(messages[3]!.tool_calls).toEqual([{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: { city: 'Paris' } } }]);
     expect(messages[4]).toMatchObject({ tool_call_id: 'call_1', tool_call_name: 'weather' });
     expect(messages[4]).not.toHaveProperty('advanced_memory');
-    expect(await test.server.services.contexts.settings({ project: test.server.project, kind: 'key', human: null, credentialId: 'test' }, context.id))
-      .toEqual({ persona: persona.id, scenario: null });
+    expect(await test.server.services.contexts.settings({ project: test.server.project, kind: 'key', human: null, credentialId: 'test' }, context.id)).toEqual({
+      persona: persona.id,
+      scenario: null,
+    });
   });
 
   it('rejects an unknown persona or scenario, and a persona of another human, with 400 naming the field', async () => {
@@ -92,8 +89,7 @@ describe.each(await storeKinds())('contexts (%s)', (kind) => {
       const message = await test.client.contexts.createMessage(context.id, { role: index % 2 ? 'user' : 'assistant', content: `m${index}` });
       expect(message).toMatchObject({ role: index % 2 ? 'user' : 'assistant', content: [{ type: 'text', text: `m${index}` }] });
     }
-    const texts = (messages: Array<{ content: Array<{ type: string; text?: string }> }>) =>
-      messages.map((message) => message.content[0]!.text);
+    const texts = (messages: Array<{ content: Array<{ type: string; text?: string }> }>) => messages.map((message) => message.content[0]!.text);
     const current = await test.client.contexts.retrieve(context.id);
     expect(texts(current.latest_messages)).toEqual(Array.from({ length: 20 }, (_, index) => `m${index + 6}`));
 

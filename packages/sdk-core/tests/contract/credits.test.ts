@@ -68,7 +68,10 @@ describe.each(await storeKinds())('credits and ledgers (%s)', (kind) => {
   it('keeps usage tokens away from K operations and requires credentials', async () => {
     const credit = await test.client.credits.create({ name: 'guarded' });
     const asToken = await humanClient(test, 'alice');
-    for (const call of [() => asToken.credits.create({ name: 'mine' }), () => asToken.credits.createLedgerEntry(credit.id, { amount: 100, idempotency_key: 'self-grant' })]) {
+    for (const call of [
+      () => asToken.credits.create({ name: 'mine' }),
+      () => asToken.credits.createLedgerEntry(credit.id, { amount: 100, idempotency_key: 'self-grant' }),
+    ]) {
       const error = await failureOf(call());
       expect(PermissionDeniedError.isInstance(error)).toBe(true);
     }
@@ -150,7 +153,7 @@ describe.each(await storeKinds())('credits and ledgers (%s)', (kind) => {
     );
     const accepted = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const refused = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
-    expect(refused.every((error) => BadRequestError.isInstance(error) && (error).message.includes('insufficient balance'))).toBe(true);
+    expect(refused.every((error) => BadRequestError.isInstance(error) && error.message.includes('insufficient balance'))).toBe(true);
     expect(accepted.every((entry) => entry.balance >= 0)).toBe(true);
     const charged = accepted.reduce((total, entry) => total - entry.amount, 0);
     expect(charged).toBeLessThanOrEqual(100);

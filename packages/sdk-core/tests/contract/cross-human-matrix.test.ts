@@ -79,7 +79,7 @@ const resources: OwnedResource[] = [
 describe.each(await storeKinds())("another human's token (%s)", (kind) => {
   const test = useTestServer(kind);
 
-  it.each(resources.map((resource) => [resource.name, resource] as const))('%s: B gets 404 for A\'s object and never lists it', async (_name, resource) => {
+  it.each(resources.map((resource) => [resource.name, resource] as const))("%s: B gets 404 for A's object and never lists it", async (_name, resource) => {
     const alice = await humanClient(test, `alice-${resource.name}`);
     const bob = await humanClient(test, `bob-${resource.name}`);
     const owned = await resource.create(alice);

@@ -39,7 +39,13 @@ describe.each(await storeKinds())('stored graphs of the previous format (%s)', (
       name: 'Legacy',
       data: JSON.stringify({ name: 'Legacy', description: '', version: 1, graph: legacy, inputs: null }),
     }));
-    await seedDocuments(store, 1, () => ({ kind: 'app_template', id: 'app_template_customer_support', project: null, name: 'Old template', data: JSON.stringify({ name: 'Old', description: '', graph: legacy }) }));
+    await seedDocuments(store, 1, () => ({
+      kind: 'app_template',
+      id: 'app_template_customer_support',
+      project: null,
+      name: 'Old template',
+      data: JSON.stringify({ name: 'Old', description: '', graph: legacy }),
+    }));
 
     const first = await migrateStoredGraphs(store, createLogger('silent'));
     expect(first.converted).toBeGreaterThanOrEqual(1);

@@ -78,7 +78,7 @@ describe('HTTP edges', () => {
     }
   });
 
-  it('gives every answer a request id, the caller\'s own when it is usable, through fetch and over a socket; HEAD included', async () => {
+  it("gives every answer a request id, the caller's own when it is usable, through fetch and over a socket; HEAD included", async () => {
     const response = await test.server.fetch(new Request('http://palaver.test/v1/persona/list'));
     expect(response.headers.get('x-request-id')).toMatch(/.{8,}/);
     const kept = await test.server.fetch(new Request('http://palaver.test/v1/persona/list', { headers: { 'x-request-id': 'trace-42_a=b' } }));
@@ -112,7 +112,12 @@ describe('HTTP edges', () => {
       const status = await new Promise<number>((resolve, reject) => {
         const request = httpRequest(
           // Two header lines: Node sends one per element (its types allow a list only for some headers).
-          { host: base.hostname, port: base.port, path: '/v1/persona/list', headers: { authorization: [`Bearer ${listening.server.apiKey}`, 'Bearer pk_someone_else'] } as unknown as OutgoingHttpHeaders },
+          {
+            host: base.hostname,
+            port: base.port,
+            path: '/v1/persona/list',
+            headers: { authorization: [`Bearer ${listening.server.apiKey}`, 'Bearer pk_someone_else'] } as unknown as OutgoingHttpHeaders,
+          },
           (response) => {
             response.resume();
             resolve(response.statusCode ?? 0);
@@ -123,7 +128,12 @@ describe('HTTP edges', () => {
       });
       expect(status).toBe(401);
       const joined = await listening.server.fetch(
-        new Request('http://palaver.test/v1/persona/list', { headers: [['authorization', `Bearer ${listening.server.apiKey}`], ['authorization', 'Bearer pk_someone_else']] }),
+        new Request('http://palaver.test/v1/persona/list', {
+          headers: [
+            ['authorization', `Bearer ${listening.server.apiKey}`],
+            ['authorization', 'Bearer pk_someone_else'],
+          ],
+        }),
       );
       expect(joined.status).toBe(401);
       const single = await fetch(new URL('/v1/persona/list', base), { headers: { authorization: `Bearer ${listening.server.apiKey}` } });
@@ -157,7 +167,14 @@ describe('HTTP edges', () => {
     const send = (method: string, path: string, body?: string) =>
       new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
         const request = httpRequest(
-          { host: url.hostname, port: url.port, method, path, agent, headers: { 'x-api-key': test.server.apiKey, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) } },
+          {
+            host: url.hostname,
+            port: url.port,
+            method,
+            path,
+            agent,
+            headers: { 'x-api-key': test.server.apiKey, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
+          },
           (response) => {
             let text = '';
             response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -168,7 +185,10 @@ describe('HTTP edges', () => {
         request.end(body);
       });
     try {
-      for (const [method, path] of [['POST', '/v1/persona'], ['DELETE', '/v1/persona/persona_missing']] as const) {
+      for (const [method, path] of [
+        ['POST', '/v1/persona'],
+        ['DELETE', '/v1/persona/persona_missing'],
+      ] as const) {
         const refused = await send(method, path, JSON.stringify({ name: 'big', description: 'x'.repeat(2 * 1024 * 1024) }));
         expect(refused.status).toBe(413);
         expect(refused.connection).toBe('close');
@@ -182,15 +202,26 @@ describe('HTTP edges', () => {
   });
 
   it('chat errors carry an OpenAI-style error object, so the openai client shows the message', async () => {
-    const openai = new OpenAI({ apiKey: test.server.apiKey, baseURL: 'http://palaver.test/v1', fetch: (input, init) => test.server.fetch(new Request(input, init)), maxRetries: 0 });
-    const error = await openai.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+    const openai = new OpenAI({
+      apiKey: test.server.apiKey,
+      baseURL: 'http://palaver.test/v1',
+      fetch: (input, init) => test.server.fetch(new Request(input, init)),
+      maxRetries: 0,
+    });
+    const error = await openai.chat.completions
+      .create({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as Error).message).toContain('model');
     expect((error as Error).message).not.toContain('no body');
   });
 
   it('the typed client answers a chat completion from the built-in model', async () => {
-    const completion = await test.client.chat.completions.create({ model: 'builtin-offline', messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 20 });
+    const completion = await test.client.chat.completions.create({
+      model: 'builtin-offline',
+      messages: [{ role: 'user', content: 'Say hello' }],
+      max_tokens: 20,
+    });
     expect(completion.choices[0]?.message.role).toBe('assistant');
     expect(completion.choices[0]?.message.content?.length).toBeGreaterThan(0);
   });

@@ -73,7 +73,16 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
     const cases: Array<[unknown, string]> = [
       [{ ...custom, headers: [{ key: 'bad key', value: 'x' }] }, 'headers[0].key'],
       [{ ...custom, headers: [{ key: 'X-Ok', value: 'line\r\nInjected: yes' }] }, 'headers[0].value'],
-      [{ ...custom, headers: [{ key: 'X-A', value: '1' }, { key: 'x-a', value: '2' }] }, 'headers[1].key'],
+      [
+        {
+          ...custom,
+          headers: [
+            { key: 'X-A', value: '1' },
+            { key: 'x-a', value: '2' },
+          ],
+        },
+        'headers[1].key',
+      ],
       [{ ...custom, post_url: 'ftp://llm.example.com' }, 'post_url'],
       [{ ...custom, post_url: 'not a url' }, 'post_url'],
       [{ name: 'x', description: '', headers: [] }, 'model'],
@@ -89,7 +98,13 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
   });
 
   it('refuses a post_url at a private, link-local or (when configured) loopback address', async () => {
-    for (const post_url of ['http://169.254.169.254/latest', 'http://[::ffff:169.254.169.254]/', 'http://10.1.2.3/v1', 'http://172.16.0.1/', 'http://[fe80::1]/']) {
+    for (const post_url of [
+      'http://169.254.169.254/latest',
+      'http://[::ffff:169.254.169.254]/',
+      'http://10.1.2.3/v1',
+      'http://172.16.0.1/',
+      'http://[fe80::1]/',
+    ]) {
       const error = await failureOf(test.client.llms.create({ ...custom, post_url }));
       expect(BadRequestError.isInstance(error), post_url).toBe(true);
       expect((error as BadRequestError).message, post_url).toContain('post_url');
@@ -138,7 +153,10 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
 
     const masha = await humanClient(test, 'masha');
     const mashaViaKey = test.clientWith({ apiKey: test.server.apiKey, humanId: 'masha' });
-    for (const [label, client] of [['usage token', masha], ['API key with x-human-id', mashaViaKey]] as const) {
+    for (const [label, client] of [
+      ['usage token', masha],
+      ['API key with x-human-id', mashaViaKey],
+    ] as const) {
       expect((await client.llms.retrieve(shared.id)).headers, label).toEqual(masked);
       const listed = await client.llms.list().all();
       expect(listed.find((llm) => llm.id === shared.id)?.headers, label).toEqual(masked);
@@ -160,9 +178,7 @@ describe.each(await storeKinds())('LLM definitions (%s)', (kind) => {
   });
 
   it('validates {{secret:NAME}} header references and resolves them server-side only', async () => {
-    const missing = await failureOf(
-      test.client.llms.create({ ...custom, headers: [{ key: 'Authorization', value: 'Bearer {{secret:NOT_THERE}}' }] }),
-    );
+    const missing = await failureOf(test.client.llms.create({ ...custom, headers: [{ key: 'Authorization', value: 'Bearer {{secret:NOT_THERE}}' }] }));
     expect(BadRequestError.isInstance(missing)).toBe(true);
     expect((missing as BadRequestError).message).toContain('headers[0].value');
     expect((missing as BadRequestError).message).toContain('NOT_THERE');

@@ -56,43 +56,53 @@ describe('malformed input never causes a server error', () => {
   afterAll(async () => test.close());
 
   const families = Object.entries(routes)
-    .map(([name, group]) => [name, Object.values(group as Record<string, RouteDefinition>).filter((route) => route.request?.body && route.request.bodyEncoding !== 'multipart')] as const)
+    .map(
+      ([name, group]) =>
+        [
+          name,
+          Object.values(group as Record<string, RouteDefinition>).filter((route) => route.request?.body && route.request.bodyEncoding !== 'multipart'),
+        ] as const,
+    )
     .filter(([, bodyRoutes]) => bodyRoutes.length > 0);
 
-  it.each(families)(`%s: ${BODIES_PER_FAMILY} malformed bodies -> 4xx with the BadRequest shape`, async (name, bodyRoutes) => {
-    const next = random(name.length * 7919);
-    let rejected = 0;
-    for (let index = 0; index < BODIES_PER_FAMILY; index += 1) {
-      const route = bodyRoutes[index % bodyRoutes.length]!;
-      const body = malformedBody(next, route);
-      let parsedBody: unknown;
-      try {
-        parsedBody = JSON.parse(body);
-      } catch {
-        parsedBody = Symbol('not json');
+  it.each(families)(
+    `%s: ${BODIES_PER_FAMILY} malformed bodies -> 4xx with the BadRequest shape`,
+    async (name, bodyRoutes) => {
+      const next = random(name.length * 7919);
+      let rejected = 0;
+      for (let index = 0; index < BODIES_PER_FAMILY; index += 1) {
+        const route = bodyRoutes[index % bodyRoutes.length]!;
+        const body = malformedBody(next, route);
+        let parsedBody: unknown;
+        try {
+          parsedBody = JSON.parse(body);
+        } catch {
+          parsedBody = Symbol('not json');
+        }
+        const schemaAccepts = typeof parsedBody !== 'symbol' && route.request!.body!.safeParse(parsedBody).success;
+        const path = route.path.replace(/\{[a-zA-Z0-9_]+\}/g, 'fuzz-id');
+        const response = await test.server.fetch(
+          new Request(`http://palaver.test${path}`, {
+            method: route.method,
+            headers: { 'x-api-key': test.server.apiKey, 'content-type': 'application/json' },
+            body,
+          }),
+        );
+        const text = await response.text();
+        if (schemaAccepts) {
+          // Valid by the schema: any answer but a server error (501 marks routes not built yet).
+          expect(response.status < 500 || response.status === 501, `${route.method} ${route.path} ${response.status} ${text}`).toBe(true);
+          continue;
+        }
+        expect(response.status, `${route.method} ${route.path} body=${body.slice(0, 200)} -> ${text}`).toBeGreaterThanOrEqual(400);
+        expect(response.status, `${route.method} ${route.path} -> ${text}`).toBeLessThan(500);
+        const answer = JSON.parse(text) as { type?: unknown; message?: unknown };
+        expect(typeof answer.type).toBe('string');
+        expect(typeof answer.message).toBe('string');
+        rejected += 1;
       }
-      const schemaAccepts = typeof parsedBody !== 'symbol' && route.request!.body!.safeParse(parsedBody).success;
-      const path = route.path.replace(/\{[a-zA-Z0-9_]+\}/g, 'fuzz-id');
-      const response = await test.server.fetch(
-        new Request(`http://palaver.test${path}`, {
-          method: route.method,
-          headers: { 'x-api-key': test.server.apiKey, 'content-type': 'application/json' },
-          body,
-        }),
-      );
-      const text = await response.text();
-      if (schemaAccepts) {
-        // Valid by the schema: any answer but a server error (501 marks routes not built yet).
-        expect(response.status < 500 || response.status === 501, `${route.method} ${route.path} ${response.status} ${text}`).toBe(true);
-        continue;
-      }
-      expect(response.status, `${route.method} ${route.path} body=${body.slice(0, 200)} -> ${text}`).toBeGreaterThanOrEqual(400);
-      expect(response.status, `${route.method} ${route.path} -> ${text}`).toBeLessThan(500);
-      const answer = JSON.parse(text) as { type?: unknown; message?: unknown };
-      expect(typeof answer.type).toBe('string');
-      expect(typeof answer.message).toBe('string');
-      rejected += 1;
-    }
-    expect(rejected).toBeGreaterThan(BODIES_PER_FAMILY * 0.5);
-  }, 120_000);
+      expect(rejected).toBeGreaterThan(BODIES_PER_FAMILY * 0.5);
+    },
+    120_000,
+  );
 });

@@ -12,7 +12,11 @@ const withPostgres = requireComponent('PostgreSQL', await postgresReachable(), `
 describe.runIf(withPostgres)('several instances on one PostgreSQL database', () => {
   it('start together (migrations, secret and seeds do not collide) and share state', async () => {
     const schema = uniqueSchema();
-    const options = { env: {}, databaseSchema: schema, config: { logLevel: 'silent' as const, databaseUrl: postgresUrl, apiKey: 'pk_shared_instance_key_0123456789' } };
+    const options = {
+      env: {},
+      databaseSchema: schema,
+      config: { logLevel: 'silent' as const, databaseUrl: postgresUrl, apiKey: 'pk_shared_instance_key_0123456789' },
+    };
     try {
       const servers = await Promise.all([createServer(options), createServer(options), createServer(options)]);
       const created = await servers[0].fetch(
@@ -78,7 +82,13 @@ describe.runIf(withPostgres && (await withRedis()))('several instances on Postgr
       const onA = createClient({ baseUrl: urlA, apiKey: options.config.apiKey, maxRetries: 0 });
       const onB = createClient({ baseUrl: urlB, apiKey: options.config.apiKey, maxRetries: 0 });
       await onA.secrets.create({ name: 'UPSTREAM_KEY', value: 'value-0' });
-      const definition = (index: number) => ({ name: 'shared', description: '', model: 'fake-gpt', post_url: upstreams[index]!.chatUrl, headers: [{ key: 'authorization', value: 'Bearer {{secret:UPSTREAM_KEY}}' }] });
+      const definition = (index: number) => ({
+        name: 'shared',
+        description: '',
+        model: 'fake-gpt',
+        post_url: upstreams[index]!.chatUrl,
+        headers: [{ key: 'authorization', value: 'Bearer {{secret:UPSTREAM_KEY}}' }],
+      });
       const llm = (await onA.llms.create(definition(0))).id;
       const ask = () => onB.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] });
       const lastRequest = () => [...upstreams[0].requests, ...upstreams[1].requests].sort((x, y) => x.receivedAt - y.receivedAt).at(-1)!;

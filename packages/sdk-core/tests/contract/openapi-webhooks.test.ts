@@ -4,7 +4,10 @@ import { buildOpenApiDocument } from '../../src/server/edge/http/openapi.js';
 
 describe('OpenAPI webhooks', () => {
   it('documents the four webhook events of the spec with their payload schemas and signature headers', () => {
-    const document = buildOpenApiDocument(allRoutes, {}) as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> }; parameters: Array<{ name: string }> } }>; components: { schemas: Record<string, unknown> } };
+    const document = buildOpenApiDocument(allRoutes, {}) as unknown as {
+      webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> }; parameters: Array<{ name: string }> } }>;
+      components: { schemas: Record<string, unknown> };
+    };
     expect(Object.keys(document.webhooks).sort()).toEqual([
       'realtime_session.message_committed',
       'realtime_session.state_changed',

@@ -108,10 +108,14 @@ describe('GET /openapi.json', () => {
       else expect(Object.keys(body!.content)).toEqual([route.request.bodyEncoding === 'multipart' ? 'multipart/form-data' : 'application/json']);
     }
     const start = document.paths['/v1/realtime/start']!.post!;
-    expect(start.requestBody).toMatchObject({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/RealtimeSessionStartRequest' } } } });
+    expect(start.requestBody).toMatchObject({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/RealtimeSessionStartRequest' } } },
+    });
     const multipart = allRoutes.find((route) => route.request?.bodyEncoding === 'multipart');
     if (multipart) {
-      const schema = (operationOf(document, multipart).requestBody as { content: Record<string, { schema: JsonObject }> }).content['multipart/form-data']!.schema;
+      const schema = (operationOf(document, multipart).requestBody as { content: Record<string, { schema: JsonObject }> }).content['multipart/form-data']!
+        .schema;
       const resolved = typeof schema.$ref === 'string' ? document.components.schemas[schema.$ref.split('/').at(-1)!]! : schema;
       expect((resolved.properties as Record<string, JsonObject>).file).toMatchObject({ type: 'string' });
     }
@@ -163,7 +167,16 @@ describe('GET /openapi.json', () => {
 describe('buildOpenApiDocument on a synthetic contract', () => {
   const Shared = z.object({ name: z.string(), size: z.number().default(1) }).meta({ id: 'SyntheticShared' });
   const routeUsing = (schema: z.ZodType, operationId: string, path: string) =>
-    defineRoute({ operationId, method: 'POST', path, auth: 'K', tag: 'Test', summary: operationId, request: { body: schema }, success: { kind: 'json', schema } });
+    defineRoute({
+      operationId,
+      method: 'POST',
+      path,
+      auth: 'K',
+      tag: 'Test',
+      summary: operationId,
+      request: { body: schema },
+      success: { kind: 'json', schema },
+    });
 
   it('refuses two different schemas with one id', () => {
     const Impostor = z.object({ other: z.boolean() }).meta({ id: 'SyntheticShared' });
@@ -203,7 +216,9 @@ describe('GET /docs/plain (the reference without scripts)', () => {
       expect(html).toContain(`<span class="path">${route.path}</span>`);
     }
     for (const tag of new Set(allRoutes.map((route) => route.tag))) expect(html).toContain(`<h2>${tag.replace(/&/g, '&#38;')}</h2>`);
-    expect(html).toMatch(/<span class="method POST">POST<\/span><span class="path">\/v1\/realtime\/\{session\}\/speak<\/span>\s*<span class="badge auth"[^>]*>K<\/span>/);
+    expect(html).toMatch(
+      /<span class="method POST">POST<\/span><span class="path">\/v1\/realtime\/\{session\}\/speak<\/span>\s*<span class="badge auth"[^>]*>K<\/span>/,
+    );
     expect(html).toContain('<span class="badge deprecated">deprecated</span>');
     expect(html).toContain('id="schema-RealtimeSession"');
     expect(html).toContain('href="/openapi.json"');

@@ -29,7 +29,13 @@ async function invalidField(promise: Promise<unknown>): Promise<string> {
 
 describe('the LLM of partner sessions', () => {
   it('is the first configured hosted built-in, else the offline model', () => {
-    const none = { openaiApiKey: undefined, openaiModels: ['gpt-4o-mini'], openaiBaseUrl: 'https://api.openai.com/v1', ollamaUrl: undefined, ollamaModels: ['llama3.1:8b'] };
+    const none = {
+      openaiApiKey: undefined,
+      openaiModels: ['gpt-4o-mini'],
+      openaiBaseUrl: 'https://api.openai.com/v1',
+      ollamaUrl: undefined,
+      ollamaModels: ['llama3.1:8b'],
+    };
     expect(partnerLlmId(none as never)).toBe('builtin-offline');
     expect(partnerLlmId({ ...none, ollamaUrl: 'http://ollama.test:11434' } as never)).toBe('builtin-ollama-llama3.1-8b');
     expect(partnerLlmId({ ...none, ollamaUrl: 'http://ollama.test:11434', openaiApiKey: 'sk-test' } as never)).toBe('builtin-openai-gpt-4o-mini');
@@ -45,13 +51,23 @@ describe('avatar actions on a LiveKit deployment', () => {
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
       request.on('end', () => {
         calls.push({ url: request.url, authorization: request.headers.authorization, body });
-        response.writeHead(status, { 'content-type': 'application/json' }).end(status === 200 ? '{}' : '{"code":"not_found","msg":"requested room does not exist"}');
+        response
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(status === 200 ? '{}' : '{"code":"not_found","msg":"requested room does not exist"}');
       });
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = fake.address() as AddressInfo;
-      const media = new MediaService('livekit', 'lk-key', 'lk-secret-0123456789-0123456789-0123', undefined as never, undefined, `ws://127.0.0.1:${port}`, undefined as never);
+      const media = new MediaService(
+        'livekit',
+        'lk-key',
+        'lk-secret-0123456789-0123456789-0123',
+        undefined as never,
+        undefined,
+        `ws://127.0.0.1:${port}`,
+        undefined as never,
+      );
       await sendRoomData(media, 'rts_room1', 'avatar_action', '{"action":"wave"}');
       expect(calls).toHaveLength(1);
       expect(calls[0]!.url).toBe('/twirp/livekit.RoomService/SendData');
@@ -77,7 +93,12 @@ describe.each(await storeKinds())('partner avatar sessions (%s)', (kind) => {
   it('starts a realtime session with the fixed LLM, the partner config and the avatar data in _extra, visible through realtime retrieve', async () => {
     const { session, connection_details } = await alice.partner.startAvatarSession(
       startBody('conv-start', {
-        config: { general: { time_limit_s: 120 }, input: { interruptable: false }, generative: {}, output: { stream_transcript: false, answer_message: 'Hi, I am your avatar.' } },
+        config: {
+          general: { time_limit_s: 120 },
+          input: { interruptable: false },
+          generative: {},
+          output: { stream_transcript: false, answer_message: 'Hi, I am your avatar.' },
+        },
       }),
     );
     expect(session).toMatchObject({ state: 'not_started', simulated: true, human: 'alice' });
@@ -118,23 +139,39 @@ describe.each(await storeKinds())('partner avatar sessions (%s)', (kind) => {
   it('resolves the voice: voice_override as in realtime, tts against the voice catalogue, 400 naming the field otherwise', async () => {
     const withVoice = await alice.partner.startAvatarSession(startBody('conv-voice', { config: { ...config, generative: { voice_override: 'flite-rms' } } }));
     expect(withVoice.session.config.generative.voice_override).toMatchObject({ id: 'flite-rms', service: 'flite' });
-    expect(await invalidField(alice.partner.startAvatarSession(startBody('conv-voice-2', { config: { ...config, generative: { voice_override: 'voice_missing' } } })))).toContain(
-      'config.generative.voice_override',
-    );
+    expect(
+      await invalidField(
+        alice.partner.startAvatarSession(startBody('conv-voice-2', { config: { ...config, generative: { voice_override: 'voice_missing' } } })),
+      ),
+    ).toContain('config.generative.voice_override');
 
     const withTts = await alice.partner.startAvatarSession(startBody('conv-tts', { tts: { service: 'flite', voice: 'slt' } }));
     expect(withTts.session.config.generative.voice_override).toMatchObject({ id: 'flite-slt' });
     expect(withTts.session._extra).toMatchObject({ tts: { service: 'flite', voice: 'slt' } });
     // The same voice named both ways is fine; two different voices are not.
-    const same = await alice.partner.startAvatarSession(startBody('conv-tts-2', { tts: { service: 'flite', voice: 'flite-slt' }, config: { ...config, generative: { voice_override: 'flite-slt' } } }));
+    const same = await alice.partner.startAvatarSession(
+      startBody('conv-tts-2', { tts: { service: 'flite', voice: 'flite-slt' }, config: { ...config, generative: { voice_override: 'flite-slt' } } }),
+    );
     expect(same.session.config.generative.voice_override?.id).toBe('flite-slt');
-    const conflict = await invalidField(alice.partner.startAvatarSession(startBody('conv-tts-3', { tts: { service: 'flite', voice: 'slt' }, config: { ...config, generative: { voice_override: 'flite-rms' } } })));
+    const conflict = await invalidField(
+      alice.partner.startAvatarSession(
+        startBody('conv-tts-3', { tts: { service: 'flite', voice: 'slt' }, config: { ...config, generative: { voice_override: 'flite-rms' } } }),
+      ),
+    );
     expect(conflict).toContain('config.generative.voice_override');
     expect(conflict).toContain('tts');
-    expect(await invalidField(alice.partner.startAvatarSession(startBody('conv-tts-4', { tts: { service: 'no-such-engine', voice: 'slt' } })))).toContain('tts.service');
-    expect(await invalidField(alice.partner.startAvatarSession(startBody('conv-tts-5', { tts: { service: 'flite', voice: 'nobody' } })))).toContain('tts.voice');
+    expect(await invalidField(alice.partner.startAvatarSession(startBody('conv-tts-4', { tts: { service: 'no-such-engine', voice: 'slt' } })))).toContain(
+      'tts.service',
+    );
+    expect(await invalidField(alice.partner.startAvatarSession(startBody('conv-tts-5', { tts: { service: 'flite', voice: 'nobody' } })))).toContain(
+      'tts.voice',
+    );
     expect(
-      await invalidField(alice.partner.startAvatarSession(startBody('conv-tts-6', { tts: { service: 'flite', voice: 'slt' }, config: { ...config, generative: { voice_override: 'voice_missing' } } }))),
+      await invalidField(
+        alice.partner.startAvatarSession(
+          startBody('conv-tts-6', { tts: { service: 'flite', voice: 'slt' }, config: { ...config, generative: { voice_override: 'voice_missing' } } }),
+        ),
+      ),
     ).toContain('config.generative.voice_override');
   });
 

@@ -60,7 +60,12 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
     const all = await asPager.personas.list({ page_size: 3 }).all();
     expect(all).toHaveLength(first.total_count);
     expect(new Set(all.map((persona) => persona.id)).size).toBe(all.length);
-    expect(all.filter((persona) => persona.human === 'pager').map((persona) => persona.name).sort()).toEqual(['P0', 'P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
+    expect(
+      all
+        .filter((persona) => persona.human === 'pager')
+        .map((persona) => persona.name)
+        .sort(),
+    ).toEqual(['P0', 'P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
     const error = await failureOf(asPager.personas.list({ page_size: 101 }));
     expect(error.message).toContain('page_size');
   });
@@ -68,11 +73,7 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
   it("keeps humans apart: a human never sees or changes another human's persona", async () => {
     const own = await alice.personas.create({ name: 'Alice bot', description: 'x', voice: 'flite-slt' });
     expect(own.human).toBe('alice');
-    for (const call of [
-      () => bob.personas.retrieve(own.id),
-      () => bob.personas.update(own.id, { name: 'stolen' }),
-      () => bob.personas.delete(own.id),
-    ]) {
+    for (const call of [() => bob.personas.retrieve(own.id), () => bob.personas.update(own.id, { name: 'stolen' }), () => bob.personas.delete(own.id)]) {
       expect(NotFoundError.isInstance(await failureOf(call()))).toBe(true);
     }
     expect((await bob.personas.list({ page_size: 100 })).values.map((persona) => persona.id)).not.toContain(own.id);
@@ -85,7 +86,13 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
   });
 
   it('accepts only http(s) and data:image/* image URLs (400 naming image_url otherwise)', async () => {
-    for (const image_url of ['javascript:alert(document.cookie)', 'JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', 'file:///etc/passwd']) {
+    for (const image_url of [
+      'javascript:alert(document.cookie)',
+      'JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:x',
+      'file:///etc/passwd',
+    ]) {
       const error = await failureOf(test.client.personas.create({ name: 'x', description: 'y', voice: 'flite-slt', image_url }));
       expect(BadRequestError.isInstance(error), image_url).toBe(true);
       expect(error.message, image_url).toContain('image_url');
@@ -104,10 +111,7 @@ describe.each(await storeKinds())('personas (%s)', (kind) => {
       Array.from({ length: 20 }, (_, index) => test.client.personas.create({ name: `n0-${index}`, description: 'd0', voice: 'flite-slt' })),
     );
     await Promise.all(
-      personas.flatMap((persona) => [
-        test.client.personas.update(persona.id, { name: 'n1' }),
-        test.client.personas.update(persona.id, { description: 'd1' }),
-      ]),
+      personas.flatMap((persona) => [test.client.personas.update(persona.id, { name: 'n1' }), test.client.personas.update(persona.id, { description: 'd1' })]),
     );
     for (const persona of personas) expect(await test.client.personas.retrieve(persona.id)).toMatchObject({ name: 'n1', description: 'd1' });
   });

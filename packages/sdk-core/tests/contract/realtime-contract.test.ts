@@ -39,9 +39,9 @@ describe.each(await storeKinds())('realtime and partner routes: input and auth (
   it('requires exactly one avatar source on partner sessions and an action on avatar actions', async () => {
     const body = { conversation_id: 'c1', config: { general: {}, input: {}, generative: {}, output: {} } };
     expect(await invalid(test.client.partner.startAvatarSession(body))).toContain('avatar_agent_id');
-    expect(await invalid(test.client.partner.startAvatarSession({ ...body, avatar_agent_id: 'a', avatar_agent_image_url: 'https://img.test/a.png' }))).toContain(
-      'avatar_agent_id',
-    );
+    expect(
+      await invalid(test.client.partner.startAvatarSession({ ...body, avatar_agent_id: 'a', avatar_agent_image_url: 'https://img.test/a.png' })),
+    ).toContain('avatar_agent_id');
     expect(await invalid(test.client.partner.avatarAction('rs_1', {} as never))).toContain('action');
   });
 
@@ -51,7 +51,11 @@ describe.each(await storeKinds())('realtime and partner routes: input and auth (
     const forbidden = await asAlice.realtime.speak('rs_1', { text: 'hi' }).catch((caught: unknown) => caught);
     expect(PermissionDeniedError.isInstance(forbidden)).toBe(true);
     const anonymous = test.clientWith({});
-    for (const call of [() => anonymous.realtime.list(), () => anonymous.realtime.retrieve('rs_1'), () => anonymous.partner.avatarAction('rs_1', { action: 'wave' })]) {
+    for (const call of [
+      () => anonymous.realtime.list(),
+      () => anonymous.realtime.retrieve('rs_1'),
+      () => anonymous.partner.avatarAction('rs_1', { action: 'wave' }),
+    ]) {
       const error = await call().catch((caught: unknown) => caught);
       expect(AuthenticationError.isInstance(error)).toBe(true);
     }

@@ -69,11 +69,24 @@ function principalOf(server: PalaverServer, human: string | null): Principal {
   return { project: server.project, kind: 'key', human, credentialId: 'test-key' };
 }
 
-const start = { config: { general: { time_limit_s: 30, save_messages: true }, input: { interruptable: true, parallel_listening: false }, output: { stream_transcript: true, speech_synthesis_enabled: true }, generative: { llm: 'builtin-offline' } } };
+const start = {
+  config: {
+    general: { time_limit_s: 30, save_messages: true },
+    input: { interruptable: true, parallel_listening: false },
+    output: { stream_transcript: true, speech_synthesis_enabled: true },
+    generative: { llm: 'builtin-offline' },
+  },
+};
 const media = { fallbackMediaUrl: 'http://palaver.test' };
 
 async function eventTypes(services: Services, sessionId: string): Promise<string[]> {
-  const rows = await services.store.db.selectFrom('webhook_events').select('type').where('body', 'like', `%${sessionId}%`).orderBy('created_at').orderBy('id').execute();
+  const rows = await services.store.db
+    .selectFrom('webhook_events')
+    .select('type')
+    .where('body', 'like', `%${sessionId}%`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map((row) => row.type);
 }
 
@@ -162,9 +175,13 @@ describe.each(await storeKinds())('realtime sessions with an agent host (%s)', (
     const { db, dialect } = test.server.services.store;
     // A fault in the outbox, injected by the database itself: the event insert of this session fails.
     if (dialect === 'sqlite') {
-      await sql`CREATE TRIGGER refuse_committed BEFORE INSERT ON webhook_events WHEN NEW.type = 'realtime_session.message_committed' BEGIN SELECT RAISE(ABORT, 'outbox unavailable'); END`.execute(db);
+      await sql`CREATE TRIGGER refuse_committed BEFORE INSERT ON webhook_events WHEN NEW.type = 'realtime_session.message_committed' BEGIN SELECT RAISE(ABORT, 'outbox unavailable'); END`.execute(
+        db,
+      );
     } else {
-      await sql`CREATE FUNCTION refuse_committed() RETURNS trigger AS $$ BEGIN IF NEW.type = 'realtime_session.message_committed' THEN RAISE EXCEPTION 'outbox unavailable'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`.execute(db);
+      await sql`CREATE FUNCTION refuse_committed() RETURNS trigger AS $$ BEGIN IF NEW.type = 'realtime_session.message_committed' THEN RAISE EXCEPTION 'outbox unavailable'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`.execute(
+        db,
+      );
       await sql`CREATE TRIGGER refuse_committed BEFORE INSERT ON webhook_events FOR EACH ROW EXECUTE FUNCTION refuse_committed()`.execute(db);
     }
     try {
@@ -234,7 +251,11 @@ const withRedis = requireComponent('Redis', await redisReachable(), `cannot conn
 describe.runIf(withPostgres && withRedis)('realtime sessions across instances (PostgreSQL + Redis)', () => {
   it('update, speak and end called on another instance reach the instance hosting the agent', async () => {
     const schema = uniqueSchema();
-    const options = { env: {}, databaseSchema: schema, config: { logLevel: 'silent' as const, databaseUrl: postgresUrl, redisUrl, apiKey: 'pk_shared_realtime_key_0123456789' } };
+    const options = {
+      env: {},
+      databaseSchema: schema,
+      config: { logLevel: 'silent' as const, databaseUrl: postgresUrl, redisUrl, apiKey: 'pk_shared_realtime_key_0123456789' },
+    };
     const servers: PalaverServer[] = [];
     try {
       servers.push(...(await Promise.all([createServer(options), createServer(options)])));
@@ -249,7 +270,10 @@ describe.runIf(withPostgres && withRedis)('realtime sessions across instances (P
 
       const updated = await onSecond.update(principal, session.id, { input: { interruptable: false } });
       await onSecond.speak(principal, session.id, 'Across instances');
-      expect(handle.calls).toEqual([['update', updated.config], ['speak', 'Across instances']]);
+      expect(handle.calls).toEqual([
+        ['update', updated.config],
+        ['speak', 'Across instances'],
+      ]);
       expect((await onSecond.end(principal, session.id)).state).toBe('ended');
       expect(handle.calls.at(-1)).toEqual(['stop', 'ended']);
       expect(other.started).toHaveLength(0);

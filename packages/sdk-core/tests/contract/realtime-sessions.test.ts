@@ -1,12 +1,6 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import {
-  BadRequestError,
-  NotFoundError,
-  PermissionDeniedError,
-  UsageLimitExceededError,
-  type PalaverClient,
-} from '../../src/index.js';
+import { BadRequestError, NotFoundError, PermissionDeniedError, UsageLimitExceededError, type PalaverClient } from '../../src/index.js';
 import { storeKinds } from '../support/databases.js';
 import { apiFailureOf } from '../support/failure-of.js';
 import { useHumanClient } from '../support/human-clients.js';
@@ -68,7 +62,10 @@ describe.each(await storeKinds())('realtime sessions (%s)', (kind) => {
     expect(session.config.input.turn_detection).toEqual({ mode: 'fixed', silence_ms: 550, min_wait_ms: 200, max_wait_ms: 1200, preemptive: true });
     expect((await test.client.realtime.retrieve(session.id)).config.input.turn_detection).toMatchObject({ mode: 'fixed' });
     const updated = await test.client.realtime.update(session.id, { input: { turn_detection: { mode: 'adaptive', min_wait_ms: 300, max_wait_ms: 900 } } });
-    expect(updated.config.input).toMatchObject({ interruptable: true, turn_detection: { mode: 'adaptive', min_wait_ms: 300, max_wait_ms: 900, preemptive: true } });
+    expect(updated.config.input).toMatchObject({
+      interruptable: true,
+      turn_detection: { mode: 'adaptive', min_wait_ms: 300, max_wait_ms: 900, preemptive: true },
+    });
     // Without it the agent uses its defaults (adaptive); the stored config stays as sent.
     expect((await test.client.realtime.start(startBody())).session.config.input.turn_detection).toBeUndefined();
     const upsideDown = { ...startBody(), config: { ...startBody().config, input: { turn_detection: { min_wait_ms: 900, max_wait_ms: 300 } } } };
@@ -133,7 +130,10 @@ describe.each(await storeKinds())('realtime sessions (%s)', (kind) => {
     const shared = await test.client.contexts.create({});
     expect(await invalidField(alice.realtime.start(startBody({ context: shared.id })))).toContain('config.generative.context');
     // Without saving messages, a shared context may be read by the session.
-    const reading = await alice.realtime.start({ ...startBody({ context: shared.id }), config: { ...startBody().config, general: { save_messages: false }, generative: { llm: LLM, context: shared.id } } });
+    const reading = await alice.realtime.start({
+      ...startBody({ context: shared.id }),
+      config: { ...startBody().config, general: { save_messages: false }, generative: { llm: LLM, context: shared.id } },
+    });
     expect(reading.session.config.generative.context.id).toBe(shared.id);
   });
 
@@ -147,7 +147,9 @@ describe.each(await storeKinds())('realtime sessions (%s)', (kind) => {
     expect(decodeJwt(connection_details.token).sub).toBe('with-agent');
     const human = await test.server.services.media.transport.join({ room: session.id, identity: 'with-agent' });
     try {
-      await expect.poll(() => human.participants().map((participant) => `${participant.identity}:${participant.kind}`), { timeout: 10_000 }).toContain('agent:agent');
+      await expect
+        .poll(() => human.participants().map((participant) => `${participant.identity}:${participant.kind}`), { timeout: 10_000 })
+        .toContain('agent:agent');
       const ended = await asStarter.realtime.end(session.id);
       expect(ended.state).toBe('ended');
       await expect.poll(() => human.participants().some((participant) => participant.identity === 'agent'), { timeout: 10_000 }).toBe(false);
@@ -195,7 +197,10 @@ describe.each(await storeKinds())('realtime sessions (%s)', (kind) => {
 
   it('updates only the fields that were sent and re-resolves changed ids', async () => {
     const { session } = await alice.realtime.start(
-      startBody({}, { config: { general: { time_limit_s: 600 }, input: { interruptable: false }, output: { answer_message: 'Hello!' }, generative: { llm: LLM } } }),
+      startBody(
+        {},
+        { config: { general: { time_limit_s: 600 }, input: { interruptable: false }, output: { answer_message: 'Hello!' }, generative: { llm: LLM } } },
+      ),
     );
     const persona = await alice.personas.create({ name: 'Cleo', description: 'Guide', voice: 'flite-slt' });
     const updated = await alice.realtime.update(session.id, { output: { speech_synthesis_enabled: false }, generative: { persona: persona.id } });

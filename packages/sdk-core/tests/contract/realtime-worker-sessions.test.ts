@@ -21,7 +21,11 @@ async function registerWorker(test: TestServer, url: string, agentName: string):
   const registered = new Promise<void>((resolve) =>
     socket.on('message', (data) => ServerMessage.fromBinary(new Uint8Array(data as Buffer)).message.case === 'register' && resolve()),
   );
-  socket.send(new WorkerMessage({ message: { case: 'register', value: new RegisterWorkerRequest({ type: JobType.JT_ROOM, agentName, version: 'contract' }) } }).toBinary());
+  socket.send(
+    new WorkerMessage({
+      message: { case: 'register', value: new RegisterWorkerRequest({ type: JobType.JT_ROOM, agentName, version: 'contract' }) },
+    }).toBinary(),
+  );
   await registered;
   return socket;
 }
@@ -53,7 +57,9 @@ describe.each(await storeKinds())('realtime sessions whose agent is a LiveKit Ag
   });
 
   it('a worker session that passed validation reaches the dispatch: 503 naming the worker nobody runs', async () => {
-    const error = await apiFailureOf(test.client.realtime.start({ config: { general: { agent: { type: 'livekit_worker', agent_name: 'nobody-runs-this' } } } }));
+    const error = await apiFailureOf(
+      test.client.realtime.start({ config: { general: { agent: { type: 'livekit_worker', agent_name: 'nobody-runs-this' } } } }),
+    );
     expect(error.status, error.message).toBe(503);
     expect(error.message).toContain("no LiveKit Agents worker named 'nobody-runs-this'");
   });
@@ -81,15 +87,25 @@ describe.each(await storeKinds())('realtime sessions whose agent is a LiveKit Ag
     expect(response.status).toBe(400);
     const body = (await response.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['message', 'type']);
-    expect(body).toEqual({ type: 'invalid_input', message: 'Invalid body: config.output: expected object, received undefined: required unless `general.agent` is a LiveKit Agents worker' });
+    expect(body).toEqual({
+      type: 'invalid_input',
+      message: 'Invalid body: config.output: expected object, received undefined: required unless `general.agent` is a LiveKit Agents worker',
+    });
   });
 
   it('GET /v1/realtime/agents lists the built-in agent, then each registered worker name, to keys and usage tokens', async () => {
     expect(await test.client.realtime.agents()).toEqual({ values: [{ type: 'builtin' }], workers_listed: true });
     const url = (await test.server.listen(0, '127.0.0.1')).replace(/^http/, 'ws');
-    const sockets = [await registerWorker(test, url, 'contract-worker'), await registerWorker(test, url, 'contract-worker'), await registerWorker(test, url, '')];
+    const sockets = [
+      await registerWorker(test, url, 'contract-worker'),
+      await registerWorker(test, url, 'contract-worker'),
+      await registerWorker(test, url, ''),
+    ];
     try {
-      const expected = { values: [{ type: 'builtin' }, { type: 'livekit_worker', agent_name: 'contract-worker', workers: 2, available: true }], workers_listed: true };
+      const expected = {
+        values: [{ type: 'builtin' }, { type: 'livekit_worker', agent_name: 'contract-worker', workers: 2, available: true }],
+        workers_listed: true,
+      };
       expect(await test.client.realtime.agents()).toEqual(expected);
       const { token } = await test.client.usage.createToken({ human: 'agents-visitor' });
       expect(await test.clientWith({ usageToken: token }).realtime.agents()).toEqual(expected);

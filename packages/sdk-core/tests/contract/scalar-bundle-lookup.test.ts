@@ -48,7 +48,16 @@ function installSdkCore(root: string): string {
 
 /** An installed @scalar/api-reference (an application's own copy, or the repository's development dependency). */
 function installScalar(root: string, version: string): string {
-  write(join(root, 'package.json'), JSON.stringify({ name: '@scalar/api-reference', version, type: 'module', main: './dist/index.js', exports: { '.': { import: './dist/index.js', default: './dist/index.js' } } }));
+  write(
+    join(root, 'package.json'),
+    JSON.stringify({
+      name: '@scalar/api-reference',
+      version,
+      type: 'module',
+      main: './dist/index.js',
+      exports: { '.': { import: './dist/index.js', default: './dist/index.js' } },
+    }),
+  );
   write(join(root, 'dist/index.js'), '');
   return write(join(root, 'dist/browser/standalone.js'), SCRIPT);
 }
@@ -102,20 +111,33 @@ describe("locating Scalar's bundle", () => {
     expect(locateScalarBundle({ from, cwd: app })).toEqual({ version: '1.76.0', file, gzipped: false });
     // A sdk-node without the bundle (an old build) is passed over.
     mkdirSync(join(app, 'node_modules/@palaver/sdk-node/dist'), { recursive: true });
-    write(join(app, 'node_modules/@palaver/sdk-node/package.json'), JSON.stringify({ name: '@palaver/sdk-node', exports: { './package.json': './package.json' } }));
+    write(
+      join(app, 'node_modules/@palaver/sdk-node/package.json'),
+      JSON.stringify({ name: '@palaver/sdk-node', exports: { './package.json': './package.json' } }),
+    );
     expect(locateScalarBundle({ from, cwd: app })).toMatchObject({ file, gzipped: false });
   });
 
   it('in this repository: the development dependency, from the sources (not the build of sdk-node that NODE_PATH reaches under pnpm)', () => {
-    const installed = JSON.parse(readFileSync(new URL('../../node_modules/@scalar/api-reference/package.json', import.meta.url), 'utf8')) as { version: string };
-    expect(locateScalarBundle()).toEqual({ version: installed.version, file: expect.stringMatching(/@scalar[/\\]api-reference[/\\]dist[/\\]browser[/\\]standalone\.js$/), gzipped: false });
+    const installed = JSON.parse(readFileSync(new URL('../../node_modules/@scalar/api-reference/package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(locateScalarBundle()).toEqual({
+      version: installed.version,
+      file: expect.stringMatching(/@scalar[/\\]api-reference[/\\]dist[/\\]browser[/\\]standalone\.js$/),
+      gzipped: false,
+    });
   });
 
   it('serves the shipped gzipped copy as it is, and unzipped to a client that does not accept gzip', async () => {
     const app = temporaryFolder();
     const file = installSdkNode(join(app, 'node_modules/@palaver/sdk-node'), '9.8.7');
     const hono = new Hono();
-    registerReferenceRoutes(hono, { config: loadConfig({}), projects: { developmentKey: () => 'pk_never' } as never }, { locateBundle: () => ({ version: '9.8.7', file, gzipped: true }) });
+    registerReferenceRoutes(
+      hono,
+      { config: loadConfig({}), projects: { developmentKey: () => 'pk_never' } as never },
+      { locateBundle: () => ({ version: '9.8.7', file, gzipped: true }) },
+    );
     expect(await (await hono.request('/docs')).text()).toContain(`<script src="${scalarBundlePath('9.8.7')}"></script>`);
     const gzipped = await hono.request(scalarBundlePath('9.8.7'), { headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(gzipped.status).toBe(200);

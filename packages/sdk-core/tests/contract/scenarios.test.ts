@@ -59,14 +59,9 @@ describe.each(await storeKinds())('scenarios (%s)', (kind) => {
   });
 
   it('keeps both fields when PUT {name} and PUT {prompt} race (20 pairs)', async () => {
-    const scenarios = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => test.client.scenarios.create({ name: `n0-${index}`, project, prompt: 'p0' })),
-    );
+    const scenarios = await Promise.all(Array.from({ length: 20 }, (_, index) => test.client.scenarios.create({ name: `n0-${index}`, project, prompt: 'p0' })));
     await Promise.all(
-      scenarios.flatMap((scenario) => [
-        test.client.scenarios.update(scenario.id, { name: 'n1' }),
-        test.client.scenarios.update(scenario.id, { prompt: 'p1' }),
-      ]),
+      scenarios.flatMap((scenario) => [test.client.scenarios.update(scenario.id, { name: 'n1' }), test.client.scenarios.update(scenario.id, { prompt: 'p1' })]),
     );
     for (const scenario of scenarios) expect(await test.client.scenarios.retrieve(scenario.id)).toMatchObject({ name: 'n1', prompt: 'p1' });
   });

@@ -45,7 +45,8 @@ function compare(endpoints: SpecEndpoint[], routes: RouteDefinition[]) {
     if (candidates.length > 1) duplicated.push(`${describeEndpoint(endpoint)} has ${candidates.length} routes: ${candidates.map(describeRoute).join(', ')}`);
     const route = candidates[0]!;
     if (route.path !== endpoint.path) mismatched.push(`${describeRoute(route)}: path parameters should be named as in the spec, ${endpoint.path}`);
-    if (route.auth !== endpoint.auth) mismatched.push(`${describeRoute(route)}: auth should be ${endpoint.auth} (${endpoint.authSource}, spec line ${endpoint.line})`);
+    if (route.auth !== endpoint.auth)
+      mismatched.push(`${describeRoute(route)}: auth should be ${endpoint.auth} (${endpoint.authSource}, spec line ${endpoint.line})`);
     if (Boolean(route.deprecated) !== endpoint.deprecated) {
       mismatched.push(`${describeRoute(route)}: deprecated should be ${endpoint.deprecated} (spec line ${endpoint.line})`);
     }

@@ -87,7 +87,10 @@ describe.each(await storeKinds())('sub graphs (%s)', (kind) => {
       [() => test.client.subgraphs.create({ name: 'x', graph: 'nope' as never }), 'graph'],
       [() => test.client.subgraphs.update(own.id, { name: 'No graph' } as never), 'graph'],
       [() => test.client.subgraphs.update(own.id, { graph: { nodes: [{ id: 'a', type: 'Teleporter' }] } }), "node 'a' (Teleporter): unknown node type"],
-      [() => test.client.subgraphs.update(own.id, { graph: graphOf([{ id: 'inner', type: 'SubGraph', values: { __subgraph_id__: own.id } }]) }), 'sub graphs form a cycle'],
+      [
+        () => test.client.subgraphs.update(own.id, { graph: graphOf([{ id: 'inner', type: 'SubGraph', values: { __subgraph_id__: own.id } }]) }),
+        'sub graphs form a cycle',
+      ],
     ];
     for (const [call, field] of cases) {
       const error = await apiFailureOf(call());

@@ -92,11 +92,21 @@ describe.each(await storeKinds())('tool definitions (%s)', (kind) => {
   it('refuses web_request URLs at private, link-local or (when configured) loopback addresses', async () => {
     const to = (url: string): CreateToolDefinitionRequest => ({ ...weather, call_settings: { destination: { type: 'web_request', url } } });
     const field = 'call_settings.destination.url';
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:169.254.169.254]/', 'http://2852039166/', 'http://10.0.0.5/hook', 'http://192.168.1.1/', 'http://[fd00::1]/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://2852039166/',
+      'http://10.0.0.5/hook',
+      'http://192.168.1.1/',
+      'http://[fd00::1]/',
+    ]) {
       await expectInvalid(to(url), field);
     }
     // Loopback is allowed by default (development), like the LLM gateway's `llm.allowLoopback`.
-    expect((await test.client.tools.create(to('http://127.0.0.1:8080/hook'))).call_settings.destination).toEqual({ type: 'web_request', url: 'http://127.0.0.1:8080/hook' });
+    expect((await test.client.tools.create(to('http://127.0.0.1:8080/hook'))).call_settings.destination).toEqual({
+      type: 'web_request',
+      url: 'http://127.0.0.1:8080/hook',
+    });
     const created = await test.client.tools.create(to('http://localhost:8080/hook'));
     const refused = await failureOf(test.client.tools.update(created.id, to('http://169.254.169.254/')));
     expect((refused as BadRequestError).message).toContain(field);

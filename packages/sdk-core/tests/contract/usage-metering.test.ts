@@ -29,7 +29,8 @@ describe.each(await storeKinds())('usage metering and limits (%s)', (kind) => {
     const { usage, store } = test.server.services;
     const project = await test.server.services.projects.create('group-commit');
     const humans = ['ann', 'bob', 'cyd'];
-    const write = (index: number) => usage.record({ project, human: humans[index % 3]! }, 'token_cnt', index + 1, index === 75 ? { unserialisable: 1n } : { index });
+    const write = (index: number) =>
+      usage.record({ project, human: humans[index % 3]! }, 'token_cnt', index + 1, index === 75 ? { unserialisable: 1n } : { index });
     // A first wave written together, then a second whose batch fails on one record and is retried record by record.
     const first = await Promise.allSettled(Array.from({ length: 60 }, (_, index) => write(index)));
     const second = await Promise.allSettled(Array.from({ length: 30 }, (_, index) => write(60 + index)));
@@ -45,7 +46,12 @@ describe.each(await storeKinds())('usage metering and limits (%s)', (kind) => {
     expect(records).toHaveLength(89);
     const events = await store.db.selectFrom('webhook_events').select('body').where('project', '=', project).execute();
     expect(events.map((event) => (JSON.parse(event.body) as { payload: { id: string } }).payload.id).sort()).toEqual(written.map((record) => record.id).sort());
-    const counters = await store.db.selectFrom('usage_counters').select(['human', 'used']).where('project', '=', project).where('type', '=', 'token_cnt').execute();
+    const counters = await store.db
+      .selectFrom('usage_counters')
+      .select(['human', 'used'])
+      .where('project', '=', project)
+      .where('type', '=', 'token_cnt')
+      .execute();
     const expected = new Map(humans.map((human) => [human, 0]));
     for (const record of written) expected.set(record.human!, expected.get(record.human!)! + record.value);
     expect(new Map(counters.map((counter) => [counter.human, Number(counter.used)]))).toEqual(expected);
@@ -75,7 +81,14 @@ describe.each(await storeKinds())('usage metering and limits (%s)', (kind) => {
     expect((limitsError as RateLimitError).status).toBe(429);
     expect((limitsError as RateLimitError).message).toContain('token_cnt');
     const { token } = await test.client.usage.createToken({ human: 'limited' });
-    expect(RateLimitError.isInstance(await test.clientWith({ usageToken: token }).usage.limits().catch((error: unknown) => error))).toBe(true);
+    expect(
+      RateLimitError.isInstance(
+        await test
+          .clientWith({ usageToken: token })
+          .usage.limits()
+          .catch((error: unknown) => error),
+      ),
+    ).toBe(true);
 
     // Raising the limit restores access.
     await test.client.usage.updateLimits({ human: 'limited', limits: [{ type: 'token_cnt', value: 500 }] });
@@ -86,12 +99,10 @@ describe.each(await storeKinds())('usage metering and limits (%s)', (kind) => {
     const { usage } = test.server.services;
     const project = test.server.project;
     await test.client.usage.updateLimits({ human: 'streamer', limits: [{ type: 'token_cnt', value: 100 }] });
-    const attempts = await Promise.allSettled(
-      Array.from({ length: 10 }, () => usage.reserve(project, 'streamer', 'token_cnt', 30, { allowPartial: false })),
-    );
+    const attempts = await Promise.allSettled(Array.from({ length: 10 }, () => usage.reserve(project, 'streamer', 'token_cnt', 30, { allowPartial: false })));
     const held = attempts.flatMap((attempt) => (attempt.status === 'fulfilled' ? [attempt.value] : []));
     expect(held).toHaveLength(3);
-    expect(attempts.filter((attempt) => attempt.status === 'rejected').every((attempt) => UsageLimitExceededError.isInstance((attempt).reason))).toBe(true);
+    expect(attempts.filter((attempt) => attempt.status === 'rejected').every((attempt) => UsageLimitExceededError.isInstance(attempt.reason))).toBe(true);
     // A partial grant takes what remains (10), after which nothing is left.
     const partial = await usage.reserve(project, 'streamer', 'token_cnt', 30);
     expect(partial.granted).toBe(10);

@@ -78,7 +78,10 @@ describe.each(await storeKinds())('usage tokens (%s)', (kind) => {
       { usageToken: 'not-a-jwt' },
       { apiKey: 'pk_wrong_key_000000000000000000' },
     ]) {
-      const error = await test.clientWith(credentials).personas.list().catch((caught: unknown) => caught);
+      const error = await test
+        .clientWith(credentials)
+        .personas.list()
+        .catch((caught: unknown) => caught);
       expect(AuthenticationError.isInstance(error), JSON.stringify(credentials)).toBe(true);
     }
   });

@@ -1,10 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  AuthenticationError,
-  BadRequestError,
-  NotFoundError,
-  PermissionDeniedError,
-} from '../../src/index.js';
+import { AuthenticationError, BadRequestError, NotFoundError, PermissionDeniedError } from '../../src/index.js';
 import type { Principal } from '../../src/server/kernel/principal.js';
 import { storeKinds } from '../support/databases.js';
 import { failureOf } from '../support/failure-of.js';
@@ -39,7 +34,12 @@ describe.each(await storeKinds())('voices (%s)', (kind) => {
       pricing: { currency: 'USD', product_name: 'palaver-embedded-tts' },
     });
     expect(slt.pricing.price_per_second).toMatch(/^\d+\.\d+$/);
-    expect(slt.tags).toEqual(expect.arrayContaining([{ name: 'gender:female', human_name: 'Female' }, { name: 'engine:flite', human_name: 'Flite' }]));
+    expect(slt.tags).toEqual(
+      expect.arrayContaining([
+        { name: 'gender:female', human_name: 'Female' },
+        { name: 'engine:flite', human_name: 'Flite' },
+      ]),
+    );
     expect((await test.client.voices.retrieve('flite-awb')).tags).toContainEqual({ name: 'accent:scottish', human_name: 'Scottish' });
     expect(await test.client.voices.retrieve('espeak-de')).toMatchObject({ service: 'espeak-ng', language: 'de', voice: 'de' });
     expect(await alice.voices.retrieve('espeak-cmn')).toMatchObject({ language: 'cmn' });
@@ -139,7 +139,10 @@ describe.each(await storeKinds())('voices (%s)', (kind) => {
       }),
     );
     for (const voice of voices) {
-      expect((await test.client.voices.retrieve(voice.id)).tags.map((tag) => tag.name), voice.id).toEqual(['mood:calm']);
+      expect(
+        (await test.client.voices.retrieve(voice.id)).tags.map((tag) => tag.name),
+        voice.id,
+      ).toEqual(['mood:calm']);
     }
   });
 

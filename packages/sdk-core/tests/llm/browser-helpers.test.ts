@@ -54,11 +54,18 @@ describe('client helpers for chat completions', () => {
     const cannedFetch = (async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } })) as typeof globalThis.fetch;
     const received: string[] = [];
     const refused = (async () => {
-      for await (const part of streamChatCompletion({ baseUrl, usageToken: token, fetch: cannedFetch, request: { model: 'llm_1', messages: [{ role: 'user', content: 'hello' }], metadata: { moderation: true } } })) {
+      for await (const part of streamChatCompletion({
+        baseUrl,
+        usageToken: token,
+        fetch: cannedFetch,
+        request: { model: 'llm_1', messages: [{ role: 'user', content: 'hello' }], metadata: { moderation: true } },
+      })) {
         received.push(part.choices[0]?.delta.content ?? '');
       }
     })();
-    await expect(refused).rejects.toSatisfy((error: unknown) => ModerationError.isInstance(error) && (error as Error).message.includes('refused by moderation'));
+    await expect(refused).rejects.toSatisfy(
+      (error: unknown) => ModerationError.isInstance(error) && (error as Error).message.includes('refused by moderation'),
+    );
     expect(received.join('')).toBe('Fine.');
   });
 

@@ -84,7 +84,11 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
     });
 
     it('honours max_tokens with finish_reason length', async () => {
-      const completion = await openai.chat.completions.create({ model: 'builtin-offline', max_tokens: 3, messages: [{ role: 'user', content: 'one two three four five six' }] });
+      const completion = await openai.chat.completions.create({
+        model: 'builtin-offline',
+        max_tokens: 3,
+        messages: [{ role: 'user', content: 'one two three four five six' }],
+      });
       expect(completion.choices[0]!.finish_reason).toBe('length');
       expect(completion.usage!.completion_tokens).toBe(3);
       expect(completion.choices[0]!.message.content!.trim().split(/\s+/)).toHaveLength(3);
@@ -120,9 +124,18 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
     });
 
     it('answers plainly when no declared tool is asked for, or when tool_choice is none', async () => {
-      const unrelated = await openai.chat.completions.create({ model: 'builtin-offline', tools: [weatherTool], messages: [{ role: 'user', content: 'Sing me a song' }] });
+      const unrelated = await openai.chat.completions.create({
+        model: 'builtin-offline',
+        tools: [weatherTool],
+        messages: [{ role: 'user', content: 'Sing me a song' }],
+      });
       expect(unrelated.choices[0]!.message.tool_calls).toBeUndefined();
-      const none = await openai.chat.completions.create({ model: 'builtin-offline', tools: [weatherTool], tool_choice: 'none', messages: [{ role: 'user', content: 'weather in Rome?' }] });
+      const none = await openai.chat.completions.create({
+        model: 'builtin-offline',
+        tools: [weatherTool],
+        tool_choice: 'none',
+        messages: [{ role: 'user', content: 'weather in Rome?' }],
+      });
       expect(none.choices[0]!.finish_reason).toBe('stop');
       const named = await openai.chat.completions.create({
         model: 'builtin-offline',
@@ -155,7 +168,14 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
       upstream.enqueue({ kind: 'stream', chunks: textChunks(words), delayMs: 30 });
       const before = upstream.requests.length;
       const sentAt = performance.now();
-      const response = await post({ model: upstreamLlm, stream: true, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+      const response = await post({
+        model: upstreamLlm,
+        stream: true,
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toContain('text/event-stream');
       const events = await readEvents(response, sentAt);
@@ -171,7 +191,10 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
       expect(seen.url).toBe('/v1/chat/completions');
       expect(seen.headers.authorization).toBe(`Bearer ${upstreamSecret}`);
       expect(seen.body).toMatchObject({ model: 'fake-gpt', stream: true, stream_options: { include_usage: true } });
-      expect(seen.body.messages).toEqual([{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }]);
+      expect(seen.body.messages).toEqual([
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ]);
     });
 
     it('streams incrementally: the chunks reach the client while the upstream stream is still open', async () => {
@@ -212,7 +235,7 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
       expect(upstream.connectionCount - before).toBeLessThanOrEqual(1);
     });
 
-    it("applies a changed LLM definition and a changed secret on the very next request", async () => {
+    it('applies a changed LLM definition and a changed secret on the very next request', async () => {
       await test.client.secrets.create({ name: 'ROTATING_KEY', value: 'sk-before-rotation-1' });
       const llm = await test.client.llms.create({
         name: 'rotating',
@@ -229,7 +252,13 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
       expect((await ask()).headers.authorization).toBe('Bearer sk-before-rotation-1');
       await test.client.secrets.update('ROTATING_KEY', { name: 'ROTATING_KEY', value: 'sk-after-rotation-2' });
       expect((await ask()).headers.authorization).toBe('Bearer sk-after-rotation-2');
-      await test.client.llms.update(llm.id, { name: 'rotating', description: 'changed', headers: [{ key: 'Authorization', value: 'Bearer {{secret:ROTATING_KEY}}' }], model: 'model-two', post_url: upstream.chatUrl });
+      await test.client.llms.update(llm.id, {
+        name: 'rotating',
+        description: 'changed',
+        headers: [{ key: 'Authorization', value: 'Bearer {{secret:ROTATING_KEY}}' }],
+        model: 'model-two',
+        post_url: upstream.chatUrl,
+      });
       expect((await ask()).body.model).toBe('model-two');
       await test.client.llms.delete(llm.id);
       await expect(openai.chat.completions.create({ model: llm.id, messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 400 });
@@ -241,7 +270,12 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
         { id: 'call_b', name: 'get_weather', argumentFragments: ['{"city":', '"Oslo"}'] },
       ];
       upstream.enqueue({ kind: 'stream', chunks: toolCallChunks(calls) });
-      const stream = await openai.chat.completions.create({ model: upstreamLlm, messages: [{ role: 'user', content: 'weather in Paris and Oslo' }], tools: [weatherTool], stream: true });
+      const stream = await openai.chat.completions.create({
+        model: upstreamLlm,
+        messages: [{ role: 'user', content: 'weather in Paris and Oslo' }],
+        tools: [weatherTool],
+        stream: true,
+      });
       const deltas = [];
       for await (const chunk of stream) deltas.push(...(chunk.choices[0]?.delta.tool_calls ?? []));
       expect(deltas).toEqual([
@@ -288,7 +322,12 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
       const { token } = await test.client.usage.createToken({ human: 'olivia' });
       const asToken = await createOpenAiClient({ baseUrl, usageToken: token, openAiOptions: { maxRetries: 0 } });
       const bearerKey = new OpenAI({ baseURL: `${baseUrl}/v1`, apiKey: test.server.apiKey, maxRetries: 0 });
-      const headerKey = new OpenAI({ baseURL: `${baseUrl}/v1`, apiKey: 'unused', defaultHeaders: { 'x-api-key': test.server.apiKey, 'x-human-id': 'olivia' }, maxRetries: 0 });
+      const headerKey = new OpenAI({
+        baseURL: `${baseUrl}/v1`,
+        apiKey: 'unused',
+        defaultHeaders: { 'x-api-key': test.server.apiKey, 'x-human-id': 'olivia' },
+        maxRetries: 0,
+      });
       for (const client of [asToken, bearerKey, headerKey]) {
         const completion = await client.chat.completions.create({ model: 'builtin-offline', messages: [{ role: 'user', content: 'auth check' }] });
         expect(completion.choices[0]!.message.content).toContain('auth check');
@@ -305,7 +344,9 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
         new OpenAI({ baseURL: `${baseUrl}/v1`, apiKey: 'pk_wrong_key_0000000000000000000', maxRetries: 0 }),
         new OpenAI({ baseURL: `${baseUrl}/v1`, apiKey: 'not-a-token', maxRetries: 0 }),
       ]) {
-        const error = await client.chat.completions.create({ model: 'builtin-offline', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught);
+        const error = await client.chat.completions
+          .create({ model: 'builtin-offline', messages: [{ role: 'user', content: 'x' }] })
+          .catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
       }
       expect((await post({ model: 'builtin-offline', messages: [{ role: 'user', content: 'x' }] }, {})).status).toBe(401);
@@ -334,14 +375,26 @@ describe.each(await storeKinds())('POST /v1/chat/completions (%s)', (kind) => {
       ['unknown role', { ...valid, messages: [{ role: 'wizard', content: 'x' }] }, 'messages[0]'],
       ['empty user parts', { ...valid, messages: [{ role: 'user', content: [] }] }, 'messages[0].content'],
       ['empty system parts', { ...valid, messages: [{ role: 'system', content: [] }] }, 'messages[0].content'],
-      ['non-text system part', { ...valid, messages: [{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] }] }, 'messages[0].content'],
-      ['bad audio format', { ...valid, messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'flac' } }] }] }, 'messages[0].content'],
+      [
+        'non-text system part',
+        { ...valid, messages: [{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] }] },
+        'messages[0].content',
+      ],
+      [
+        'bad audio format',
+        { ...valid, messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'flac' } }] }] },
+        'messages[0].content',
+      ],
       ['tool message without tool_call_id', { ...valid, messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].tool_call_id'],
       ['max_tokens above 4096', { ...valid, max_tokens: 4097 }, 'max_tokens'],
       ['max_tokens zero', { ...valid, max_tokens: 0 }, 'max_tokens'],
       ['bad tool name', { ...valid, tools: [{ type: 'function', function: { name: 'has space' } }] }, 'tools[0].function.name'],
       ['tool name too long', { ...valid, tools: [{ type: 'function', function: { name: 'a'.repeat(65) } }] }, 'tools[0].function.name'],
-      ['undeclared tool_choice', { ...valid, tools: [weatherTool], tool_choice: { type: 'function', function: { name: 'other' } } }, 'tool_choice.function.name'],
+      [
+        'undeclared tool_choice',
+        { ...valid, tools: [weatherTool], tool_choice: { type: 'function', function: { name: 'other' } } },
+        'tool_choice.function.name',
+      ],
       ['tool_choice without tools', { ...valid, tool_choice: 'required' }, 'tool_choice'],
       ['bad tool_choice', { ...valid, tools: [weatherTool], tool_choice: 'sometimes' }, 'tool_choice'],
       ['temperature out of range', { ...valid, temperature: 3 }, 'temperature'],

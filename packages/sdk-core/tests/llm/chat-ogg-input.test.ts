@@ -47,7 +47,10 @@ describe.skipIf(!sttAvailable)('chat completions: Ogg input_audio', () => {
 
   function transcribeOgg(file: Uint8Array) {
     // openai's types list `wav` and `mp3` only; the platform's contract (ChatAudioPart) also takes `ogg`.
-    const part = { type: 'input_audio', input_audio: { data: Buffer.from(file).toString('base64'), format: 'ogg' } } as unknown as OpenAI.Chat.ChatCompletionContentPartInputAudio;
+    const part = {
+      type: 'input_audio',
+      input_audio: { data: Buffer.from(file).toString('base64'), format: 'ogg' },
+    } as unknown as OpenAI.Chat.ChatCompletionContentPartInputAudio;
     return openai.chat.completions.create({ model: 'builtin-offline', messages: [{ role: 'user', content: [part] }] });
   }
 
@@ -64,15 +67,22 @@ describe.skipIf(!sttAvailable)('chat completions: Ogg input_audio', () => {
     expect(wordErrorRate(SENTENCE, heard), heard).toBeLessThan(0.2);
   });
 
-  it.skipIf(!requireComponent('sox', spawnSync('sox', ['--version']).status === 0, 'apt install sox'))('transcribes the same speech as Ogg Vorbis (encoded by sox)', async () => {
-    const raw = Buffer.from(speech.pcm.buffer, speech.pcm.byteOffset, speech.pcm.byteLength);
-    // Quality 6 (sox's default is 3, whose artefacts already cost pocketsphinx a word of this sentence).
-    const made = spawnSync('sox', ['-t', 'raw', '-e', 'signed', '-b', '16', '-L', '-c', '1', '-r', String(speech.sampleRate), '-', '-t', 'vorbis', '-C', '6', '-'], { input: raw, maxBuffer: 1 << 24 });
-    expect(made.status, made.stderr.toString()).toBe(0);
-    const completion = await transcribeOgg(new Uint8Array(made.stdout));
-    const heard = echoed(completion.choices[0]!.message.content);
-    expect(wordErrorRate(SENTENCE, heard), heard).toBeLessThan(0.2);
-  });
+  it.skipIf(!requireComponent('sox', spawnSync('sox', ['--version']).status === 0, 'apt install sox'))(
+    'transcribes the same speech as Ogg Vorbis (encoded by sox)',
+    async () => {
+      const raw = Buffer.from(speech.pcm.buffer, speech.pcm.byteOffset, speech.pcm.byteLength);
+      // Quality 6 (sox's default is 3, whose artefacts already cost pocketsphinx a word of this sentence).
+      const made = spawnSync(
+        'sox',
+        ['-t', 'raw', '-e', 'signed', '-b', '16', '-L', '-c', '1', '-r', String(speech.sampleRate), '-', '-t', 'vorbis', '-C', '6', '-'],
+        { input: raw, maxBuffer: 1 << 24 },
+      );
+      expect(made.status, made.stderr.toString()).toBe(0);
+      const completion = await transcribeOgg(new Uint8Array(made.stdout));
+      const heard = echoed(completion.choices[0]!.message.content);
+      expect(wordErrorRate(SENTENCE, heard), heard).toBeLessThan(0.2);
+    },
+  );
 
   it('refuses corrupt Ogg and other Ogg codecs with 400 invalid_input naming the data field', async () => {
     const file = await speechAsOggOpus();
@@ -95,7 +105,10 @@ describe.skipIf(!sttAvailable)('chat completions: Ogg input_audio', () => {
       const response = await fetch(`${baseUrl}/v1/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': test.server.apiKey },
-        body: JSON.stringify({ model: 'builtin-offline', messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: Buffer.from(data).toString('base64'), format: 'ogg' } }] }] }),
+        body: JSON.stringify({
+          model: 'builtin-offline',
+          messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: Buffer.from(data).toString('base64'), format: 'ogg' } }] }],
+        }),
       });
       expect(response.status, words).toBe(400);
       const error = (await response.json()) as ErrorBody;

@@ -37,7 +37,8 @@ describe.each(await storeKinds())('chat completions: audio input, speech output,
     test = await startTestServer(kind);
     baseUrl = await test.server.listen(0, '127.0.0.1');
     openai = await createOpenAiClient({ baseUrl, apiKey: test.server.apiKey, openAiOptions: { maxRetries: 0 } });
-    upstreamLlm = (await test.client.llms.create({ name: 'fake', description: 'fake upstream', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl })).id;
+    upstreamLlm = (await test.client.llms.create({ name: 'fake', description: 'fake upstream', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl }))
+      .id;
   });
   afterAll(async () => {
     await test.close();
@@ -78,7 +79,15 @@ describe.each(await storeKinds())('chat completions: audio input, speech output,
     it('refuses undecodable data and over-long audio with 400 naming the field', async () => {
       const part = (data: string, format: string) => ({
         model: 'builtin-offline',
-        messages: [{ role: 'user', content: [{ type: 'text', text: 'listen' }, { type: 'input_audio', input_audio: { data, format } }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'listen' },
+              { type: 'input_audio', input_audio: { data, format } },
+            ],
+          },
+        ],
       });
       const minute = encodeMp3(new Int16Array(8000 * 61), 8000, { bitrateKbps: 8 });
       for (const [body, field, words] of [
@@ -114,7 +123,9 @@ describe.each(await storeKinds())('chat completions: audio input, speech output,
         messages: [{ role: 'user', content: SENTENCE }],
       });
       expect(ChatCompletionResponse.parse(completion)).toMatchObject({ object: 'chat.completion' });
-      const message = completion.choices[0]!.message as typeof completion.choices[0]['message'] & { service_ext: { voice: { audio_url: string; expires_at: number } } };
+      const message = completion.choices[0]!.message as (typeof completion.choices)[0]['message'] & {
+        service_ext: { voice: { audio_url: string; expires_at: number } };
+      };
       const voice = message.service_ext.voice;
       expect(voice.audio_url).toMatch(new RegExp(`^${baseUrl}/v1/chat/audio/[A-Za-z0-9_-]{22}$`));
       expect(voice.expires_at).toBeGreaterThanOrEqual(before + 3600);
@@ -204,7 +215,11 @@ describe.each(await storeKinds())('chat completions: audio input, speech output,
       expect((await fetch(url)).status).toBe(200);
       const id = url.split('/').at(-1)!;
       const { db } = test.server.services.store;
-      await db.updateTable('chat_audio').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', id).execute();
+      await db
+        .updateTable('chat_audio')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '=', id)
+        .execute();
       const expired = await fetch(url);
       expect(expired.status).toBe(404);
       expect(((await expired.json()) as ErrorBody).type).toBe('not_found');
@@ -214,7 +229,7 @@ describe.each(await storeKinds())('chat completions: audio input, speech output,
   });
 
   describe('moderation (metadata.moderation)', () => {
-    it("refuses a flagged latest user message with moderation_error before calling the model (the openai client shows the message)", async () => {
+    it('refuses a flagged latest user message with moderation_error before calling the model (the openai client shows the message)', async () => {
       const calls = upstream.requests.length;
       const error = await openai.chat.completions
         .create({ model: upstreamLlm, metadata: { moderation: 'true' }, messages: [{ role: 'user', content: 'Listen. I will KILL you!' }] })
@@ -225,7 +240,12 @@ describe.each(await storeKinds())('chat completions: audio input, speech output,
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect((error as InstanceType<typeof OpenAI.BadRequestError>).message).toContain('refused by moderation');
       expect((error as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('moderation_error');
-      const streamed = await post({ model: upstreamLlm, stream: true, metadata: { moderation: true }, messages: [{ role: 'user', content: 'I will kill you' }] });
+      const streamed = await post({
+        model: upstreamLlm,
+        stream: true,
+        metadata: { moderation: true },
+        messages: [{ role: 'user', content: 'I will kill you' }],
+      });
       expect(streamed.status).toBe(400);
       expect(((await streamed.json()) as ErrorBody).type).toBe('moderation_error');
       expect(upstream.requests.length).toBe(calls);
@@ -245,7 +265,11 @@ describe.each(await storeKinds())('chat completions: audio input, speech output,
 
     it('refuses a flagged non-streamed answer with moderation_error; unmoderated requests get it', async () => {
       const flagged = ['You', ' know,', ' I will', ' kill you.'];
-      upstream.enqueue({ kind: 'stream', chunks: textChunks(flagged) }, { kind: 'stream', chunks: textChunks(flagged) }, { kind: 'stream', chunks: textChunks(flagged) });
+      upstream.enqueue(
+        { kind: 'stream', chunks: textChunks(flagged) },
+        { kind: 'stream', chunks: textChunks(flagged) },
+        { kind: 'stream', chunks: textChunks(flagged) },
+      );
       const refused = await post({ model: upstreamLlm, metadata: { moderation: true }, messages: [{ role: 'user', content: 'What do you think?' }] });
       expect(refused.status).toBe(400);
       const body = (await refused.json()) as ErrorBody;
@@ -254,7 +278,12 @@ describe.each(await storeKinds())('chat completions: audio input, speech output,
       const unmoderated = await post({ model: upstreamLlm, messages: [{ role: 'user', content: 'What do you think?' }] });
       expect(((await unmoderated.json()) as ChatCompletionResponse).choices[0]!.message.content).toBe(flagged.join(''));
       // Streams are checked sentence by sentence (tests/llm/chat-stream-moderation.test.ts): the flagged one is never sent.
-      const streamed = await post({ model: upstreamLlm, stream: true, metadata: { moderation: true }, messages: [{ role: 'user', content: 'What do you think?' }] });
+      const streamed = await post({
+        model: upstreamLlm,
+        stream: true,
+        metadata: { moderation: true },
+        messages: [{ role: 'user', content: 'What do you think?' }],
+      });
       expect(streamed.status).toBe(200);
       const events = await readEvents(streamed, performance.now());
       expect(events.map((event) => event.event ?? 'data')).toEqual(['data', 'error', 'data']);
@@ -277,7 +306,18 @@ describe('input_audio without a speech-to-text engine', () => {
       new Request('http://palaver.test/v1/chat/completions', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': test.server.apiKey },
-        body: JSON.stringify({ model: 'builtin-offline', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'input_audio', input_audio: { data, format: 'wav' } }] }] }),
+        body: JSON.stringify({
+          model: 'builtin-offline',
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'hi' },
+                { type: 'input_audio', input_audio: { data, format: 'wav' } },
+              ],
+            },
+          ],
+        }),
       }),
     );
     expect(response.status).toBe(400);

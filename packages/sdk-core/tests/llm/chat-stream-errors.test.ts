@@ -32,7 +32,12 @@ describe('streamChatCompletion error events', () => {
     upstream.enqueue({ kind: 'stream', chunks: [{ delta: { role: 'assistant', content: 'half' } }], after: 'error-event' });
     let text = '';
     const failed = (async () => {
-      for await (const chunk of streamChatCompletion({ baseUrl: 'http://palaver.test', apiKey: test.server.apiKey, fetch, request: { model: llm.id, messages: [{ role: 'user', content: 'x' }] } })) {
+      for await (const chunk of streamChatCompletion({
+        baseUrl: 'http://palaver.test',
+        apiKey: test.server.apiKey,
+        fetch,
+        request: { model: llm.id, messages: [{ role: 'user', content: 'x' }] },
+      })) {
         text += chunk.choices[0]?.delta.content ?? '';
       }
     })();

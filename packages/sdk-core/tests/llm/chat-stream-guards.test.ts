@@ -8,11 +8,21 @@ function sseResponse(text: string): Response {
   return new Response(text, { status: 200, headers: { 'content-type': 'text/event-stream' } });
 }
 
-const chunk = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }] };
+const chunk = {
+  id: 'c1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }],
+};
 
 describe('streamChatCompletion guards', () => {
   it('refuses to run outside a browser with a clear message, instead of crashing the process later', async () => {
-    const stream = streamChatCompletion({ baseUrl: 'http://palaver.test', usageToken: 't', request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] } });
+    const stream = streamChatCompletion({
+      baseUrl: 'http://palaver.test',
+      usageToken: 't',
+      request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+    });
     await expect(stream.next()).rejects.toThrow(/runs in browsers/);
   });
 
@@ -23,7 +33,12 @@ describe('streamChatCompletion guards', () => {
       const received: unknown[] = [];
       const fetch = (async () => sseResponse(`data: ${JSON.stringify(chunk)}\n\n`)) as typeof globalThis.fetch;
       const consume = async () => {
-        for await (const item of streamChatCompletion({ baseUrl: 'http://palaver.test', usageToken: 't', fetch, request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] } })) {
+        for await (const item of streamChatCompletion({
+          baseUrl: 'http://palaver.test',
+          usageToken: 't',
+          fetch,
+          request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+        })) {
           received.push(item);
         }
       };
@@ -33,7 +48,12 @@ describe('streamChatCompletion guards', () => {
 
       const complete: unknown[] = [];
       const fetchComplete = (async () => sseResponse(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`)) as typeof globalThis.fetch;
-      for await (const item of streamChatCompletion({ baseUrl: 'http://palaver.test', usageToken: 't', fetch: fetchComplete, request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] } })) {
+      for await (const item of streamChatCompletion({
+        baseUrl: 'http://palaver.test',
+        usageToken: 't',
+        fetch: fetchComplete,
+        request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+      })) {
         complete.push(item);
       }
       expect(complete).toHaveLength(1);

@@ -79,7 +79,17 @@ describe('ModerationSegmenter', () => {
 describe('moderatedDeltas', () => {
   it('checks each sentence once, then releases its chunks in order and unchanged; a chunk starting the next sentence waits for it', async () => {
     const log: string[] = [];
-    const deltas = [text(''), text('Hello'), text(' there'), text('.'), text(' How are'), text(' you?'), text(' Fine,'), text(' thanks'), { type: 'finish', reason: 'stop' } as const];
+    const deltas = [
+      text(''),
+      text('Hello'),
+      text(' there'),
+      text('.'),
+      text(' How are'),
+      text(' you?'),
+      text(' Fine,'),
+      text(' thanks'),
+      { type: 'finish', reason: 'stop' } as const,
+    ];
     const { source } = scriptedSource(deltas, log);
     const { calls, moderate } = countingModerator(log);
     const out = await drain(moderatedDeltas(source, moderate, new AbortController().signal), log);
@@ -127,7 +137,15 @@ describe('moderatedDeltas', () => {
     const log: string[] = [];
     const toolCall: ChatDelta = { type: 'tool-call', index: 0, id: 'call_1', name: 'lookup', arguments: '{}' };
     const usage: ChatDelta = { type: 'usage', usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } };
-    const deltas: ChatDelta[] = [text('Let me'), text(' check'), toolCall, { type: 'refusal', text: 'I cannot' }, text(' do that'), { type: 'finish', reason: 'tool_calls' }, usage];
+    const deltas: ChatDelta[] = [
+      text('Let me'),
+      text(' check'),
+      toolCall,
+      { type: 'refusal', text: 'I cannot' },
+      text(' do that'),
+      { type: 'finish', reason: 'tool_calls' },
+      usage,
+    ];
     const { source } = scriptedSource(deltas, log);
     const { calls, moderate } = countingModerator(log);
     const out = await drain(moderatedDeltas(source, moderate, new AbortController().signal), log);
@@ -154,7 +172,10 @@ describe('moderatedDeltas', () => {
 
   it('a flagged sentence is never released: the iteration throws the moderator error and closes the source', async () => {
     const log: string[] = [];
-    const { source, state } = scriptedSource([text('Fine.'), text(' Refuse'), text(' this.'), text(' Later'), text(' text.'), { type: 'finish', reason: 'stop' }], log);
+    const { source, state } = scriptedSource(
+      [text('Fine.'), text(' Refuse'), text(' this.'), text(' Later'), text(' text.'), { type: 'finish', reason: 'stop' }],
+      log,
+    );
     const { moderate } = countingModerator(log, 'Refuse');
     const out: ChatDelta[] = [];
     const error = await (async () => {
@@ -199,7 +220,12 @@ describe.each(await storeKinds())('streamed answers with metadata.moderation (%s
   it('a clean answer arrives complete, in exactly the chunks the upstream sent (openai client)', async () => {
     const words = ['The', ' sea', ' is', ' calm', ' today.', ' Boats', ' leave', ' at', ' dawn', '.', ' Nobody', ' minds', ' the', ' rain']; // the last sentence has no end mark
     upstream.enqueue({ kind: 'stream', chunks: textChunks(words), delayMs: 5 });
-    const stream = await openai.chat.completions.create({ model: llm, stream: true, metadata: { moderation: 'true' }, messages: [{ role: 'user', content: 'Weather?' }] });
+    const stream = await openai.chat.completions.create({
+      model: llm,
+      stream: true,
+      metadata: { moderation: 'true' },
+      messages: [{ role: 'user', content: 'Weather?' }],
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content)).toEqual(['', ...words, null]);
@@ -210,7 +236,13 @@ describe.each(await storeKinds())('streamed answers with metadata.moderation (%s
     const [opening, ...toolChunks] = toolCallChunks(calls);
     upstream.enqueue({ kind: 'stream', chunks: [opening!, { delta: { content: 'Let me' } }, { delta: { content: ' look.' } }, ...toolChunks] });
     const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
-    const withTool = await openai.chat.completions.create({ model: llm, stream: true, tools, metadata: { moderation: 'true' }, messages: [{ role: 'user', content: 'Weather in Oslo?' }] });
+    const withTool = await openai.chat.completions.create({
+      model: llm,
+      stream: true,
+      tools,
+      metadata: { moderation: 'true' },
+      messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+    });
     const order: string[] = [];
     for await (const chunk of withTool) {
       const delta = chunk.choices[0]?.delta;
@@ -234,7 +266,9 @@ describe.each(await storeKinds())('streamed answers with metadata.moderation (%s
     expect(events.at(-1)).toMatchObject({ event: undefined, data: '[DONE]' });
     const error = events.at(-2)!;
     expect(error.event).toBe('error');
-    expect(JSON.parse(error.data)).toEqual({ error: { type: 'moderation_error', code: 'moderation_error', message: expect.stringContaining('refused by moderation (violence)') } });
+    expect(JSON.parse(error.data)).toEqual({
+      error: { type: 'moderation_error', code: 'moderation_error', message: expect.stringContaining('refused by moderation (violence)') },
+    });
     const chunks = events.slice(0, -2);
     expect(chunks.every((event) => event.event === undefined)).toBe(true);
     expect(chunks.map((event) => contentOf(event.data))).toEqual(['', ...first]);
@@ -246,7 +280,12 @@ describe.each(await storeKinds())('streamed answers with metadata.moderation (%s
     await upstream.waitForAbort(seen, 20_000);
     expect(seen.finishedAt).toBeUndefined();
 
-    const rows = await test.server.services.store.db.selectFrom('usage_records').selectAll().where('human', '=', humanId).where('type', '=', 'token_cnt').execute();
+    const rows = await test.server.services.store.db
+      .selectFrom('usage_records')
+      .selectAll()
+      .where('human', '=', humanId)
+      .where('type', '=', 'token_cnt')
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.value).toBeGreaterThan(0);
     expect(JSON.parse(rows[0]!.metadata)).toMatchObject({ campaign: 'm1', stream: true, outcome: 'aborted' });
@@ -254,7 +293,12 @@ describe.each(await storeKinds())('streamed answers with metadata.moderation (%s
 
   it('the openai client sees the first sentence, then an APIError with code moderation_error', async () => {
     upstream.enqueue({ kind: 'stream', chunks: textChunks(['All', ' good', '.', ' Nobody', ' would', ' miss', ' you', '.', ' End', '.']), delayMs: 5 });
-    const stream = await openai.chat.completions.create({ model: llm, stream: true, metadata: { moderation: 'true' }, messages: [{ role: 'user', content: 'Hi' }] });
+    const stream = await openai.chat.completions.create({
+      model: llm,
+      stream: true,
+      metadata: { moderation: 'true' },
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     let received = '';
     const failure = await (async () => {
       for await (const chunk of stream) received += chunk.choices[0]?.delta.content ?? '';
@@ -323,7 +367,9 @@ describe('streamed answers checked by an OpenAI-compatible moderation endpoint',
         inputs.push(input);
         if (input.includes('explode')) return void response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
         const flagged = input.includes('forbidden');
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'modr-1', results: [{ flagged, categories: { harassment: flagged }, category_scores: {} }] }));
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ id: 'modr-1', results: [{ flagged, categories: { harassment: flagged }, category_scores: {} }] }));
       });
     });
     await new Promise<void>((resolve) => moderation.listen(0, '127.0.0.1', resolve));
@@ -351,21 +397,27 @@ describe('streamed answers checked by an OpenAI-compatible moderation endpoint',
     return readEvents(response, sentAt);
   };
   const texts = (events: Awaited<ReturnType<typeof stream>>) =>
-    events.filter((event) => event.event === undefined && event.data !== '[DONE]').map((event) => (JSON.parse(event.data) as ChatCompletionChunk).choices[0]?.delta.content);
+    events
+      .filter((event) => event.event === undefined && event.data !== '[DONE]')
+      .map((event) => (JSON.parse(event.data) as ChatCompletionChunk).choices[0]?.delta.content);
 
   it('sends the endpoint each sentence with the one before it, and stops at the flagged one', async () => {
     const events = await stream(['Fine', '.', ' This', ' is', ' forbidden', ' talk', '.', ' Never', ' sent', '.']);
     expect(inputs).toEqual(['Go on.', 'Fine.', 'Fine. This is forbidden talk.']);
     expect(texts(events)).toEqual(['', 'Fine', '.']);
     expect(events.at(-2)!.event).toBe('error');
-    expect(JSON.parse(events.at(-2)!.data)).toMatchObject({ error: { type: 'moderation_error', code: 'moderation_error', message: expect.stringContaining('harassment') } });
+    expect(JSON.parse(events.at(-2)!.data)).toMatchObject({
+      error: { type: 'moderation_error', code: 'moderation_error', message: expect.stringContaining('harassment') },
+    });
     expect(events.at(-1)!.data).toBe('[DONE]');
   });
 
   it('a failing endpoint ends the stream with an upstream_error event; nothing unchecked is sent', async () => {
     const events = await stream(['Fine', '.', ' Then', ' explode', '.', ' After', '.']);
     expect(texts(events)).toEqual(['', 'Fine', '.']);
-    expect(JSON.parse(events.at(-2)!.data)).toMatchObject({ error: { type: 'upstream_error', code: 'upstream_error', message: expect.stringContaining('moderation check failed') } });
+    expect(JSON.parse(events.at(-2)!.data)).toMatchObject({
+      error: { type: 'upstream_error', code: 'upstream_error', message: expect.stringContaining('moderation check failed') },
+    });
     expect(events.at(-1)!.data).toBe('[DONE]');
   });
 });

@@ -17,13 +17,27 @@ describe('OpenAI model listing with the openai client', () => {
   afterAll(async () => test?.close());
 
   it("lists built-in and project LLMs as models; each id works as chat completions' model", async () => {
-    const mine = await test.client.llms.create({ name: 'my model', description: '', headers: [], model: 'llama3', post_url: 'http://127.0.0.1:9/v1/chat/completions' });
+    const mine = await test.client.llms.create({
+      name: 'my model',
+      description: '',
+      headers: [],
+      model: 'llama3',
+      post_url: 'http://127.0.0.1:9/v1/chat/completions',
+    });
     const models: OpenAI.Models.Model[] = [];
     for await (const model of openai.models.list()) models.push(model);
     expect(models.map((model) => model.id)).toContain('builtin-offline');
-    expect(models.find((model) => model.id === mine.id)).toEqual({ id: mine.id, object: 'model', created: Math.floor(Date.parse(mine.created_at) / 1000), owned_by: test.server.project });
+    expect(models.find((model) => model.id === mine.id)).toEqual({
+      id: mine.id,
+      object: 'model',
+      created: Math.floor(Date.parse(mine.created_at) / 1000),
+      owned_by: test.server.project,
+    });
     expect(models.find((model) => model.id === 'builtin-offline')?.owned_by).toBe('palaver');
-    const answer = await openai.chat.completions.create({ model: models.find((model) => model.id === 'builtin-offline')!.id, messages: [{ role: 'user', content: 'hello' }] });
+    const answer = await openai.chat.completions.create({
+      model: models.find((model) => model.id === 'builtin-offline')!.id,
+      messages: [{ role: 'user', content: 'hello' }],
+    });
     expect(answer.choices[0]?.message.content).toBeTruthy();
   });
 
@@ -36,7 +50,11 @@ describe('OpenAI model listing with the openai client', () => {
   it("a usage token's human sees the built-ins, the project's shared LLMs and their own, not another human's", async () => {
     const ownerToken = await test.client.usage.createToken({ human: 'owner', ttl_seconds: 600 }).then((answer) => answer.token);
     const ownerClient = await createOpenAiClient({ baseUrl, usageToken: ownerToken, openAiOptions: { maxRetries: 0 } });
-    const other = await createOpenAiClient({ baseUrl, usageToken: await test.client.usage.createToken({ human: 'other', ttl_seconds: 600 }).then((answer) => answer.token), openAiOptions: { maxRetries: 0 } });
+    const other = await createOpenAiClient({
+      baseUrl,
+      usageToken: await test.client.usage.createToken({ human: 'other', ttl_seconds: 600 }).then((answer) => answer.token),
+      openAiOptions: { maxRetries: 0 },
+    });
     const created = await fetch(`${baseUrl}/v1/llm`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' },

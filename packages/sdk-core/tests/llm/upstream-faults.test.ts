@@ -50,7 +50,13 @@ describe('upstream faults and aborts', () => {
   describe('before the first byte: retried', () => {
     it.each([
       ['429 with Retry-After', [{ kind: 'error' as const, status: 429, headers: { 'retry-after': '0' } }]],
-      ['500 then 503', [{ kind: 'error' as const, status: 500 }, { kind: 'error' as const, status: 503 }]],
+      [
+        '500 then 503',
+        [
+          { kind: 'error' as const, status: 500 },
+          { kind: 'error' as const, status: 503 },
+        ],
+      ],
       ['a connection reset', [{ kind: 'reset-before-headers' as const }]],
       ['a stall longer than the first-chunk timeout', [{ kind: 'stall-before-first-chunk' as const, ms: 1500 }]],
     ])('%s, then success: the client sees one clean answer', async (_name, faults) => {
@@ -70,9 +76,17 @@ describe('upstream faults and aborts', () => {
       // The model waits what the upstream asked for before its second attempt (not its own backoff).
       upstream.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '1' } }, { kind: 'stream', chunks: textChunks(['later']) });
       const retries: Array<{ attempt: number; delayMs: number }> = [];
-      const model = createOpenAiCompatibleModel({ id: 'fake', url: upstream.chatUrl, model: 'fake-gpt', onRetry: ({ attempt, delayMs }) => retries.push({ attempt, delayMs }) });
+      const model = createOpenAiCompatibleModel({
+        id: 'fake',
+        url: upstream.chatUrl,
+        model: 'fake-gpt',
+        onRetry: ({ attempt, delayMs }) => retries.push({ attempt, delayMs }),
+      });
       let text = '';
-      for await (const delta of model.stream({ messages: [{ role: 'user', content: 'hi' }], toolChoice: 'none', parallelToolCalls: false }, { signal: new AbortController().signal })) {
+      for await (const delta of model.stream(
+        { messages: [{ role: 'user', content: 'hi' }], toolChoice: 'none', parallelToolCalls: false },
+        { signal: new AbortController().signal },
+      )) {
         if (delta.type === 'text') text += delta.text;
       }
       expect(text).toBe('later');
@@ -121,7 +135,10 @@ describe('upstream faults and aborts', () => {
       expect(error.error.type).toBe('upstream_error');
       expect(error.error.message).toMatch(message);
       expect(error.error.message).toContain(`LLM 'fake' (${llm})`);
-      const text = events.slice(0, -2).map((event) => JSON.parse(event.data).choices[0].delta.content).join('');
+      const text = events
+        .slice(0, -2)
+        .map((event) => JSON.parse(event.data).choices[0].delta.content)
+        .join('');
       expect(text).toBe('partial answer');
       expect(upstream.requests.length - before).toBe(1);
     });
@@ -142,7 +159,12 @@ describe('upstream faults and aborts', () => {
   describe('what the upstream answers, read as it says it', () => {
     it('a whole JSON completion to a streamed request is streamed on as its chunks, usage included', async () => {
       upstream.enqueue({ kind: 'whole', chunks: textChunks(['not', ' streamed']), usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } });
-      const stream = await openai.chat.completions.create({ model: llm, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+      const stream = await openai.chat.completions.create({
+        model: llm,
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       let text = '';
       let usage: OpenAI.CompletionUsage | null | undefined;
       let finish: string | null | undefined;
@@ -166,13 +188,18 @@ describe('upstream faults and aborts', () => {
       expect((empty as Error).message).toContain('401 status code (no body)');
     });
 
-    it('sends the model its JSON body with the LLM\'s headers, asking for an event stream', async () => {
+    it("sends the model its JSON body with the LLM's headers, asking for an event stream", async () => {
       const before = upstream.requests.length;
       await openai.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] });
       const [seen] = upstream.requests.slice(before);
       expect(seen!.headers['content-type']).toBe('application/json');
       expect(seen!.headers.accept).toContain('text/event-stream');
-      expect(seen!.body).toMatchObject({ model: 'fake-gpt', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+      expect(seen!.body).toMatchObject({
+        model: 'fake-gpt',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'hi' }],
+      });
     });
   });
 
@@ -182,13 +209,19 @@ describe('upstream faults and aborts', () => {
     await closed.close(); // nothing listens there any more
     const unreachable = (await test.client.llms.create({ name: 'gone', description: '', headers: [], model: 'fake-gpt', post_url: chatUrl })).id;
     for (const stream of [false, true]) {
-      const error = await openai.chat.completions.create({ model: unreachable, stream, messages: [{ role: 'user', content: 'hi' }] } as never).catch((caught: unknown) => caught);
+      const error = await openai.chat.completions
+        .create({ model: unreachable, stream, messages: [{ role: 'user', content: 'hi' }] } as never)
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(OpenAI.APIError);
       expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
-      expect((error as Error).message).toMatch(new RegExp(`LLM 'gone' \\(${unreachable}\\): upstream LLM failed after 3 attempts: connection to 127\\.0\\.0\\.1:\\d+ failed \\(.*ECONNREFUSED`));
+      expect((error as Error).message).toMatch(
+        new RegExp(`LLM 'gone' \\(${unreachable}\\): upstream LLM failed after 3 attempts: connection to 127\\.0\\.0\\.1:\\d+ failed \\(.*ECONNREFUSED`),
+      );
     }
     // The platform's own client gives the error class of the status.
-    const typed = await test.client.chat.completions.create({ model: unreachable, messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+    const typed = await test.client.chat.completions
+      .create({ model: unreachable, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
     expect(UpstreamError.isInstance(typed)).toBe(true);
   });
 
@@ -198,11 +231,18 @@ describe('upstream faults and aborts', () => {
       const created = await test.client.llms.create({ name: 'x', description: '', headers: [], model: 'm', post_url }).catch((caught: unknown) => caught);
       expect(BadRequestError.isInstance(created), String(created)).toBe(true);
       expect((created as Error).message).toMatch(/^post_url: credentials in the URL/);
-      const updated = await test.client.llms.update(llm, { name: 'fake', description: '', headers: [], model: 'fake-gpt', post_url }).catch((caught: unknown) => caught);
+      const updated = await test.client.llms
+        .update(llm, { name: 'fake', description: '', headers: [], model: 'fake-gpt', post_url })
+        .catch((caught: unknown) => caught);
       expect((updated as Error).message).toMatch(/^post_url: credentials in the URL/);
     }
     const tool = await test.client.tools
-      .create({ name: 'lookup', description: 'd', parameters: [], call_settings: { destination: { type: 'web_request', url: 'https://user:pw@tools.example.com/hook' } } } as never)
+      .create({
+        name: 'lookup',
+        description: 'd',
+        parameters: [],
+        call_settings: { destination: { type: 'web_request', url: 'https://user:pw@tools.example.com/hook' } },
+      } as never)
       .catch((caught: unknown) => caught);
     expect(BadRequestError.isInstance(tool), String(tool)).toBe(true);
     expect((tool as Error).message).toMatch(/credentials in the URL/);
@@ -218,7 +258,13 @@ describe('upstream faults and aborts', () => {
       const permissive = await startTestServer('sqlite', { config: { database, llm: { allowLoopback: true } } });
       const stored = await permissive.client.llms.create({ name: 'local', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl });
       // A host name is judged on the address a connection resolves it to.
-      const byName = await permissive.client.llms.create({ name: 'by name', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl.replace('127.0.0.1', 'localhost') });
+      const byName = await permissive.client.llms.create({
+        name: 'by name',
+        description: '',
+        headers: [],
+        model: 'fake-gpt',
+        post_url: upstream.chatUrl.replace('127.0.0.1', 'localhost'),
+      });
       await permissive.close();
       // ...then the configuration was tightened.
       const strict = await startTestServer('sqlite', { config: { database, llm: { allowLoopback: false } } });
@@ -288,7 +334,9 @@ describe('upstream faults and aborts', () => {
     it('a non-streamed request abandoned by its client aborts the upstream request', async () => {
       upstream.enqueue(slowStream());
       const controller = new AbortController();
-      const pending = openai.chat.completions.create({ model: llm, messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal }).catch((caught: unknown) => caught);
+      const pending = openai.chat.completions
+        .create({ model: llm, messages: [{ role: 'user', content: 'hi' }] }, { signal: controller.signal })
+        .catch((caught: unknown) => caught);
       const deadline = performance.now() + 20_000;
       while (upstream.requests.at(-1)?.body.model !== 'fake-gpt' || upstream.requests.at(-1)?.finishedAt !== undefined) {
         if (performance.now() > deadline) throw new Error('upstream never got the request');

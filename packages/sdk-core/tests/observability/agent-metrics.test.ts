@@ -49,7 +49,10 @@ describe.each(await storeKinds())('voice agent metrics on /metrics (%s)', (kind)
     expect(live.value('palaver_media_participants')).toBe(before.value('palaver_media_participants') + 2);
 
     await human.type('What is the weather like today?');
-    await eventually(() => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([offlineAnswer('What is the weather like today?')]), 20_000);
+    await eventually(
+      () => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([offlineAnswer('What is the weather like today?')]),
+      20_000,
+    );
     await human.waitForState('listening');
     let typed!: ReturnType<typeof turns>;
     await eventually(async () => {

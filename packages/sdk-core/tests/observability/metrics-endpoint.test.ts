@@ -79,7 +79,9 @@ describe.each(await storeKinds())('GET /metrics (%s)', (kind) => {
     // The histogram's buckets and sum are there too (in seconds: the next test).
     const sum = after.value('palaver_http_request_duration_seconds_sum', { method: 'GET', route: '/v1/persona/{persona_id}', status: '200' });
     expect(sum).toBeGreaterThan(0);
-    expect(after.value('palaver_http_request_duration_seconds_bucket', { method: 'GET', route: '/v1/persona/{persona_id}', status: '200', le: '+Inf' })).toBeGreaterThanOrEqual(2);
+    expect(
+      after.value('palaver_http_request_duration_seconds_bucket', { method: 'GET', route: '/v1/persona/{persona_id}', status: '200', le: '+Inf' }),
+    ).toBeGreaterThanOrEqual(2);
     // No label carries an id or a raw path.
     const routes = new Set(after.find(REQUESTS).map((sample) => sample.labels.route));
     for (const route of routes) {
@@ -101,7 +103,8 @@ describe.each(await storeKinds())('GET /metrics (%s)', (kind) => {
       vi.useRealTimers();
     }
     const after = await scrape(test.server);
-    const delta = (name: string, extra: Record<string, string> = {}) => after.value(name, { ...labels, ...extra }) - before.value(name, { ...labels, ...extra });
+    const delta = (name: string, extra: Record<string, string> = {}) =>
+      after.value(name, { ...labels, ...extra }) - before.value(name, { ...labels, ...extra });
     expect(delta('palaver_http_request_duration_seconds_sum')).toBeCloseTo(1.5, 6);
     expect(delta('palaver_http_request_duration_seconds_bucket', { le: '1' })).toBe(0);
     expect(delta('palaver_http_request_duration_seconds_bucket', { le: '2.5' })).toBe(1);
@@ -137,7 +140,12 @@ describe.each(await storeKinds())('GET /metrics (%s)', (kind) => {
 
   it('exports process and Node.js metrics under the palaver_ prefix, and nothing without it', async () => {
     const metrics = await scrape(test.server);
-    for (const name of ['palaver_process_cpu_user_seconds_total', 'palaver_process_resident_memory_bytes', 'palaver_nodejs_heap_size_used_bytes', 'palaver_nodejs_eventloop_lag_seconds']) {
+    for (const name of [
+      'palaver_process_cpu_user_seconds_total',
+      'palaver_process_resident_memory_bytes',
+      'palaver_nodejs_heap_size_used_bytes',
+      'palaver_nodejs_eventloop_lag_seconds',
+    ]) {
       expect(metrics.has(name), name).toBe(true);
     }
     expect(metrics.value('palaver_process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
@@ -182,18 +190,30 @@ describe.each(await storeKinds())('GET /metrics (%s)', (kind) => {
       await services.webhooks.enqueue(trx, project, { type: 'realtime_session.time_limit_exceeded', payload: { session: 'answer-200' } });
     });
     services.webhookDispatcher.start();
-    await waitFor(async () => (await scrape(test.server)).value(DELIVERIES, { result: 'delivered' }) === before.value(DELIVERIES, { result: 'delivered' }) + 1, 10_000, 'one delivered');
+    await waitFor(
+      async () => (await scrape(test.server)).value(DELIVERIES, { result: 'delivered' }) === before.value(DELIVERIES, { result: 'delivered' }) + 1,
+      10_000,
+      'one delivered',
+    );
     expect(receiver.requests).toHaveLength(1);
 
     await services.store.transaction(async (trx) => {
       await services.webhooks.enqueue(trx, project, { type: 'realtime_session.time_limit_exceeded', payload: { session: 'answer-500' } });
     });
-    await waitFor(async () => (await scrape(test.server)).value(DELIVERIES, { result: 'retried' }) === before.value(DELIVERIES, { result: 'retried' }) + 1, 10_000, 'one retried');
+    await waitFor(
+      async () => (await scrape(test.server)).value(DELIVERIES, { result: 'retried' }) === before.value(DELIVERIES, { result: 'retried' }) + 1,
+      10_000,
+      'one retried',
+    );
 
     await services.store.transaction(async (trx) => {
       await services.webhooks.enqueue(trx, project, { type: 'realtime_session.time_limit_exceeded', payload: { session: 'answer-410' } });
     });
-    await waitFor(async () => (await scrape(test.server)).value(DELIVERIES, { result: 'failed' }) === before.value(DELIVERIES, { result: 'failed' }) + 1, 10_000, 'one failed');
+    await waitFor(
+      async () => (await scrape(test.server)).value(DELIVERIES, { result: 'failed' }) === before.value(DELIVERIES, { result: 'failed' }) + 1,
+      10_000,
+      'one failed',
+    );
     await services.webhookDispatcher.stop();
 
     const after = await scrape(test.server);

@@ -45,7 +45,13 @@ function spansNamed(name: string): ReadableSpan[] {
 
 function only(name: string): ReadableSpan {
   const found = spansNamed(name);
-  if (found.length !== 1) throw new Error(`${found.length} spans named '${name}' (have ${exporter.getFinishedSpans().map((span) => span.name).join(', ')})`);
+  if (found.length !== 1)
+    throw new Error(
+      `${found.length} spans named '${name}' (have ${exporter
+        .getFinishedSpans()
+        .map((span) => span.name)
+        .join(', ')})`,
+    );
   return found[0]!;
 }
 
@@ -169,7 +175,9 @@ describe.each(await storeKinds())('traces through @opentelemetry/api (%s)', (kin
     expect(chat.events.map((event) => event.name)).toContain('exception');
 
     exporter.reset();
-    const refused = await test.client.chat.completions.create({ model: 'llm_that_does_not_exist', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+    const refused = await test.client.chat.completions
+      .create({ model: 'llm_that_does_not_exist', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((error: unknown) => error);
     expect(BadRequestError.isInstance(refused) || NotFoundError.isInstance(refused)).toBe(true);
     const refusedChat = only('chat llm_that_does_not_exist');
     expect(refusedChat.attributes['palaver.chat.outcome']).toBe('refused');
@@ -185,7 +193,10 @@ describe.each(await storeKinds())('traces through @opentelemetry/api (%s)', (kin
     exporter.reset();
 
     await human.type('What is the weather like today?');
-    await eventually(() => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([offlineAnswer('What is the weather like today?')]), 20_000);
+    await eventually(
+      () => expect(human.finalTranscriptions(true).map((transcription) => transcription.text)).toEqual([offlineAnswer('What is the weather like today?')]),
+      20_000,
+    );
     await eventually(() => expect(spansNamed('agent turn')).toHaveLength(1));
     const turn = only('agent turn');
     expect(turn.attributes).toMatchObject({

@@ -7,7 +7,15 @@ import { createOpenAiCompatibleModel } from '../../src/server/engines/llm/openai
 import { OutboundGuard, type OutboundPolicy } from '../../src/server/kernel/outbound/index.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { fixedResolver, loopbackOnlyNetwork, PUBLIC_ADDRESS, REBINDING_HOST, rebindingResolver, startCountingServer, type CountingServer } from './test-network.js';
+import {
+  fixedResolver,
+  loopbackOnlyNetwork,
+  PUBLIC_ADDRESS,
+  REBINDING_HOST,
+  rebindingResolver,
+  startCountingServer,
+  type CountingServer,
+} from './test-network.js';
 
 /**
  * DNS rebinding against every kind of caller that reaches URLs the platform's users give it. The resolver answers
@@ -130,7 +138,10 @@ describe('the webhook dispatcher', () => {
       [`http://127.0.0.1:${local.port}/hook`, undefined],
     ] as const) {
       const project = await endpointWithEvent(url);
-      const dispatcher = new WebhookDispatcher(test.server.services.store, test.server.services.webhooks, { timeoutMs: 5000, ...(addressPolicy ? { addressPolicy } : {}) });
+      const dispatcher = new WebhookDispatcher(test.server.services.store, test.server.services.webhooks, {
+        timeoutMs: 5000,
+        ...(addressPolicy ? { addressPolicy } : {}),
+      });
       const requestsBefore = local.requests;
       await dispatcher.runOnce();
       expect((await test.server.services.webhooks.listDeliveries(project))[0], url).toMatchObject({ status: 'delivered', last_status: 200 });

@@ -1,7 +1,15 @@
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OutboundGuard, outboundGuard, OutboundRefusedError, outboundRequest, type OutboundPolicy } from '../../src/server/kernel/outbound/index.js';
-import { fixedResolver, loopbackOnlyNetwork, PUBLIC_ADDRESS, REBINDING_HOST, rebindingResolver, startCountingServer, type CountingServer } from './test-network.js';
+import {
+  fixedResolver,
+  loopbackOnlyNetwork,
+  PUBLIC_ADDRESS,
+  REBINDING_HOST,
+  rebindingResolver,
+  startCountingServer,
+  type CountingServer,
+} from './test-network.js';
 
 const strict = { allowLoopback: false, allowPrivateNetworks: false };
 const development = { allowLoopback: true, allowPrivateNetworks: false };
@@ -27,7 +35,13 @@ describe('the outbound guard judges the address the socket connects to', () => {
   /** POSTs `{}` to `url` under `policy`: the status, or the error it failed with. */
   async function post(url: string, policy: OutboundPolicy): Promise<number | Error> {
     try {
-      const answer = await outboundRequest(new URL(url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(5000), policy });
+      const answer = await outboundRequest(new URL(url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        signal: AbortSignal.timeout(5000),
+        policy,
+      });
       // Read to its end, so the connection goes back to the agent's pool.
       for await (const _chunk of answer.body);
       await new Promise((resolve) => setImmediate(resolve));
@@ -63,7 +77,10 @@ describe('the outbound guard judges the address the socket connects to', () => {
   it('a name is refused when any of its addresses is refused (a public one cannot cover a private one)', async () => {
     const local = await server();
     const network = loopbackOnlyNetwork();
-    const error = await post(`http://mixed.test:${local.port}/`, guard({ ...development, resolve: fixedResolver(PUBLIC_ADDRESS, '10.0.0.5').resolve, connect: network.connect }));
+    const error = await post(
+      `http://mixed.test:${local.port}/`,
+      guard({ ...development, resolve: fixedResolver(PUBLIC_ADDRESS, '10.0.0.5').resolve, connect: network.connect }),
+    );
     expect((error as OutboundRefusedError).kind).toBe('private');
     expect(network.attempts).toEqual([]);
   });
@@ -76,7 +93,10 @@ describe('the outbound guard judges the address the socket connects to', () => {
       const error = await post(`http://${host}:${local.port}/`, refusing);
       expect((error as OutboundRefusedError).kind, host).toBe('loopback');
     }
-    const metadata = await post('http://169.254.169.254/latest/meta-data/', guard({ allowLoopback: true, allowPrivateNetworks: true, resolve: resolver.resolve }));
+    const metadata = await post(
+      'http://169.254.169.254/latest/meta-data/',
+      guard({ allowLoopback: true, allowPrivateNetworks: true, resolve: resolver.resolve }),
+    );
     expect((metadata as OutboundRefusedError).message).toBe('resolves to a link-local (cloud metadata) address (169.254.169.254), which is never allowed');
     expect(resolver.answers).toEqual([]);
     expect(local.accepted).toBe(0);

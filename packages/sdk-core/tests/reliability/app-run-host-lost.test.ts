@@ -39,7 +39,12 @@ describe.each(await storeKinds())('app runs of a killed instance (%s)', (kind) =
     return createServer({ env: {}, config: { ...at.config, logLevel: 'silent', webhook: { dispatch: false } }, ...at.options });
   }
 
-  async function runAs(url: string, human: string, body: Record<string, unknown>, path = '/v1/app/run'): Promise<{ status: number; body: { app_run?: { id: string }; type?: string; message?: string } }> {
+  async function runAs(
+    url: string,
+    human: string,
+    body: Record<string, unknown>,
+    path = '/v1/app/run',
+  ): Promise<{ status: number; body: { app_run?: { id: string }; type?: string; message?: string } }> {
     const response = await fetch(`${url}${path}`, {
       method: 'POST',
       headers: { 'x-api-key': API_KEY, 'x-human-id': human, 'content-type': 'application/json' },
@@ -49,7 +54,11 @@ describe.each(await storeKinds())('app runs of a killed instance (%s)', (kind) =
   }
 
   async function conversationalSeconds(server: PalaverServer, runId: string) {
-    const rows = await server.services.store.db.selectFrom('usage_records').select(['human', 'value', 'metadata']).where('type', '=', 'conversational_seconds').execute();
+    const rows = await server.services.store.db
+      .selectFrom('usage_records')
+      .select(['human', 'value', 'metadata'])
+      .where('type', '=', 'conversational_seconds')
+      .execute();
     return rows.filter((row) => (JSON.parse(row.metadata) as { app_run?: string }).app_run === runId);
   }
 

@@ -28,7 +28,7 @@ describe.each(kinds)('credit idempotency under real concurrency (%s)', (kind) =>
       const ids = new Set<string>();
       for (const result of results) {
         if (result.status === 'fulfilled') ids.add(`${result.value.id}:${result.value.balance}`);
-        else if (ApiError.isInstance(result.reason) && (result.reason).status >= 500) serverErrors += 1;
+        else if (ApiError.isInstance(result.reason) && result.reason.status >= 500) serverErrors += 1;
         else otherErrors += 1;
       }
       // Every caller of the round saw the one original entry (same id, same balance).

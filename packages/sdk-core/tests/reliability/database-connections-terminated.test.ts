@@ -96,7 +96,10 @@ describe.runIf(withPostgres)('PostgreSQL connections terminated under the server
       );
       expect(terminated, 'connections terminated').toBeGreaterThanOrEqual(ROUNDS * TERMINATIONS_PER_ROUND);
       // A request whose connection was ended answers 503 (retry), never a 500; 0: the socket itself failed.
-      expect(Object.keys(during.failedStatuses).filter((status) => status !== '503'), `failed answers by status: ${JSON.stringify(during.failedStatuses)}; last: ${workload.failures.slice(-3).join(' | ')}`).toEqual([]);
+      expect(
+        Object.keys(during.failedStatuses).filter((status) => status !== '503'),
+        `failed answers by status: ${JSON.stringify(during.failedStatuses)}; last: ${workload.failures.slice(-3).join(' | ')}`,
+      ).toEqual([]);
       // Afterwards every request is answered, and correctly; the webhook dispatcher's loop still delivers.
       const after = new ContextWorkload(server, 0);
       for (let request = 0; request < 10; request += 1) await after.once();

@@ -46,20 +46,31 @@ describe.each(await storeKinds())('graceful shutdown on SIGTERM (%s)', (kind) =>
       const exiting = server.kill('SIGTERM');
       // No new connections while the platform winds down. The child handles the signal on its own schedule (a loaded
       // machine may take longer than a fixed wait): poll until a new connection is refused.
-      const refused = () => fetch(`${server.url}/health`).then(() => 'accepted', () => 'refused');
+      const refused = () =>
+        fetch(`${server.url}/health`).then(
+          () => 'accepted',
+          () => 'refused',
+        );
       await expect.poll(refused, { timeout: 10_000, interval: 50 }).toBe('refused');
       expect(server.alive(), 'still finishing its deliveries').toBe(true);
       // 0: the child's own deadline (10 s after SIGTERM) exits 1, so it closed inside it.
       expect(await exiting).toBe(0);
 
       // What the stopped instance left behind, read by a new one without its dispatcher.
-      const after = await createServer({ env: {}, config: { ...config, logLevel: 'silent', webhook: { dispatch: false } }, ...(schema ? { databaseSchema: schema } : {}) });
+      const after = await createServer({
+        env: {},
+        config: { ...config, logLevel: 'silent', webhook: { dispatch: false } },
+        ...(schema ? { databaseSchema: schema } : {}),
+      });
       try {
         const stored = await after.fetch(new Request(`http://palaver.test/v1/realtime/${session.id}`, { headers }));
         expect(await stored.json()).toMatchObject({ state: 'ended', ended_at: expect.any(String), _extra: { stop_reason: 'server_shutdown' } });
         const deliveries = await after.services.store.db.selectFrom('webhook_deliveries').select(['status']).execute();
         expect(deliveries.length).toBeGreaterThanOrEqual(3); // created, in progress, ended
-        expect(deliveries.filter((delivery) => delivery.status !== 'delivered'), 'deliveries left undelivered').toEqual([]);
+        expect(
+          deliveries.filter((delivery) => delivery.status !== 'delivered'),
+          'deliveries left undelivered',
+        ).toEqual([]);
       } finally {
         await after.close();
       }

@@ -86,7 +86,9 @@ describe('sessions whose host is lost (SQLite: the instance is killed and restar
 
       const session = await waitUntilEnded(restarted, lost.id, HOST_LOSS_WAIT_MS);
       expect(session).toMatchObject({ state: 'ended', ended_at: expect.any(String), _extra: { stop_reason: 'host_lost' } });
-      await expect.poll(() => endedEventsOf(receiver, lost.id), { timeout: 10_000 }).toEqual([expect.objectContaining({ _extra: { stop_reason: 'host_lost' } })]);
+      await expect
+        .poll(() => endedEventsOf(receiver, lost.id), { timeout: 10_000 })
+        .toEqual([expect.objectContaining({ _extra: { stop_reason: 'host_lost' } })]);
     } finally {
       await restarted.kill('SIGKILL');
     }
@@ -100,8 +102,16 @@ describe.runIf(withPostgres && (await withRedis()))('sessions whose host is lost
     const schema = uniqueSchema();
     const receiver = new WebhookReceiver();
     await receiver.start();
-    const config = { databaseUrl: postgresUrl, redisUrl, apiKey: 'pk_shared_lease_key_0123456789abcd', webhook: { url: receiver.url, secret: 'whsec_bGVhc2UtdGVzdC1zZWNyZXQ=' } };
-    const [doomed, survivor] = await Promise.all([startServerProcess(config, { databaseSchema: schema }), startServerProcess(config, { databaseSchema: schema })]);
+    const config = {
+      databaseUrl: postgresUrl,
+      redisUrl,
+      apiKey: 'pk_shared_lease_key_0123456789abcd',
+      webhook: { url: receiver.url, secret: 'whsec_bGVhc2UtdGVzdC1zZWNyZXQ=' },
+    };
+    const [doomed, survivor] = await Promise.all([
+      startServerProcess(config, { databaseSchema: schema }),
+      startServerProcess(config, { databaseSchema: schema }),
+    ]);
     try {
       const lost = await startSession(doomed);
       const endedByCaller = await startSession(doomed);
@@ -116,7 +126,9 @@ describe.runIf(withPostgres && (await withRedis()))('sessions whose host is lost
 
       const session = await waitUntilEnded(survivor, lost.id, HOST_LOSS_WAIT_MS);
       expect(session).toMatchObject({ state: 'ended', ended_at: expect.any(String), _extra: { stop_reason: 'host_lost' } });
-      await expect.poll(() => endedEventsOf(receiver, lost.id), { timeout: 10_000 }).toEqual([expect.objectContaining({ _extra: { stop_reason: 'host_lost' } })]);
+      await expect
+        .poll(() => endedEventsOf(receiver, lost.id), { timeout: 10_000 })
+        .toEqual([expect.objectContaining({ _extra: { stop_reason: 'host_lost' } })]);
     } finally {
       await Promise.all([doomed.kill('SIGKILL'), survivor.kill('SIGKILL')]);
       await receiver.close();
@@ -135,7 +147,11 @@ describe('a host that stalled past its lease (the room still exists)', () => {
       const human = await HumanParticipant.join(test.server.services.media.transport, session.id, 'hana');
       await human.waitForState('listening');
       // The host stops renewing (an event loop stalled longer than the lease): its lease is past.
-      await test.server.services.store.db.updateTable('session_leases').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('session_id', '=', session.id).execute();
+      await test.server.services.store.db
+        .updateTable('session_leases')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('session_id', '=', session.id)
+        .execute();
       expect(await test.server.services.realtime.reapLostSessions()).toBe(1);
       expect(await asHana.realtime.retrieve(session.id)).toMatchObject({ state: 'ended', _extra: { stop_reason: 'host_lost' } });
       await eventually(() => expect(human.errors).toEqual(['This session has ended: the server running its agent stopped responding.']));

@@ -110,7 +110,12 @@ describe('SIGTERM with chat completions still streaming after the grace period',
     expect(text).toBe('Half an answer');
     // The last two events: the error, then [DONE].
     expect(outcome.events.slice(-2)).toEqual([
-      { event: 'error', data: JSON.stringify({ error: { type: 'server_shutdown', code: 'server_shutdown', message: 'the server is shutting down; the completion was cut short' } }) },
+      {
+        event: 'error',
+        data: JSON.stringify({
+          error: { type: 'server_shutdown', code: 'server_shutdown', message: 'the server is shutting down; the completion was cut short' },
+        }),
+      },
       { event: undefined, data: '[DONE]' },
     ]);
 

@@ -50,30 +50,42 @@ describe('the shutdown notice reaches the human in the room (SIGTERM)', () => {
   async function backlog(server: ServerProcess, details: { url: string }, room: string): Promise<void> {
     const rooms = new RoomServiceClient(details.url, MEDIA_API_KEY, DEVELOPMENT_API_SECRET);
     const chunk = new Uint8Array(BACKLOG_PACKET_BYTES).fill(120);
-    await Promise.all(Array.from({ length: BACKLOG_PACKETS }, () => rooms.sendData(room, chunk, DataPacket_Kind.RELIABLE, { topic: 'backlog', destinationIdentities: ['listener'] })));
+    await Promise.all(
+      Array.from({ length: BACKLOG_PACKETS }, () =>
+        rooms.sendData(room, chunk, DataPacket_Kind.RELIABLE, { topic: 'backlog', destinationIdentities: ['listener'] }),
+      ),
+    );
     expect(server.alive()).toBe(true);
   }
 
-  it.each(['session', 'run'] as const)('a %s whose human still has data coming', async (kind) => {
-    const server = await startServerProcess();
-    let human: { room: Room; errors: string[] } | undefined;
-    try {
-      const answer =
-        kind === 'session'
-          ? await post<{ session: { id: string }; connection_details: { url: string; token: string } }>(server, '/v1/realtime/start', {
-              config: { general: {}, input: {}, output: {}, generative: { llm: 'builtin-offline' } },
-            })
-          : await post<{ app_run: { id: string }; connection_details: { url: string; token: string } }>(server, '/v1/app/run', { app: 'app_example_typed_chat' });
-      const room = 'session' in answer ? answer.session.id : answer.app_run.id;
-      human = await humanIn(answer.connection_details);
-      await backlog(server, answer.connection_details, room);
-      expect(await server.kill('SIGTERM')).toBe(0);
-      await expect.poll(() => human!.errors, { timeout: 2000 }).toContain(kind === 'session' ? 'The server is shutting down; this session has ended.' : 'The server is shutting down: the run has ended.');
-    } finally {
-      await human?.room.disconnect().catch(() => undefined);
-      await server.kill('SIGKILL');
-    }
-  }, 60_000);
+  it.each(['session', 'run'] as const)(
+    'a %s whose human still has data coming',
+    async (kind) => {
+      const server = await startServerProcess();
+      let human: { room: Room; errors: string[] } | undefined;
+      try {
+        const answer =
+          kind === 'session'
+            ? await post<{ session: { id: string }; connection_details: { url: string; token: string } }>(server, '/v1/realtime/start', {
+                config: { general: {}, input: {}, output: {}, generative: { llm: 'builtin-offline' } },
+              })
+            : await post<{ app_run: { id: string }; connection_details: { url: string; token: string } }>(server, '/v1/app/run', {
+                app: 'app_example_typed_chat',
+              });
+        const room = 'session' in answer ? answer.session.id : answer.app_run.id;
+        human = await humanIn(answer.connection_details);
+        await backlog(server, answer.connection_details, room);
+        expect(await server.kill('SIGTERM')).toBe(0);
+        await expect
+          .poll(() => human!.errors, { timeout: 2000 })
+          .toContain(kind === 'session' ? 'The server is shutting down; this session has ended.' : 'The server is shutting down: the run has ended.');
+      } finally {
+        await human?.room.disconnect().catch(() => undefined);
+        await server.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
 
   it.each(['session', 'run'] as const)('in process: a %s whose human has data queued just before the notice', async (kind) => {
     const test = await startTestServer('sqlite');
@@ -99,10 +111,11 @@ describe('the shutdown notice reaches the human in the room (SIGTERM)', () => {
         await close();
       };
       await test.close();
-      await expect.poll(() => human!.errors, { timeout: 2000 }).toContain(kind === 'session' ? 'The server is shutting down; this session has ended.' : 'The server is shutting down: the run has ended.');
+      await expect
+        .poll(() => human!.errors, { timeout: 2000 })
+        .toContain(kind === 'session' ? 'The server is shutting down; this session has ended.' : 'The server is shutting down: the run has ended.');
     } finally {
       await human?.room.disconnect().catch(() => undefined);
     }
   });
 });
-

@@ -34,10 +34,27 @@ async function sendFrames(url: URL, frames: Buffer[], options: { destroyAfter?: 
 
 /** The abuse each path gets; none may stop the server. */
 const abuses: Array<[name: string, run: (url: URL) => Promise<void>]> = [
-  ['one frame over the size limit (declared 1 MiB)', (url) => sendFrames(url, [clientFrame({ opcode: TEXT, payload: Buffer.alloc(16), declaredLength: 1 << 20 })])],
+  [
+    'one frame over the size limit (declared 1 MiB)',
+    (url) => sendFrames(url, [clientFrame({ opcode: TEXT, payload: Buffer.alloc(16), declaredLength: 1 << 20 })]),
+  ],
   ['a whole frame over the size limit (600 KiB sent)', (url) => sendFrames(url, [clientFrame({ opcode: BINARY, payload: randomBytes(600 * 1024) })])],
-  ['binary garbage', (url) => sendFrames(url, Array.from({ length: 20 }, () => clientFrame({ opcode: BINARY, payload: randomBytes(1 + Math.floor(Math.random() * 2000)) })))],
-  ['text garbage', (url) => sendFrames(url, ['{', 'null', '{"type":"start_session"}', 'x'.repeat(5000)].map((text) => clientFrame({ opcode: TEXT, payload: Buffer.from(text) })))],
+  [
+    'binary garbage',
+    (url) =>
+      sendFrames(
+        url,
+        Array.from({ length: 20 }, () => clientFrame({ opcode: BINARY, payload: randomBytes(1 + Math.floor(Math.random() * 2000)) })),
+      ),
+  ],
+  [
+    'text garbage',
+    (url) =>
+      sendFrames(
+        url,
+        ['{', 'null', '{"type":"start_session"}', 'x'.repeat(5000)].map((text) => clientFrame({ opcode: TEXT, payload: Buffer.from(text) })),
+      ),
+  ],
   ['invalid UTF-8 text', (url) => sendFrames(url, [clientFrame({ opcode: TEXT, payload: Buffer.from([0xc3, 0x28, 0xff]) })])],
   ['unmasked client frame', (url) => sendFrames(url, [clientFrame({ opcode: TEXT, payload: Buffer.from('hello'), masked: false })])],
   ['reserved opcode', (url) => sendFrames(url, [clientFrame({ opcode: 0x3, payload: Buffer.from('x') })])],

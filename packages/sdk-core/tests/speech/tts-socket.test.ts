@@ -35,7 +35,9 @@ async function rawSocket(url: string, headers: Record<string, string>) {
       if (found) return found;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    throw new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages.map((message) => [message.type, message.session, message.payload.message]))}`);
+    throw new Error(
+      `no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages.map((message) => [message.type, message.session, message.payload.message]))}`,
+    );
   };
   return { socket, messages, closed, waitFor, send: (message: unknown) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)) };
 }
@@ -78,7 +80,10 @@ describe.each(await storeKinds())('TTS websocket /v1/voice/websocket (%s)', (kin
       rms: tts.stream({ voice: 'flite-rms' }),
       kal: tts.stream({ voice: 'flite-kal16' }),
     };
-    const results = Object.fromEntries(Object.entries(streams).map(([name, stream]) => [name, collect(stream)])) as Record<keyof typeof texts, ReturnType<typeof collect>>;
+    const results = Object.fromEntries(Object.entries(streams).map(([name, stream]) => [name, collect(stream)])) as Record<
+      keyof typeof texts,
+      ReturnType<typeof collect>
+    >;
     // Interleave word by word across the three sessions, as three LLM token streams would arrive.
     const words = Object.fromEntries(Object.entries(texts).map(([name, text]) => [name, text.split(/(?<= )/)])) as Record<keyof typeof texts, string[]>;
     for (let index = 0; index < 12; index++) {
@@ -197,7 +202,7 @@ describe.each(await storeKinds())('TTS websocket /v1/voice/websocket (%s)', (kin
     const stream = tts.stream({ voice: 'flite-slt' });
     stream.push('Hello.').end();
     const error = await stream.finished.catch((failure: unknown) => failure);
-    expect(ConnectionError.isInstance(error) && (error).reason === 'unauthorized').toBe(true);
+    expect(ConnectionError.isInstance(error) && error.reason === 'unauthorized').toBe(true);
     await expect(collect(stream)).rejects.toThrow(/4401/);
     tts.close();
 

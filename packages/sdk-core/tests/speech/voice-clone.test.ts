@@ -5,8 +5,7 @@ import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { decodeAudio, medianPitch } from './speech-test-support.js';
 
-const SAMPLE =
-  'The weather today is quite pleasant, and we plan to walk along the river before dinner. Tomorrow we will visit the museum.';
+const SAMPLE = 'The weather today is quite pleasant, and we plan to walk along the river before dinner. Tomorrow we will visit the museum.';
 
 async function failure(promise: PromiseLike<unknown>): Promise<Error & { message: string; status?: number }> {
   try {

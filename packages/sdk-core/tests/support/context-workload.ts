@@ -53,7 +53,9 @@ export class ContextWorkload {
     const deadline = Date.now() + deadlineMs;
     while (this.counts.answered < target) {
       if (Date.now() > deadline) {
-        throw new Error(`${count} requests were not answered within ${deadlineMs} ms (${JSON.stringify(this.counts)}, last failures: ${this.failures.slice(-3).join(' | ')})`);
+        throw new Error(
+          `${count} requests were not answered within ${deadlineMs} ms (${JSON.stringify(this.counts)}, last failures: ${this.failures.slice(-3).join(' | ')})`,
+        );
       }
       if (!this.server.alive()) throw new Error(`the server exited:\n${this.server.stderr()}`);
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -87,7 +87,11 @@ describe.each(kinds)('webhook dispatcher killed mid-delivery (%s)', () => {
 
     running = await startChild(schema);
     await waitFor(() => receiver.deliveredIds().size >= EVENTS, 60_000, 'every event delivered');
-    await waitFor(async () => (await services.webhooks.listDeliveries(project, { status: 'delivered', limit: 1000 })).length === EVENTS, 20_000, 'all deliveries settled');
+    await waitFor(
+      async () => (await services.webhooks.listDeliveries(project, { status: 'delivered', limit: 1000 })).length === EVENTS,
+      20_000,
+      'all deliveries settled',
+    );
 
     const delivered = receiver.deliveredIds();
     expect(eventIds.every((id) => delivered.has(id))).toBe(true);
@@ -100,6 +104,8 @@ describe.each(kinds)('webhook dispatcher killed mid-delivery (%s)', () => {
       expect(standardWebhooksValid(SECRET, request.headers, request.body)).toBe(true);
     }
     expect(bodies.size).toBe(EVENTS);
-    console.log(`[dispatcher crash] ${receiver.requests.length} requests for ${EVENTS} events (${receiver.requests.length - EVENTS} repeats), ${killedInFlight} kills mid-delivery`);
+    console.log(
+      `[dispatcher crash] ${receiver.requests.length} requests for ${EVENTS} events (${receiver.requests.length - EVENTS} repeats), ${killedInFlight} kills mid-delivery`,
+    );
   }, 150_000);
 });

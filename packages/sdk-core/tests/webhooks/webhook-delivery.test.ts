@@ -47,7 +47,15 @@ describe.each(await storeKinds())('webhook delivery (%s)', (kind) => {
 
   it('retries through 500, a timeout, a reset and 429 Retry-After, then delivers every event with one webhook-id', async () => {
     const script = (attempt: number): ReceiverAction =>
-      attempt === 1 ? { status: 500 } : attempt === 2 ? 'hang' : attempt === 3 ? 'reset' : attempt === 4 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 };
+      attempt === 1
+        ? { status: 500 }
+        : attempt === 2
+          ? 'hang'
+          : attempt === 3
+            ? 'reset'
+            : attempt === 4
+              ? { status: 429, headers: { 'retry-after': '1' } }
+              : { status: 200 };
     const hook = await receiver(script);
     const projectId = await project();
     const { endpoint } = await test.server.services.webhooks.addEndpoint(projectId, { url: hook.url, secret: SECRET });
@@ -195,7 +203,15 @@ describe.each(await storeKinds())('webhook delivery (%s)', (kind) => {
   it('refuses private and loopback URLs unless configuration allows them', async () => {
     const strict = new WebhookService(test.server.services.store, new Uint8Array(32), { allowPrivateAddresses: false });
     const projectId = await project();
-    for (const url of ['http://127.0.0.1:9/hook', 'http://localhost/hook', 'http://10.1.2.3/', 'http://169.254.169.254/latest', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'ftp://example.com/']) {
+    for (const url of [
+      'http://127.0.0.1:9/hook',
+      'http://localhost/hook',
+      'http://10.1.2.3/',
+      'http://169.254.169.254/latest',
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'ftp://example.com/',
+    ]) {
       const error = await strict.addEndpoint(projectId, { url }).catch((caught: unknown) => caught);
       expect(BadRequestError.isInstance(error), url).toBe(true);
       expect((error as BadRequestError).message).toMatch(/^url: /);

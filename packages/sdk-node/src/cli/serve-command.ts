@@ -13,15 +13,15 @@ export async function serveCommand(options: ServeOptions): Promise<void> {
     config: {
       ...(options.port !== undefined ? { port: Number(options.port) } : {}),
       ...(options.host !== undefined ? { host: options.host } : {}),
-      ...(database !== undefined
-        ? /^postgres(ql)?:\/\//.test(database)
-          ? { databaseUrl: database }
-          : { database }
-        : {}),
+      ...(database !== undefined ? (/^postgres(ql)?:\/\//.test(database) ? { databaseUrl: database } : { database }) : {}),
     },
   });
   const url = await server.listen();
-  const storage = server.config.databaseUrl ? 'PostgreSQL' : server.config.database === ':memory:' ? 'SQLite (in memory)' : `SQLite (${server.config.database})`;
+  const storage = server.config.databaseUrl
+    ? 'PostgreSQL'
+    : server.config.database === ':memory:'
+      ? 'SQLite (in memory)'
+      : `SQLite (${server.config.database})`;
   process.stdout.write(
     [
       '',

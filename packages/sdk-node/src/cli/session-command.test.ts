@@ -51,7 +51,10 @@ async function startWorker(url: string): Promise<{ rooms: Room[]; close(): Promi
       if (message.case === 'register') resolveRegistered();
       if (message.case === 'availability') {
         const job = message.value.job!;
-        send({ case: 'availability', value: new AvailabilityResponse({ jobId: job.id, available: true, participantIdentity: `agent-${job.id}`, participantName: WORKER }) });
+        send({
+          case: 'availability',
+          value: new AvailabilityResponse({ jobId: job.id, available: true, participantIdentity: `agent-${job.id}`, participantName: WORKER }),
+        });
       }
       if (message.case === 'assignment') {
         const room = new Room();
@@ -99,7 +102,10 @@ describe('palaver session', () => {
     expect(field('url')).toBe(url.replace(/^http/, 'ws'));
     expect(field('token')).toMatch(/^ey/);
     const session = await client.realtime.retrieve(id);
-    expect(session).toMatchObject({ state: 'in_progress', config: { general: { agent: { type: 'livekit_worker', agent_name: WORKER, metadata: 'from the CLI' } } } });
+    expect(session).toMatchObject({
+      state: 'in_progress',
+      config: { general: { agent: { type: 'livekit_worker', agent_name: WORKER, metadata: 'from the CLI' } } },
+    });
     // The human joins with what was printed.
     const human = new Room();
     await human.connect(field('url')!, field('token')!, { autoSubscribe: false, dynacast: false });

@@ -40,13 +40,14 @@ async function reaching<T>(call: () => Promise<T>): Promise<T> {
  */
 export function sessionConfig(options: SessionStartOptions): RealtimeSessionConfigCreate {
   const timeLimit = options.timeLimit === undefined ? undefined : Number(options.timeLimit);
-  if (timeLimit !== undefined && !(Number.isInteger(timeLimit) && timeLimit > 0)) throw new Error(`--time-limit ${options.timeLimit} is not a whole number of seconds`);
+  if (timeLimit !== undefined && !(Number.isInteger(timeLimit) && timeLimit > 0))
+    throw new Error(`--time-limit ${options.timeLimit} is not a whole number of seconds`);
   const general = timeLimit !== undefined ? { time_limit_s: timeLimit } : {};
   if (options.worker !== undefined) {
     const agent = { type: 'livekit_worker' as const, agent_name: options.worker, ...(options.metadata !== undefined ? { metadata: options.metadata } : {}) };
     return { general: { ...general, agent } };
   }
-  if (options.metadata !== undefined) throw new Error('--metadata is handed to a worker\'s job: use it with --worker');
+  if (options.metadata !== undefined) throw new Error("--metadata is handed to a worker's job: use it with --worker");
   return { general, input: {}, output: {}, generative: { llm: options.llm ?? DEFAULT_LLM } };
 }
 

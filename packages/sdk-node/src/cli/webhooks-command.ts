@@ -29,7 +29,9 @@ export async function webhooksCommand(action: string, argument: string | undefin
     switch (action) {
       case 'list':
         for (const endpoint of await webhooks.listEndpoints(project)) {
-          write(`${endpoint.id}\t${endpoint.enabled ? 'enabled' : `disabled (${endpoint.disabled_reason ?? 'manually'})`}\t${endpoint.url}${endpoint.configured ? '\t(from PALAVER_WEBHOOK_URL)' : ''}`);
+          write(
+            `${endpoint.id}\t${endpoint.enabled ? 'enabled' : `disabled (${endpoint.disabled_reason ?? 'manually'})`}\t${endpoint.url}${endpoint.configured ? '\t(from PALAVER_WEBHOOK_URL)' : ''}`,
+          );
         }
         return;
       case 'add': {
@@ -44,7 +46,12 @@ export async function webhooksCommand(action: string, argument: string | undefin
         return;
       case 'enable':
       case 'disable': {
-        const endpoint = await webhooks.setEndpointEnabled(project, required('endpoint id'), action === 'enable', action === 'disable' ? 'disabled from the CLI' : null);
+        const endpoint = await webhooks.setEndpointEnabled(
+          project,
+          required('endpoint id'),
+          action === 'enable',
+          action === 'disable' ? 'disabled from the CLI' : null,
+        );
         write(`${endpoint.id}\t${endpoint.enabled ? 'enabled' : 'disabled'}`);
         return;
       }
@@ -54,7 +61,9 @@ export async function webhooksCommand(action: string, argument: string | undefin
           ...(options.event ? { eventId: options.event } : {}),
           ...(options.limit ? { limit: Number(options.limit) } : {}),
         })) {
-          write(`${delivery.id}\t${delivery.event_type}\t${delivery.status}\tattempts ${delivery.attempts}\tlast ${delivery.last_status ?? delivery.last_error ?? '-'}\t${delivery.created_at}`);
+          write(
+            `${delivery.id}\t${delivery.event_type}\t${delivery.status}\tattempts ${delivery.attempts}\tlast ${delivery.last_status ?? delivery.last_error ?? '-'}\t${delivery.created_at}`,
+          );
         }
         return;
       case 'show': {

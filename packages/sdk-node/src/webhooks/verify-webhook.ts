@@ -8,7 +8,9 @@ export class WebhookVerificationError extends Error {
 
   /** Works across copies of the package (realms, bundles). */
   static isInstance(value: unknown): value is WebhookVerificationError {
-    return typeof value === 'object' && value !== null && (value as { constructor?: { marker?: symbol } }).constructor?.marker === WebhookVerificationError.marker;
+    return (
+      typeof value === 'object' && value !== null && (value as { constructor?: { marker?: symbol } }).constructor?.marker === WebhookVerificationError.marker
+    );
   }
 }
 
@@ -73,12 +75,7 @@ function parseMessage(body: string): WebhookMessage {
  * const message = verifyWebhook(rawBody, request.headers, process.env.PALAVER_WEBHOOK_SECRET!);
  * if (message.type === 'usage.tracked') await bill(message.payload);
  */
-export function verifyWebhook(
-  rawBody: string | Uint8Array,
-  headers: HeaderSource,
-  secret: string,
-  options: VerifyWebhookOptions = {},
-): WebhookMessage {
+export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderSource, secret: string, options: VerifyWebhookOptions = {}): WebhookMessage {
   if (!secret) throw new TypeError('verifyWebhook: a secret is required');
   const body = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   const id = header(headers, 'webhook-id');

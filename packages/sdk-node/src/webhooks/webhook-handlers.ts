@@ -30,7 +30,10 @@ async function handle(rawBody: string | Uint8Array, headers: HeaderSource, optio
     throw error;
   }
   try {
-    const webhookId = typeof (headers as Headers).get === 'function' ? ((headers as Headers).get('webhook-id') ?? undefined) : (headers as Record<string, string | undefined>)['webhook-id'];
+    const webhookId =
+      typeof (headers as Headers).get === 'function'
+        ? ((headers as Headers).get('webhook-id') ?? undefined)
+        : (headers as Record<string, string | undefined>)['webhook-id'];
     await options.onEvent(message, { webhookId });
     return { status: 200, body: JSON.stringify({ ok: true }) };
   } catch (error) {
@@ -106,7 +109,10 @@ export function createExpressWebhookMiddleware(
       let body: string | Uint8Array | undefined;
       if (typeof request.body === 'string' || request.body instanceof Uint8Array) body = request.body;
       else if (request.body !== undefined && request.body !== null && Object.keys(request.body).length > 0) {
-        response.status(500).type('application/json').send(JSON.stringify({ error: 'webhook body was parsed before verification; use express.raw()' }));
+        response
+          .status(500)
+          .type('application/json')
+          .send(JSON.stringify({ error: 'webhook body was parsed before verification; use express.raw()' }));
         return;
       } else body = await readStream(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY);
       const answer = body === undefined ? { status: 413, body: JSON.stringify({ error: 'body too large' }) } : await handle(body, request.headers, options);

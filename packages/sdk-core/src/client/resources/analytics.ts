@@ -17,10 +17,6 @@ export class Analytics extends Resource {
     query: RouteInput<Routes['conversationMessages']>['query'],
     options?: RequestOptions,
   ): Promise<RouteOutput<Routes['conversationMessages']>> {
-    return this.http.call<Routes['conversationMessages']>(
-      { method: 'GET', path: '/v1/analytics/conversation_messages' },
-      { query },
-      options,
-    );
+    return this.http.call<Routes['conversationMessages']>({ method: 'GET', path: '/v1/analytics/conversation_messages' }, { query }, options);
   }
 }

@@ -19,10 +19,6 @@ export class AppTemplates extends Resource {
 
   /** @example const app = await client.appTemplates.apply('app_template_chat_bot', { name: 'My bot' }) */
   apply(templateId: string, body: RouteInput<Routes['apply']>['body'], options?: RequestOptions): Promise<App> {
-    return this.http.call<Routes['apply']>(
-      { method: 'POST', path: '/v1/app_template/{template}/apply' },
-      { params: { template: templateId }, body },
-      options,
-    );
+    return this.http.call<Routes['apply']>({ method: 'POST', path: '/v1/app_template/{template}/apply' }, { params: { template: templateId }, body }, options);
   }
 }

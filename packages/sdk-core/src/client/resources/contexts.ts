@@ -40,11 +40,7 @@ export class Contexts extends Resource {
    * const { values } = await client.contexts.list(['context_01...', 'context_02...']);
    */
   list(contextIds: readonly string[], options?: RequestOptions): Promise<RouteOutput<Routes['list']>> {
-    return this.http.call<Routes['list']>(
-      { method: 'GET', path: '/v1/llm/context/list' },
-      { query: { context_ids: commaSeparated(contextIds) } },
-      options,
-    );
+    return this.http.call<Routes['list']>({ method: 'GET', path: '/v1/llm/context/list' }, { query: { context_ids: commaSeparated(contextIds) } }, options);
   }
 
   /**

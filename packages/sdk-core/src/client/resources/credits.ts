@@ -32,19 +32,11 @@ export class Credits extends Resource {
    * console.log(entry.balance);
    */
   createLedgerEntry(creditId: string, body: RouteInput<Routes['createLedgerEntry']>['body'], options?: RequestOptions): Promise<CreditLedgerEntry> {
-    return this.http.call<Routes['createLedgerEntry']>(
-      { method: 'POST', path: '/v1/credit/{credit}/ledger' },
-      { params: { credit: creditId }, body },
-      options,
-    );
+    return this.http.call<Routes['createLedgerEntry']>({ method: 'POST', path: '/v1/credit/{credit}/ledger' }, { params: { credit: creditId }, body }, options);
   }
 
   /** The human's latest entry; its `balance` is the current balance. */
   latestLedgerEntry(creditId: string, options?: RequestOptions): Promise<CreditLedgerEntry> {
-    return this.http.call<Routes['latestLedgerEntry']>(
-      { method: 'GET', path: '/v1/credit/{credit}/ledger/latest' },
-      { params: { credit: creditId } },
-      options,
-    );
+    return this.http.call<Routes['latestLedgerEntry']>({ method: 'GET', path: '/v1/credit/{credit}/ledger/latest' }, { params: { credit: creditId } }, options);
   }
 }

@@ -14,10 +14,7 @@ export class Partner extends Resource {
    *   config: { general: {}, input: {}, generative: {}, output: {} },
    * });
    */
-  startAvatarSession(
-    body: RouteInput<Routes['startAvatarSession']>['body'],
-    options?: RequestOptions,
-  ): Promise<RouteOutput<Routes['startAvatarSession']>> {
+  startAvatarSession(body: RouteInput<Routes['startAvatarSession']>['body'], options?: RequestOptions): Promise<RouteOutput<Routes['startAvatarSession']>> {
     return this.http.call<Routes['startAvatarSession']>({ method: 'POST', path: '/v1/partner_a/session/avatar_a' }, { body }, options);
   }
 

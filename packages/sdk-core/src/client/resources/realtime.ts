@@ -28,11 +28,7 @@ export class RealtimeSessions extends Resource {
 
   /** @example await client.realtime.update(session.id, { output: { speech_synthesis_enabled: false } }) */
   update(sessionId: string, body: RouteInput<Routes['update']>['body'], options?: RequestOptions): Promise<RealtimeSessionRecord> {
-    return this.http.call<Routes['update']>(
-      { method: 'POST', path: '/v1/realtime/{session}/update' },
-      { params: { session: sessionId }, body },
-      options,
-    );
+    return this.http.call<Routes['update']>({ method: 'POST', path: '/v1/realtime/{session}/update' }, { params: { session: sessionId }, body }, options);
   }
 
   end(sessionId: string, options?: RequestOptions): Promise<RealtimeSessionRecord> {
@@ -41,11 +37,7 @@ export class RealtimeSessions extends Resource {
 
   /** API key only. @example await client.realtime.speak(session.id, { text: 'One moment please.' }) */
   speak(sessionId: string, body: RouteInput<Routes['speak']>['body'], options?: RequestOptions): Promise<RealtimeSessionRecord> {
-    return this.http.call<Routes['speak']>(
-      { method: 'POST', path: '/v1/realtime/{session}/speak' },
-      { params: { session: sessionId }, body },
-      options,
-    );
+    return this.http.call<Routes['speak']>({ method: 'POST', path: '/v1/realtime/{session}/speak' }, { params: { session: sessionId }, body }, options);
   }
 
   /**

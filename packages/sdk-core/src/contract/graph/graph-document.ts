@@ -20,7 +20,6 @@ export const PadConstraintSchema: z.ZodType<PadConstraint> = z.lazy(() =>
   }),
 );
 
-
 /** Identifier of a node or pad inside one graph. */
 export const GraphNodeId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected 1-128 characters of letters, digits, _ - . :');
 /** Pad ids are names chosen in an editor (sub graph pads may hold spaces): 1-128 printable characters. */

@@ -20,7 +20,18 @@ import type { NodeSpec } from './node-spec.js';
  */
 export const nodeCatalogue: Readonly<Record<string, NodeSpec>> = Object.freeze(
   Object.fromEntries(
-    [...mediaNodes, ...speechNodes, ...llmNodes, ...toolNodes, ...inputNodes, ...primitiveNodes, ...logicNodes, ...timingNodes, ...utilityNodes, ...subgraphNodes].map((spec) => [spec.type, spec]),
+    [
+      ...mediaNodes,
+      ...speechNodes,
+      ...llmNodes,
+      ...toolNodes,
+      ...inputNodes,
+      ...primitiveNodes,
+      ...logicNodes,
+      ...timingNodes,
+      ...utilityNodes,
+      ...subgraphNodes,
+    ].map((spec) => [spec.type, spec]),
   ),
 );
 

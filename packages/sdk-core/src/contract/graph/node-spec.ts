@@ -78,8 +78,20 @@ export const t = {
 
 /** Pad spec shorthands: `propertySink('model', [t.string()], 'default')`. */
 export const pad = {
-  propertySink: (id: string, types: PadConstraints, defaultValue: unknown = null, extra: Partial<PadSpec> = {}): PadSpec => ({ id, kind: 'PropertySinkPad', types, default: defaultValue, ...extra }),
-  propertySource: (id: string, types: PadConstraints, defaultValue: unknown = null, extra: Partial<PadSpec> = {}): PadSpec => ({ id, kind: 'PropertySourcePad', types, default: defaultValue, ...extra }),
+  propertySink: (id: string, types: PadConstraints, defaultValue: unknown = null, extra: Partial<PadSpec> = {}): PadSpec => ({
+    id,
+    kind: 'PropertySinkPad',
+    types,
+    default: defaultValue,
+    ...extra,
+  }),
+  propertySource: (id: string, types: PadConstraints, defaultValue: unknown = null, extra: Partial<PadSpec> = {}): PadSpec => ({
+    id,
+    kind: 'PropertySourcePad',
+    types,
+    default: defaultValue,
+    ...extra,
+  }),
   sink: (id: string, types: PadConstraints, extra: Partial<PadSpec> = {}): PadSpec => ({ id, kind: 'StatelessSinkPad', types, ...extra }),
   source: (id: string, types: PadConstraints, extra: Partial<PadSpec> = {}): PadSpec => ({ id, kind: 'StatelessSourcePad', types, ...extra }),
 };

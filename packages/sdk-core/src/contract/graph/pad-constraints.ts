@@ -53,7 +53,7 @@ function tighter(a: number | null | undefined, b: number | null | undefined, pic
 }
 
 function optionKey(option: unknown): string {
-  return typeof option === 'object' && option !== null && 'id' in option ? String((option).id) : String(option);
+  return typeof option === 'object' && option !== null && 'id' in option ? String(option.id) : String(option);
 }
 
 /** The common part of two single constraints, or undefined when they cannot meet. */

@@ -140,7 +140,8 @@ export class AppRun extends EventEmitter<AppRunEvents> {
         ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       });
       const runs = new AppRuns(http);
-      const created = 'graph' in body ? await runs.createFromGraph(body, { signal: controller.signal }) : await runs.create(body, { signal: controller.signal });
+      const created =
+        'graph' in body ? await runs.createFromGraph(body, { signal: controller.signal }) : await runs.create(body, { signal: controller.signal });
       details = created.connection_details;
       if (controller.signal.aborted) throw new AbortError('disconnect() was called while the run was being created');
       this.creating = undefined;
@@ -289,7 +290,7 @@ export class AppRun extends EventEmitter<AppRunEvents> {
       for (const { node, pad } of this.subscriptions.values()) this.sendSubscribe(node, pad);
     }
     if (status === 'not_connected' && previous !== 'not_connected') {
-      this.api.failAll(new ConnectionError('closed', 'the run\'s connection ended'));
+      this.api.failAll(new ConnectionError('closed', "the run's connection ended"));
     }
   }
 

@@ -42,7 +42,7 @@ describe('RuntimeApiClient', () => {
     expect(client.inFlight).toBe(0);
   });
 
-  it('rejects with a RuntimeApiError carrying the run\'s message; unknown req_ids and other clients\' requests are ignored', async () => {
+  it("rejects with a RuntimeApiError carrying the run's message; unknown req_ids and other clients' requests are ignored", async () => {
     const { client, sent } = recordingClient();
     const refused = client.request({ type: 'subscribe', node_id: 'nope', pad_id: 'x' });
     await Promise.resolve();
@@ -72,15 +72,17 @@ describe('RuntimeApiClient', () => {
     expect((second as Error).message).toContain('did not complete');
   });
 
-  it('aborts with the caller\'s signal, fails everything when the connection ends, and reports send failures', async () => {
+  it("aborts with the caller's signal, fails everything when the connection ends, and reports send failures", async () => {
     const { client } = recordingClient();
     const controller = new AbortController();
     const aborted = client.request({ type: 'get_value', node_id: 'a', pad_id: 'b' }, { signal: controller.signal }).catch((error: unknown) => error);
     controller.abort();
     expect(AbortError.isInstance(await aborted)).toBe(true);
-    await expect(client.request({ type: 'get_value', node_id: 'a', pad_id: 'b' }, { signal: controller.signal })).rejects.toSatisfy((error) => AbortError.isInstance(error));
+    await expect(client.request({ type: 'get_value', node_id: 'a', pad_id: 'b' }, { signal: controller.signal })).rejects.toSatisfy((error) =>
+      AbortError.isInstance(error),
+    );
     const pending = client.request({ type: 'get_value', node_id: 'a', pad_id: 'b' });
-    client.failAll(new ConnectionError('closed', 'the run\'s connection ended'));
+    client.failAll(new ConnectionError('closed', "the run's connection ended"));
     await expect(pending).rejects.toThrow("the run's connection ended");
 
     const offline = recordingClient({ send: () => Promise.reject(new ConnectionError('closed', 'cannot send data while not_connected')) });
@@ -88,7 +90,7 @@ describe('RuntimeApiClient', () => {
     expect(offline.client.inFlight).toBe(0);
   });
 
-  it('hands the run\'s events over as they come', () => {
+  it("hands the run's events over as they come", () => {
     const { client, events } = recordingClient();
     client.receive({ type: 'event', payload: { type: 'value', node_id: 'stt', pad_id: 'text', value: { type: 'string', value: 'hello' } } });
     client.receive({ type: 'event', payload: { type: 'logs', items: [{ message: 'started', level: 'info', timestamp: '2026-01-01T00:00:00Z' }] } });

@@ -70,6 +70,10 @@ export class AgentToolRunner {
         signal,
       });
     }
-    return this.dependencies.clientCalls.call(definition, { id: call.id, tool_definition_id: definition.id, function: { name: definition.name, arguments: args } }, signal);
+    return this.dependencies.clientCalls.call(
+      definition,
+      { id: call.id, tool_definition_id: definition.id, function: { name: definition.name, arguments: args } },
+      signal,
+    );
   }
 }

@@ -118,23 +118,25 @@ export async function runTurn(context: TurnContext, turn: PendingTurn, index: nu
   if (turn.kind === 'user') {
     publisher.setState('thinking');
     const definitions = config.generative.tool_definitions;
-    answer = turn.prepared?.answer ?? answerWithTools(context.chat, {
-      principal: context.principal,
-      model: config.generative.llm.id,
-      messages: context.conversation.messages(buildSystemPrompt(config.generative)),
-      metadata: { realtime_session: context.sessionId },
-      signal,
-      tools: toolsForModel(definitions),
-      maxToolRounds: context.tools.tuning.maxRoundsPerTurn,
-      handler: turnToolHandler({
-        definitions,
-        runner: context.tools,
-        transcript,
-        streamTranscript: config.output.stream_transcript,
-        conversation: context.conversation,
-        commit: context.commit,
-      }),
-    });
+    answer =
+      turn.prepared?.answer ??
+      answerWithTools(context.chat, {
+        principal: context.principal,
+        model: config.generative.llm.id,
+        messages: context.conversation.messages(buildSystemPrompt(config.generative)),
+        metadata: { realtime_session: context.sessionId },
+        signal,
+        tools: toolsForModel(definitions),
+        maxToolRounds: context.tools.tuning.maxRoundsPerTurn,
+        handler: turnToolHandler({
+          definitions,
+          runner: context.tools,
+          transcript,
+          streamTranscript: config.output.stream_transcript,
+          conversation: context.conversation,
+          commit: context.commit,
+        }),
+      });
     pieces = answer.pieces;
   } else {
     pieces = once(turn.text);

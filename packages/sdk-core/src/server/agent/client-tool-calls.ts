@@ -55,7 +55,10 @@ export class ClientToolCalls {
         signal.removeEventListener('abort', aborted);
         this.pending.delete(id);
       };
-      const cancel = () => void this.send({ type: 'cancel', call_id: id }).catch((error: unknown) => this.logger.debug({ err: error, call: id }, 'could not cancel a client tool call'));
+      const cancel = () =>
+        void this.send({ type: 'cancel', call_id: id }).catch((error: unknown) =>
+          this.logger.debug({ err: error, call: id }, 'could not cancel a client tool call'),
+        );
       const entry: PendingCall = {
         acked: false,
         settle: (result) => {

@@ -1,6 +1,15 @@
 import type { Logger } from 'pino';
 import type { RemoteAudioTrack } from '../engines/media/index.js';
-import { LinearResampler, type SttEngine, type SttSession, type TranscriptWord, VAD_SAMPLE_RATE, type VadEvent, type VadStream, type VoiceActivityDetector } from '../engines/speech/index.js';
+import {
+  LinearResampler,
+  type SttEngine,
+  type SttSession,
+  type TranscriptWord,
+  VAD_SAMPLE_RATE,
+  type VadEvent,
+  type VadStream,
+  type VoiceActivityDetector,
+} from '../engines/speech/index.js';
 import type { EndOfTurnReason } from '../../contract/sdk.js';
 import type { EndOfTurnDecision } from '../kernel/ports/turn-metrics.js';
 import { RecentAudio } from './recent-audio.js';
@@ -312,7 +321,10 @@ export class HumanListener {
       // ("near the" / "nearby"), the longer wait of the two holds.
       // Words at the end the recogniser is unsure of do not decide how the turn ends, nor words it was mostly unsure of.
       const heard = heardConfidence(open.lastFinalWords);
-      const decision = longerWait(turnEndWait(this.options.turnDetection, text, heard), early === undefined ? undefined : turnEndWait(this.options.turnDetection, early));
+      const decision = longerWait(
+        turnEndWait(this.options.turnDetection, text, heard),
+        early === undefined ? undefined : turnEndWait(this.options.turnDetection, early),
+      );
       const remaining = Math.max(0, decision.waitMs - (performance.now() - speechEndedAt));
       const decide = () => {
         if (open.pause !== pause || this.open !== open) return;
@@ -365,7 +377,18 @@ export class HumanListener {
         this.options.callbacks.failed(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    const open: OpenUtterance = { session, handler, startedAt, segments: [], lastFinalWords: [], text: '', settledText: '', earlyRead: false, pause: undefined, resumptions: 0 };
+    const open: OpenUtterance = {
+      session,
+      handler,
+      startedAt,
+      segments: [],
+      lastFinalWords: [],
+      text: '',
+      settledText: '',
+      earlyRead: false,
+      pause: undefined,
+      resumptions: 0,
+    };
     this.open = open;
     if (!session) return;
     session.on('transcript', (transcript) => {

@@ -11,7 +11,13 @@ export async function settleWithin(step: Promise<unknown>, timeoutMs: number): P
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
   try {
-    return await Promise.race([step.then(() => 'done' as const, () => 'failed' as const), timeout]);
+    return await Promise.race([
+      step.then(
+        () => 'done' as const,
+        () => 'failed' as const,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

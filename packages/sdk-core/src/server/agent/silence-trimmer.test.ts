@@ -18,7 +18,10 @@ describe('trimSilence', () => {
   it('keeps only the asked silence before the first and after the last sound, across chunks', async () => {
     const silence = (count: number) => Array<number>(count).fill(0);
     const trimmed = await collect(
-      trimSilence(chunks(silence(50), [...silence(50), 1000, 2000], silence(20), [3000, ...silence(100)], silence(100)), { keepLeadingMs: 5, keepTrailingMs: 10 }),
+      trimSilence(chunks(silence(50), [...silence(50), 1000, 2000], silence(20), [3000, ...silence(100)], silence(100)), {
+        keepLeadingMs: 5,
+        keepTrailingMs: 10,
+      }),
     );
     expect(trimmed).toEqual([...silence(5), 1000, 2000, ...silence(20), 3000, ...silence(10)]);
   });

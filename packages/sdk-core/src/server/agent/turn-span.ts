@@ -26,7 +26,11 @@ export async function traceTurn(
   const startedAt = turn.kind === 'user' ? turn.endedAtClock : turn.receivedAtClock;
   const span = tracer.startSpan('agent turn', {
     startTime: wallClock(startedAt),
-    attributes: { 'palaver.session.id': where.sessionId, 'palaver.turn.index': where.index, 'palaver.turn.source': turn.kind === 'user' ? turn.source : 'scripted' },
+    attributes: {
+      'palaver.session.id': where.sessionId,
+      'palaver.turn.index': where.index,
+      'palaver.turn.source': turn.kind === 'user' ? turn.source : 'scripted',
+    },
   });
   const interrupted = () => {
     const reason: unknown = signal.reason;

@@ -3,7 +3,15 @@ import type { Logger } from 'pino';
 import type { ContextMessageCreateParams } from '../../contract/contexts.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
 import { parseDataPacket } from '../../contract/sdk.js';
-import type { AgentRoomConnection, AgentTransport, AudioOutput, IncomingTextStream, ReceivedData, RemoteAudioTrack, RoomParticipant } from '../engines/media/index.js';
+import type {
+  AgentRoomConnection,
+  AgentTransport,
+  AudioOutput,
+  IncomingTextStream,
+  ReceivedData,
+  RemoteAudioTrack,
+  RoomParticipant,
+} from '../engines/media/index.js';
 import type { Speech, SttEngine, VoiceActivityDetector } from '../engines/speech/index.js';
 import type { OutboundPolicy } from '../kernel/outbound/index.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
@@ -29,7 +37,15 @@ import { speechBudgetRefusal } from './speech-budget.js';
 import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
 import { traceTurn } from './turn-span.js';
 import { UtteranceTranscript } from './utterance-transcript.js';
-import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, CHAT_INPUT_TOPIC, CHAT_STREAM_TOPIC, ERROR_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
+import {
+  AGENT_IDENTITY,
+  AGENT_STATE_ATTRIBUTE,
+  CHAT_INPUT_TOPIC,
+  CHAT_STREAM_TOPIC,
+  ERROR_TOPIC,
+  TOOL_CALL_TOPIC,
+  TURN_METRICS_TOPIC,
+} from '../../contract/wire.js';
 import type { AgentTurnMetrics } from '../../contract/sdk.js';
 
 /** Longest wait for one step of leaving (unpublish, leave). */
@@ -145,9 +161,8 @@ export class VoiceAgent implements AgentSessionHandle {
         signal,
       }),
     );
-    this.presence = new HumanPresence(
-      { joinTimeoutMs: dependencies.tuning.humanJoinTimeoutMs, leftGraceMs: dependencies.tuning.humanLeftGraceMs },
-      (detail) => this.stopByItself('human_left', detail),
+    this.presence = new HumanPresence({ joinTimeoutMs: dependencies.tuning.humanJoinTimeoutMs, leftGraceMs: dependencies.tuning.humanLeftGraceMs }, (detail) =>
+      this.stopByItself('human_left', detail),
     );
     this.conversationTime = new ConversationTime(dependencies.conversation, spec.principal, this.sessionId, {
       checkMs: dependencies.tuning.conversationCheckMs ?? 2000,
@@ -283,7 +298,9 @@ export class VoiceAgent implements AgentSessionHandle {
     this.pendingTrack = undefined;
     this.listener?.close();
     if (!this.stt) {
-      this.sendError(`Speech input needs a speech-to-text provider, and none is available on this server (${this.sttUnavailableReason}). Type your messages instead.`);
+      this.sendError(
+        `Speech input needs a speech-to-text provider, and none is available on this server (${this.sttUnavailableReason}). Type your messages instead.`,
+      );
     }
     const listener = new HumanListener({
       track,
@@ -314,7 +331,11 @@ export class VoiceAgent implements AgentSessionHandle {
       if (this.config.input.interruptable) this.interrupt('the human spoke');
       else if (!this.config.input.parallel_listening) return undefined;
     }
-    const transcript = new UtteranceTranscript(this.connection, { agent: false, speaker: track.participant.identity, trackSid: track.trackSid, createdAt: startedAt }, this.logger);
+    const transcript = new UtteranceTranscript(
+      this.connection,
+      { agent: false, speaker: track.participant.identity, trackSid: track.trackSid, createdAt: startedAt },
+      this.logger,
+    );
     let discarded = 0;
     // The segment's final may read other words than the decoder's early ones: the answer to those is thrown away.
     const prepare = (text: string) => {
@@ -461,28 +482,30 @@ export class VoiceAgent implements AgentSessionHandle {
     const index = this.turns++;
     try {
       // The turn runs inside its trace span, so the LLM gateway's span is the span's child.
-      const outcome = await traceTurn(turn, { sessionId: this.sessionId, index }, controller.signal, () => runTurn(
-        {
-          sessionId: this.sessionId,
-          principal: this.spec.principal,
-          config: this.config,
-          chat: this.dependencies.chat,
-          connection: this.connection,
-          audioTrackSid: this.output.trackSid,
-          speaker: this.speaker,
-          publisher: this.publisher,
-          conversation: this.conversation,
-          voice: () => this.sessionVoice(),
-          commit: (message) => this.commit(message),
-          recordSpeech: (voice, seconds) => this.recordSpeech(voice, seconds),
-          speechBudget: () => speechBudgetRefusal(this.dependencies.voices, this.spec.principal),
-          tools: this.toolRunner,
-          logger: this.logger,
-        },
-        turn,
-        index,
-        controller.signal,
-      ));
+      const outcome = await traceTurn(turn, { sessionId: this.sessionId, index }, controller.signal, () =>
+        runTurn(
+          {
+            sessionId: this.sessionId,
+            principal: this.spec.principal,
+            config: this.config,
+            chat: this.dependencies.chat,
+            connection: this.connection,
+            audioTrackSid: this.output.trackSid,
+            speaker: this.speaker,
+            publisher: this.publisher,
+            conversation: this.conversation,
+            voice: () => this.sessionVoice(),
+            commit: (message) => this.commit(message),
+            recordSpeech: (voice, seconds) => this.recordSpeech(voice, seconds),
+            speechBudget: () => speechBudgetRefusal(this.dependencies.voices, this.spec.principal),
+            tools: this.toolRunner,
+            logger: this.logger,
+          },
+          turn,
+          index,
+          controller.signal,
+        ),
+      );
       this.logger.debug({ ...outcome.metrics }, 'agent turn');
       this.dependencies.onTurnMetrics?.(outcome.metrics);
       this.reportTurn(outcome.metrics);
@@ -513,7 +536,9 @@ export class VoiceAgent implements AgentSessionHandle {
       ...(metrics.responseMs !== undefined ? { response_ms: Math.round(metrics.responseMs) } : {}),
       ...(metrics.preparedAnswer !== undefined ? { prepared_answer: metrics.preparedAnswer } : {}),
       ...(metrics.discardedAnswers !== undefined ? { discarded_answers: metrics.discardedAnswers } : {}),
-      ...(metrics.endOfTurn ? { end_of_turn: { reason: metrics.endOfTurn.reason, probability: metrics.endOfTurn.probability, wait_ms: Math.round(metrics.endOfTurn.waitMs) } } : {}),
+      ...(metrics.endOfTurn
+        ? { end_of_turn: { reason: metrics.endOfTurn.reason, probability: metrics.endOfTurn.probability, wait_ms: Math.round(metrics.endOfTurn.waitMs) } }
+        : {}),
     };
     this.connection
       .sendData(JSON.stringify(wire), { topic: TURN_METRICS_TOPIC, reliable: true, destinationIdentities: [this.spec.humanIdentity] })

@@ -71,7 +71,9 @@ export async function callWebRequestTool(url: string, name: string, args: Record
   } catch (error) {
     options.signal.throwIfAborted();
     if (error instanceof OutboundRefusedError) {
-      return toolError(`the tool's URL was refused: ${error.message}${allowSettingOf(error, { loopback: 'PALAVER_LLM_ALLOW_LOOPBACK', private: 'PALAVER_LLM_ALLOW_PRIVATE' })}`);
+      return toolError(
+        `the tool's URL was refused: ${error.message}${allowSettingOf(error, { loopback: 'PALAVER_LLM_ALLOW_LOOPBACK', private: 'PALAVER_LLM_ALLOW_PRIVATE' })}`,
+      );
     }
     if (timeout.aborted) return toolError(`the tool's URL did not answer within ${Math.round(options.timeoutMs / 100) / 10} s`);
     const code = (error as { code?: unknown })?.code;

@@ -33,7 +33,12 @@ export function createRoutingAgentHost(dependencies: RoutingAgentHostDependencie
   const tuning = { ...DEFAULT_WORKER_AGENT_TUNING, ...dependencies.tuning };
   const running = new SessionRegistry<WorkerAgentSession>();
 
-  async function launchWorker(spec: AgentSessionSpec, events: AgentSessionEvents, agentName: string, metadata: string | undefined): Promise<{ session: WorkerAgentSession; handle: AgentSessionHandle }> {
+  async function launchWorker(
+    spec: AgentSessionSpec,
+    events: AgentSessionEvents,
+    agentName: string,
+    metadata: string | undefined,
+  ): Promise<{ session: WorkerAgentSession; handle: AgentSessionHandle }> {
     const id = spec.session.id;
     const session: WorkerAgentSession = new WorkerAgentSession(
       spec,

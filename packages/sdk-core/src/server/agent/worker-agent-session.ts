@@ -2,7 +2,15 @@ import type { Logger } from 'pino';
 import { AGENT_NAME_ATTRIBUTE, CHAT_STREAM_TOPIC, TRANSCRIPTION_FINAL_ATTRIBUTE, TRANSCRIPTION_STREAM_TOPIC } from '../../contract/wire.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
 import { BadRequestError } from '../../errors/api-error.js';
-import { type AgentDispatcher, type AgentRoomConnection, type AgentTransport, type IncomingTextStream, type RoomParticipant, RpcCallError, RpcErrorCode } from '../engines/media/index.js';
+import {
+  type AgentDispatcher,
+  type AgentRoomConnection,
+  type AgentTransport,
+  type IncomingTextStream,
+  type RoomParticipant,
+  RpcCallError,
+  RpcErrorCode,
+} from '../engines/media/index.js';
 import type { AgentSessionEvents, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
 import { HumanPresence } from './human-presence.js';
 import { SessionCountdown } from './session-countdown.js';
@@ -59,8 +67,13 @@ export class WorkerAgentSession {
   ) {
     this.logger = dependencies.logger.child({ session: spec.session.id, agentName: worker.agentName });
     const { tuning } = dependencies;
-    this.presence = new HumanPresence({ joinTimeoutMs: tuning.humanJoinTimeoutMs, leftGraceMs: tuning.humanLeftGraceMs }, (detail) => this.stopByItself('human_left', detail));
-    this.countdown = new SessionCountdown({ tick: () => undefined, expired: () => this.stopByItself('time_limit_exceeded', 'the session time limit was reached') });
+    this.presence = new HumanPresence({ joinTimeoutMs: tuning.humanJoinTimeoutMs, leftGraceMs: tuning.humanLeftGraceMs }, (detail) =>
+      this.stopByItself('human_left', detail),
+    );
+    this.countdown = new SessionCountdown({
+      tick: () => undefined,
+      expired: () => this.stopByItself('time_limit_exceeded', 'the session time limit was reached'),
+    });
   }
 
   get sessionId(): string {
@@ -85,11 +98,16 @@ export class WorkerAgentSession {
       observer.onTextStream(CHAT_STREAM_TOPIC, (stream) => void this.textStream(stream)),
     );
     try {
-      this.dispatchId = (await dispatcher.dispatch({ room, agentName: this.worker.agentName, ...(this.worker.metadata !== undefined ? { metadata: this.worker.metadata } : {}) })).id;
+      this.dispatchId = (
+        await dispatcher.dispatch({ room, agentName: this.worker.agentName, ...(this.worker.metadata !== undefined ? { metadata: this.worker.metadata } : {}) })
+      ).id;
       for (const participant of observer.participants()) this.participantJoined(participant);
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the agent of worker '${this.worker.agentName}' did not join within ${tuning.joinTimeoutMs / 1000} s`)), tuning.joinTimeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`the agent of worker '${this.worker.agentName}' did not join within ${tuning.joinTimeoutMs / 1000} s`)),
+          tuning.joinTimeoutMs,
+        );
       });
       await Promise.race([joined, timedOut]).finally(() => clearTimeout(timer));
     } catch (error) {
@@ -177,7 +195,9 @@ export class WorkerAgentSession {
         this.unsubscribe.push(observer.on('participantLeft', (participant) => participant.identity === agentIdentity && resolve()));
       });
       if (this.dispatchId) {
-        await this.dependencies.dispatcher.cancel(this.sessionId, this.dispatchId).catch((error: unknown) => this.logger.warn({ err: error }, 'deleting the dispatch failed'));
+        await this.dependencies.dispatcher
+          .cancel(this.sessionId, this.dispatchId)
+          .catch((error: unknown) => this.logger.warn({ err: error }, 'deleting the dispatch failed'));
       }
       if (reason !== 'ended' || agentHere()) {
         let timer: NodeJS.Timeout | undefined;

@@ -16,7 +16,11 @@ function controlOn(bus: InProcessBus, replyTimeoutMs = 10_000) {
 }
 
 /** Settles `promise` into what it resolved or rejected with, without waiting on the clock. */
-const outcome = <T>(promise: Promise<T>) => promise.then((value) => ({ value }), (error: unknown) => ({ error }));
+const outcome = <T>(promise: Promise<T>) =>
+  promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 
 describe('HostedControl (fake clock)', () => {
   beforeEach(() => {

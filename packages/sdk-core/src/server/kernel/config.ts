@@ -18,8 +18,14 @@ export const ServerConfig = z.object({
   /** SQLite file path or `:memory:`; ignored when `databaseUrl` is set. */
   database: z.string().min(1).default(':memory:'),
   /** PostgreSQL connection string. */
-  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
-  redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
   /** The dev project's API key; generated at first start when absent. */
   apiKey: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Server secret for token signing and secret encryption (32+ chars); generated and stored when absent. */
@@ -30,9 +36,17 @@ export const ServerConfig = z.object({
   /** Origins allowed by CORS: `*` or a comma-separated list. */
   corsOrigins: z.string().min(1).default('*'),
   /** Largest accepted JSON body. */
-  maxBodyBytes: z.coerce.number().int().min(1024).default(1024 * 1024),
+  maxBodyBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** Largest accepted upload (voice cloning). */
-  maxUploadBytes: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  maxUploadBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
   livekit: z
     .object({
       url: z.string().optional(),
@@ -102,7 +116,12 @@ export const ServerConfig = z.object({
       /** Longest silence between an upstream's chunks once streaming; then the stream ends with an error. */
       idleTimeoutMs: z.coerce.number().int().min(10).default(60_000),
       /** How long the speech of a chat completion (`service_ext.voice.audio_url`) stays available. */
-      audioTtlSeconds: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(3600),
+      audioTtlSeconds: z.coerce
+        .number()
+        .int()
+        .min(10)
+        .max(7 * 24 * 3600)
+        .default(3600),
       /** Longest decoded audio of one `input_audio` part; longer parts are refused with 400. */
       maxInputAudioSeconds: z.coerce.number().int().min(1).max(3600).default(60),
       /**
@@ -143,7 +162,11 @@ export const ServerConfig = z.object({
       moderationApiKey: z.string().min(1).optional(),
       moderationModel: z.string().min(1).default('omni-moderation-latest'),
       /** Largest voice sample `POST /v1/voice/clone` analyses (bigger files are refused with 400). */
-      cloneMaxBytes: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+      cloneMaxBytes: z.coerce
+        .number()
+        .int()
+        .min(1024)
+        .default(5 * 1024 * 1024),
       /** A synthesis job (one text segment) running longer than this is a hung worker. */
       jobTimeoutMs: z.coerce.number().int().min(100).default(15_000),
     })
@@ -242,10 +265,7 @@ function deepMerge(base: Record<string, unknown>, extra: Record<string, unknown>
  * Reads the configuration from environment variables, then applies explicit overrides.
  * A bad value throws a {@link ConfigError} naming the variable.
  */
-export function loadConfig(
-  environment: Record<string, string | undefined> = process.env,
-  overrides: ServerConfigInput = {},
-): ServerConfig {
+export function loadConfig(environment: Record<string, string | undefined> = process.env, overrides: ServerConfigInput = {}): ServerConfig {
   const fromEnvironment: Record<string, unknown> = {};
   for (const [variable, path] of Object.entries(environmentMap)) {
     const value = environment[variable];

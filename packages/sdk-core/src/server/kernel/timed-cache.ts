@@ -23,7 +23,9 @@ export function timedCache<K extends NonNullable<unknown>, V extends NonNullable
   const clock = options.now ?? (() => performance.now());
   return new LRUCache<K, V>({
     max: options.max,
-    ...(options.ttlMs === undefined ? {} : { ttl: Math.max(1, Math.round(options.ttlMs * 1000) - 1), ttlResolution: 0, perf: { now: () => cacheTime(clock()) } }),
+    ...(options.ttlMs === undefined
+      ? {}
+      : { ttl: Math.max(1, Math.round(options.ttlMs * 1000) - 1), ttlResolution: 0, perf: { now: () => cacheTime(clock()) } }),
   });
 }
 

@@ -35,7 +35,9 @@ export class WebSocketAcceptor {
 
   /** The `ws` server, made on the first upgrade: `ws` (~70 ms to load) is not needed by a start-up or REST calls. */
   private webSocketServer(): Promise<WebSocketServer> {
-    this.server ??= import('ws').then(({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload: this.options.maximumMessageBytes, perMessageDeflate: false }));
+    this.server ??= import('ws').then(
+      ({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload: this.options.maximumMessageBytes, perMessageDeflate: false }),
+    );
     return this.server;
   }
 
@@ -78,7 +80,9 @@ export class WebSocketAcceptor {
   refuse(socket: Duplex, status: number, reason: string, message: string): void {
     this.guard(socket);
     if (socket.destroyed) return;
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(message)}\r\nConnection: close\r\n\r\n${message}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(message)}\r\nConnection: close\r\n\r\n${message}`,
+    );
   }
 
   /** Stops accepting; open websockets are closed by their owners. */

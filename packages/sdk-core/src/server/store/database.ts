@@ -126,7 +126,7 @@ export async function openStore(options: DatabaseOptions): Promise<Store> {
     database.pragma('foreign_keys = ON');
     const cached = withStatementCache(database);
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
-    readNow = (sql, parameters) => (database.inTransaction ? undefined : (cached.prepare(sql).all(parameters)));
+    readNow = (sql, parameters) => (database.inTransaction ? undefined : cached.prepare(sql).all(parameters));
     documentReads = new DocumentReadCache(DOCUMENT_READS);
     dialect = 'sqlite';
     const kysely = db;

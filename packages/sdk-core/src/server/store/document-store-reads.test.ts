@@ -64,10 +64,26 @@ describe('DocumentStore.find on SQLite', () => {
     const answers = async () => Promise.all(scopes.flatMap((scope) => ids.map(async (id) => (await notes.find(id, scope))?.data.text ?? null)));
     const synchronous = await answers();
     expect(synchronous).toEqual([
-      'committed', null, null, "alice's", null,
-      'committed', null, 'built in', "alice's", null,
-      'committed', null, null, null, null,
-      'committed', null, null, "alice's", null,
+      'committed',
+      null,
+      null,
+      "alice's",
+      null,
+      'committed',
+      null,
+      'built in',
+      "alice's",
+      null,
+      'committed',
+      null,
+      null,
+      null,
+      null,
+      'committed',
+      null,
+      null,
+      "alice's",
+      null,
     ]);
     // The same reads from inside a transaction go through Kysely.
     const throughKysely = await store!.transaction(async (trx) =>
@@ -86,7 +102,11 @@ describe('DocumentStore.find on SQLite', () => {
     expect(store!.documentReads!.size).toBe(1);
     // A write around the DocumentStore is not seen while the read is kept (the cache's contract: another
     // process's writes show after its time to live)...
-    await store!.db.updateTable('documents').set({ data: JSON.stringify({ text: 'around' }) }).where('id', '=', 'note_1').execute();
+    await store!.db
+      .updateTable('documents')
+      .set({ data: JSON.stringify({ text: 'around' }) })
+      .where('id', '=', 'note_1')
+      .execute();
     expect(await text()).toBe('committed');
     // ...every write through it is.
     await notes.replace('note_1', scope, { text: 'replaced' });

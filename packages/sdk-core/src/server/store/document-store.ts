@@ -127,11 +127,7 @@ export class DocumentStore<T> {
   private visible(scope: AccessScope, includeDeleted = false) {
     return (eb: ExpressionBuilder<Database, 'documents'>) => {
       const conditions = [eb('kind', '=', this.kind)];
-      conditions.push(
-        scope.includeGlobal
-          ? eb.or([eb('project', '=', scope.project), eb('project', 'is', null)])
-          : eb('project', '=', scope.project),
-      );
+      conditions.push(scope.includeGlobal ? eb.or([eb('project', '=', scope.project), eb('project', 'is', null)]) : eb('project', '=', scope.project));
       if (scope.human !== null) conditions.push(eb.or([eb('human', 'is', null), eb('human', '=', scope.human)]));
       if (!includeDeleted) conditions.push(eb('deleted_at', 'is', null));
       return eb.and(conditions);
@@ -230,13 +226,17 @@ export class DocumentStore<T> {
         .selectFrom('documents')
         .selectAll()
         .where('id', '=', SLOT.id)
-        .where(this.visible({ project: SLOT.project, human: scope.human === null ? null : SLOT.human, ...(scope.includeGlobal ? { includeGlobal: true } : {}) }))
+        .where(
+          this.visible({ project: SLOT.project, human: scope.human === null ? null : SLOT.human, ...(scope.includeGlobal ? { includeGlobal: true } : {}) }),
+        )
         .compile();
       prepared = { sql: compiled.sql, parameters: compiled.parameters };
       this.findQueries.set(shape, prepared);
     }
     const values: Record<string, unknown> = { [SLOT.id]: id, [SLOT.project]: scope.project, [SLOT.human]: scope.human };
-    const parameters = prepared.parameters.map((parameter) => (typeof parameter === 'string' && Object.hasOwn(values, parameter) ? values[parameter] : parameter));
+    const parameters = prepared.parameters.map((parameter) =>
+      typeof parameter === 'string' && Object.hasOwn(values, parameter) ? values[parameter] : parameter,
+    );
     if (executor === this.store.db && this.store.readNow) {
       const reads = this.store.documentReads;
       const readScope = `${shape}\u0000${scope.project}\u0000${scope.human ?? ''}`;
@@ -330,12 +330,7 @@ export class DocumentStore<T> {
   /** Deletes a visible document (soft: keeps the row with `deleted_at`). Returns whether it existed. */
   async delete(id: string, scope: AccessScope, options: { soft?: boolean } = {}, executor: Executor = this.store.db): Promise<boolean> {
     if (options.soft) {
-      const result = await executor
-        .updateTable('documents')
-        .set({ deleted_at: nowIso() })
-        .where('id', '=', id)
-        .where(this.visible(scope))
-        .executeTakeFirst();
+      const result = await executor.updateTable('documents').set({ deleted_at: nowIso() }).where('id', '=', id).where(this.visible(scope)).executeTakeFirst();
       this.forget(id);
       return Number(result.numUpdatedRows) > 0;
     }
@@ -370,9 +365,7 @@ export class DocumentStore<T> {
     const rows: DocumentRow[] = [];
     for (const ids of chunks) {
       const filter = ids === undefined ? options : { ...options, ids };
-      rows.push(
-        ...(await this.filtered(scope, filter, this.store.db).selectAll().orderBy('created_at', order).orderBy('id', order).limit(limit).execute()),
-      );
+      rows.push(...(await this.filtered(scope, filter, this.store.db).selectAll().orderBy('created_at', order).orderBy('id', order).limit(limit).execute()));
     }
     if (chunks.length > 1) rows.sort((left, right) => compareRows(left, right) * (order === 'desc' ? -1 : 1));
     return rows.slice(0, limit).map((row) => this.toDocument(row));

@@ -12,7 +12,14 @@ function credits(): CreditRow[] {
   for (let index = 0; index < 45; index += 1) {
     const instant = `2026-01-0${1 + Math.floor(index / 15)}T00:00:00.000Z`;
     // Ids out of insertion order, so only the ORDER BY gives the order.
-    rows.push({ id: `credit_${String((index * 17) % 45).padStart(2, '0')}`, project: 'project_a', name: `c${index}`, description: '', allow_negative_balance: 0, created_at: instant });
+    rows.push({
+      id: `credit_${String((index * 17) % 45).padStart(2, '0')}`,
+      project: 'project_a',
+      name: `c${index}`,
+      description: '',
+      allow_negative_balance: 0,
+      created_at: instant,
+    });
   }
   rows.push({ id: 'credit_other', project: 'project_b', name: 'other', description: '', allow_negative_balance: 0, created_at: '2026-01-01T00:00:00.000Z' });
   return rows;
@@ -67,7 +74,9 @@ describe.each(await storeKinds())('keysetPage (%s)', (kind) => {
     // A token made before this helper existed (the same encoding) continues where it says.
     const token = Buffer.from(JSON.stringify(['2026-01-02T00:00:00.000Z', 'credit_00'])).toString('base64url');
     const next = await keysetPage(base(), { page: token, pageSize: 100 }, 'asc', (row) => row.id);
-    const expected = [...ofProject].sort(byKey('asc')).filter((row) => row.created_at > '2026-01-02T00:00:00.000Z' || (row.created_at === '2026-01-02T00:00:00.000Z' && row.id > 'credit_00'));
+    const expected = [...ofProject]
+      .sort(byKey('asc'))
+      .filter((row) => row.created_at > '2026-01-02T00:00:00.000Z' || (row.created_at === '2026-01-02T00:00:00.000Z' && row.id > 'credit_00'));
     expect(next.values).toEqual(expected.map((row) => row.id));
   });
 
@@ -80,8 +89,13 @@ describe.each(await storeKinds())('keysetPage (%s)', (kind) => {
     expect(all.next_page).toBeNull();
   });
 
-  it('answers a page token it did not issue with the spec\'s 400 (type and message)', async () => {
-    for (const page of ['not-a-token', Buffer.from('{"a":1}').toString('base64url'), Buffer.from('["only one"]').toString('base64url'), Buffer.from('[1, 2]').toString('base64url')]) {
+  it("answers a page token it did not issue with the spec's 400 (type and message)", async () => {
+    for (const page of [
+      'not-a-token',
+      Buffer.from('{"a":1}').toString('base64url'),
+      Buffer.from('["only one"]').toString('base64url'),
+      Buffer.from('[1, 2]').toString('base64url'),
+    ]) {
       const failure = await keysetPage(base(), { page }, 'asc', (row) => row.id).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(BadRequestError);
       expect((failure as BadRequestError).status).toBe(400);

@@ -41,12 +41,7 @@ export function pageSizeOf(request: PageRequest): number {
 }
 
 /** Builds a page from `limit + 1` fetched rows. */
-export function toPage<Row extends { created_at: string; id: string }, T>(
-  rows: Row[],
-  limit: number,
-  totalCount: number,
-  map: (row: Row) => T,
-): Page<T> {
+export function toPage<Row extends { created_at: string; id: string }, T>(rows: Row[], limit: number, totalCount: number, map: (row: Row) => T): Page<T> {
   const hasMore = rows.length > limit;
   const shown = hasMore ? rows.slice(0, limit) : rows;
   const last = shown.at(-1);
@@ -88,7 +83,11 @@ export async function keysetPage<DB, TB extends keyof DB, O, T>(
     );
   }
   const [rows, count] = await Promise.all([
-    query.orderBy('created_at', order).orderBy('id', order).limit(limit + 1).execute(),
+    query
+      .orderBy('created_at', order)
+      .orderBy('id', order)
+      .limit(limit + 1)
+      .execute(),
     keyed.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow(),
   ]);
   return toPage(rows, limit, Number(count.count), (row) => map(row as unknown as Selectable<DB[TB]>));

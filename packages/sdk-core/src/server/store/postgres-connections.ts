@@ -30,7 +30,7 @@ export interface PostgresSettings {
 /** `pg` is loaded only when PostgreSQL is configured. */
 export async function loadPg(): Promise<Pg> {
   const module = await importOptional('pg', 'DATABASE_URL (PostgreSQL)', () => import('pg'));
-  return (module as { default?: Pg }).default ?? (module);
+  return (module as { default?: Pg }).default ?? module;
 }
 
 export function quoteIdentifier(identifier: string): string {

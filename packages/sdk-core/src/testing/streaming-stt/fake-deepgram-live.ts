@@ -81,7 +81,13 @@ export async function startFakeDeepgramLive(options: FakeDeepgramLiveOptions): P
             {
               transcript: tokens.join(' '),
               confidence: words.length > 0 ? round(words.reduce((sum, word) => sum + word.confidence, 0) / words.length) : 0,
-              words: words.map((word, index) => ({ word: word.word, start: word.start, end: word.end, confidence: word.confidence, punctuated_word: tokens[index]! })),
+              words: words.map((word, index) => ({
+                word: word.word,
+                start: word.start,
+                end: word.end,
+                confidence: word.confidence,
+                punctuated_word: tokens[index]!,
+              })),
             },
           ],
         },
@@ -203,11 +209,17 @@ function refuse(request: FakeConnectionRequest, apiKey: string): HandshakeRefusa
   });
   if (request.path !== '/v1/listen') return { status: 404, body: { err_code: 'NOT_FOUND', err_msg: `No such route ${request.path}`, request_id: requestId } };
   const authorization = request.headers.authorization ?? '';
-  const protocols = String(request.headers['sec-websocket-protocol'] ?? '').split(',').map((part) => part.trim());
+  const protocols = String(request.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((part) => part.trim());
   const key = /^Token (.+)$/i.exec(authorization)?.[1] ?? (protocols[0] === 'token' ? protocols[1] : undefined);
   if (key !== apiKey) {
     const message = 'Invalid credentials.';
-    return { status: 401, body: { err_code: 'INVALID_AUTH', err_msg: message, request_id: requestId }, headers: { 'dg-error': message, 'dg-request-id': requestId } };
+    return {
+      status: 401,
+      body: { err_code: 'INVALID_AUTH', err_msg: message, request_id: requestId },
+      headers: { 'dg-error': message, 'dg-request-id': requestId },
+    };
   }
   const { query } = request;
   if (query.encoding !== undefined && query.encoding !== 'linear16') return bad(`this fake decodes encoding=linear16 only, not ${query.encoding}`);
@@ -218,7 +230,8 @@ function refuse(request: FakeConnectionRequest, apiKey: string): HandshakeRefusa
   for (const flag of ['interim_results', 'vad_events', 'smart_format', 'punctuate']) {
     if (query[flag] !== undefined && !BOOLEAN.test(query[flag])) return bad(`${flag} must be true or false`);
   }
-  if (query.endpointing !== undefined && query.endpointing !== 'false' && !/^\d+$/.test(query.endpointing)) return bad('endpointing must be a number of milliseconds or false');
+  if (query.endpointing !== undefined && query.endpointing !== 'false' && !/^\d+$/.test(query.endpointing))
+    return bad('endpointing must be a number of milliseconds or false');
   if (query.utterance_end_ms !== undefined) {
     if (!/^\d+$/.test(query.utterance_end_ms) || Number(query.utterance_end_ms) < 1000) return bad('utterance_end_ms must be at least 1000');
     if (query.interim_results !== 'true') return bad('utterance_end_ms requires interim_results=true');

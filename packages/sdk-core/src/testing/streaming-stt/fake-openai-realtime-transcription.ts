@@ -70,7 +70,10 @@ export async function startFakeOpenAiRealtimeTranscription(options: FakeOpenAiRe
     const send = (event: Record<string, unknown>) => socket.readyState === 1 && socket.send(JSON.stringify({ event_id: eventId(), ...event }));
     const fail = (code: string | null, message: string, param: string | null = null, clientEventId: string | null = null) => {
       violations.push(`${code ?? 'error'}: ${message}`);
-      send({ type: 'error', error: { type: 'invalid_request_error', code, message, param, event_id: clientEventId } } satisfies Omit<RealtimeErrorEvent, 'event_id'>);
+      send({ type: 'error', error: { type: 'invalid_request_error', code, message, param, event_id: clientEventId } } satisfies Omit<
+        RealtimeErrorEvent,
+        'event_id'
+      >);
     };
     const key = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (key !== options.apiKey) {
@@ -129,7 +132,13 @@ export async function startFakeOpenAiRealtimeTranscription(options: FakeOpenAiRe
         const timer = setTimeout(() => {
           pendingTimers.delete(timer);
           const tokens = tokensOf([word], already + index > 0);
-          send({ type: 'conversation.item.input_audio_transcription.delta', item_id: itemId, content_index: 0, delta: tokens[0]!.token, ...(logprobs() ? { logprobs: tokens } : {}) });
+          send({
+            type: 'conversation.item.input_audio_transcription.delta',
+            item_id: itemId,
+            content_index: 0,
+            delta: tokens[0]!.token,
+            ...(logprobs() ? { logprobs: tokens } : {}),
+          });
         }, step * index);
         pendingTimers.add(timer);
       });
@@ -162,7 +171,11 @@ export async function startFakeOpenAiRealtimeTranscription(options: FakeOpenAiRe
           if (!session.turn_detection) return;
           heard = [];
           currentItem = newItem();
-          send({ type: 'input_audio_buffer.speech_started', item_id: currentItem, audio_start_ms: Math.max(0, Math.round(at * 1000) - session.turn_detection.prefix_padding_ms) });
+          send({
+            type: 'input_audio_buffer.speech_started',
+            item_id: currentItem,
+            audio_start_ms: Math.max(0, Math.round(at * 1000) - session.turn_detection.prefix_padding_ms),
+          });
         },
         interim(words) {
           if (options.deltas !== 'while-speaking' || !currentItem || !session.input_audio_transcription) return;
@@ -171,11 +184,21 @@ export async function startFakeOpenAiRealtimeTranscription(options: FakeOpenAiRe
           if (fresh.length === 0) return;
           const tokens = tokensOf(fresh, sent > 0);
           deltaSent.set(currentItem, sent + fresh.length);
-          send({ type: 'conversation.item.input_audio_transcription.delta', item_id: currentItem, content_index: 0, delta: tokens.map((token) => token.token).join(''), ...(logprobs() ? { logprobs: tokens } : {}) });
+          send({
+            type: 'conversation.item.input_audio_transcription.delta',
+            item_id: currentItem,
+            content_index: 0,
+            delta: tokens.map((token) => token.token).join(''),
+            ...(logprobs() ? { logprobs: tokens } : {}),
+          });
         },
         speechEnded(at) {
           if (!session.turn_detection || !currentItem) return;
-          send({ type: 'input_audio_buffer.speech_stopped', item_id: currentItem, audio_end_ms: Math.round(at * 1000) + session.turn_detection.silence_duration_ms });
+          send({
+            type: 'input_audio_buffer.speech_stopped',
+            item_id: currentItem,
+            audio_end_ms: Math.round(at * 1000) + session.turn_detection.silence_duration_ms,
+          });
         },
         final(words, _span, reason) {
           heard.push(...words);
@@ -192,25 +215,48 @@ export async function startFakeOpenAiRealtimeTranscription(options: FakeOpenAiRe
 
     const update = (event: Record<string, unknown>, clientEventId: string | null) => {
       const changes = event.session;
-      if (!changes || typeof changes !== 'object') return fail('missing_required_parameter', "Missing required parameter: 'session'.", 'session', clientEventId);
+      if (!changes || typeof changes !== 'object')
+        return fail('missing_required_parameter', "Missing required parameter: 'session'.", 'session', clientEventId);
       const next = changes as Record<string, unknown>;
       if (next.input_audio_format !== undefined) {
         if (!['pcm16', 'g711_ulaw', 'g711_alaw'].includes(String(next.input_audio_format))) {
-          return fail('invalid_value', `Invalid value: '${String(next.input_audio_format)}'. Supported values are: 'pcm16', 'g711_ulaw', and 'g711_alaw'.`, 'session.input_audio_format', clientEventId);
+          return fail(
+            'invalid_value',
+            `Invalid value: '${String(next.input_audio_format)}'. Supported values are: 'pcm16', 'g711_ulaw', and 'g711_alaw'.`,
+            'session.input_audio_format',
+            clientEventId,
+          );
         }
         if (next.input_audio_format !== 'pcm16') return fail('invalid_value', 'This fake decodes pcm16 only.', 'session.input_audio_format', clientEventId);
       }
       if (next.input_audio_transcription !== undefined && next.input_audio_transcription !== null) {
         const transcription = next.input_audio_transcription as { model?: unknown; language?: unknown; prompt?: unknown };
         if (typeof transcription.model !== 'string' || !models.includes(transcription.model)) {
-          return fail('invalid_value', `Invalid value: '${String(transcription.model)}'. Supported values are: ${models.map((model) => `'${model}'`).join(', ')}.`, 'session.input_audio_transcription.model', clientEventId);
+          return fail(
+            'invalid_value',
+            `Invalid value: '${String(transcription.model)}'. Supported values are: ${models.map((model) => `'${model}'`).join(', ')}.`,
+            'session.input_audio_transcription.model',
+            clientEventId,
+          );
         }
       }
       if (next.turn_detection !== undefined && next.turn_detection !== null) {
         const detection = next.turn_detection as Record<string, unknown>;
-        if (detection.type !== 'server_vad') return fail('invalid_value', `This fake supports turn_detection.type 'server_vad' only, not '${String(detection.type)}'.`, 'session.turn_detection.type', clientEventId);
+        if (detection.type !== 'server_vad')
+          return fail(
+            'invalid_value',
+            `This fake supports turn_detection.type 'server_vad' only, not '${String(detection.type)}'.`,
+            'session.turn_detection.type',
+            clientEventId,
+          );
         const threshold = detection.threshold ?? DEFAULT_VAD.threshold;
-        if (typeof threshold !== 'number' || threshold < 0 || threshold > 1) return fail('decimal_above_max_value', 'Invalid turn_detection.threshold: expected a number between 0 and 1.', 'session.turn_detection.threshold', clientEventId);
+        if (typeof threshold !== 'number' || threshold < 0 || threshold > 1)
+          return fail(
+            'decimal_above_max_value',
+            'Invalid turn_detection.threshold: expected a number between 0 and 1.',
+            'session.turn_detection.threshold',
+            clientEventId,
+          );
         for (const field of ['prefix_padding_ms', 'silence_duration_ms'] as const) {
           const value = detection[field];
           if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 0)) {
@@ -219,9 +265,11 @@ export async function startFakeOpenAiRealtimeTranscription(options: FakeOpenAiRe
         }
       }
       sessionUpdates.push(next);
-      if (next.input_audio_transcription !== undefined) session.input_audio_transcription = next.input_audio_transcription as SessionState['input_audio_transcription'];
+      if (next.input_audio_transcription !== undefined)
+        session.input_audio_transcription = next.input_audio_transcription as SessionState['input_audio_transcription'];
       if (next.turn_detection !== undefined) session.turn_detection = next.turn_detection === null ? null : { ...DEFAULT_VAD, ...next.turn_detection };
-      if (next.input_audio_noise_reduction !== undefined) session.input_audio_noise_reduction = next.input_audio_noise_reduction as SessionState['input_audio_noise_reduction'];
+      if (next.input_audio_noise_reduction !== undefined)
+        session.input_audio_noise_reduction = next.input_audio_noise_reduction as SessionState['input_audio_noise_reduction'];
       if (next.include !== undefined) session.include = next.include as string[] | null;
       send({ type: 'transcription_session.updated', session: { ...session } });
     };
@@ -229,7 +277,12 @@ export async function startFakeOpenAiRealtimeTranscription(options: FakeOpenAiRe
     const manualCommit = (clientEventId: string | null) => {
       if (bufferedSamples < REALTIME_SAMPLE_RATE * 0.1) {
         const milliseconds = ((bufferedSamples / REALTIME_SAMPLE_RATE) * 1000).toFixed(2);
-        return fail('input_audio_buffer_commit_empty', `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${milliseconds}ms of audio.`, null, clientEventId);
+        return fail(
+          'input_audio_buffer_commit_empty',
+          `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${milliseconds}ms of audio.`,
+          null,
+          clientEventId,
+        );
       }
       recogniser.flush();
       const itemId = currentItem ?? newItem();
@@ -251,10 +304,20 @@ export async function startFakeOpenAiRealtimeTranscription(options: FakeOpenAiRe
       const clientEventId = typeof event.event_id === 'string' ? event.event_id : null;
       const type = String(event.type);
       if (!CLIENT_EVENTS.includes(type)) {
-        return fail('invalid_value', `Invalid value: '${type}'. Supported values are: ${CLIENT_EVENTS.map((name) => `'${name}'`).join(', ')}.`, 'type', clientEventId);
+        return fail(
+          'invalid_value',
+          `Invalid value: '${type}'. Supported values are: ${CLIENT_EVENTS.map((name) => `'${name}'`).join(', ')}.`,
+          'type',
+          clientEventId,
+        );
       }
       if (!beta && type === 'transcription_session.update') {
-        return fail('invalid_value', "transcription_session.update is part of the beta protocol: connect with 'OpenAI-Beta: realtime=v1'.", 'type', clientEventId);
+        return fail(
+          'invalid_value',
+          "transcription_session.update is part of the beta protocol: connect with 'OpenAI-Beta: realtime=v1'.",
+          'type',
+          clientEventId,
+        );
       }
       if (type === 'transcription_session.update') return update(event, clientEventId);
       if (type === 'input_audio_buffer.append') {
@@ -307,9 +370,20 @@ export async function startFakeOpenAiRealtimeTranscription(options: FakeOpenAiRe
 
 /** The realtime endpoint's handshake: the path and the transcription intent (the key is checked after the upgrade). */
 function refuse(request: FakeConnectionRequest): HandshakeRefusal | undefined {
-  if (request.path !== '/v1/realtime') return { status: 404, body: { error: { type: 'invalid_request_error', code: 'not_found', message: `Unknown path ${request.path}.`, param: null } } };
+  if (request.path !== '/v1/realtime')
+    return { status: 404, body: { error: { type: 'invalid_request_error', code: 'not_found', message: `Unknown path ${request.path}.`, param: null } } };
   if (request.query.intent !== 'transcription') {
-    return { status: 400, body: { error: { type: 'invalid_request_error', code: 'missing_required_parameter', message: 'This fake serves transcription sessions only: connect with ?intent=transcription.', param: 'intent' } } };
+    return {
+      status: 400,
+      body: {
+        error: {
+          type: 'invalid_request_error',
+          code: 'missing_required_parameter',
+          message: 'This fake serves transcription sessions only: connect with ?intent=transcription.',
+          param: 'intent',
+        },
+      },
+    };
   }
   return undefined;
 }

@@ -85,5 +85,15 @@ export class FakeVendorServer {
 }
 
 function statusText(status: number): string {
-  return { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' }[status] ?? 'Error';
+  return (
+    {
+      400: 'Bad Request',
+      401: 'Unauthorized',
+      403: 'Forbidden',
+      404: 'Not Found',
+      429: 'Too Many Requests',
+      500: 'Internal Server Error',
+      503: 'Service Unavailable',
+    }[status] ?? 'Error'
+  );
 }

@@ -45,7 +45,9 @@ export function recordStream(stream: StreamingSttStream) {
     { from = 0, timeoutMs = 10_000 }: { from?: number; timeoutMs?: number } = {},
   ): Promise<Extract<RecordedSttEvent, { type: T }>> {
     const find = () =>
-      events.slice(from).find((event): event is Extract<RecordedSttEvent, { type: T }> => event.type === type && where(event as Extract<RecordedSttEvent, { type: T }>));
+      events
+        .slice(from)
+        .find((event): event is Extract<RecordedSttEvent, { type: T }> => event.type === type && where(event as Extract<RecordedSttEvent, { type: T }>));
     return new Promise((resolve, reject) => {
       const check = () => {
         const found = find();

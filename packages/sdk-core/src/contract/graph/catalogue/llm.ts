@@ -32,7 +32,7 @@ export const llmNodes: NodeSpec[] = [
   },
   {
     type: 'CreateContextMessage',
-    description: 'Makes a context message of each content that arrives (a transcription, a text stream once complete, a clip\'s transcription), with `role`.',
+    description: "Makes a context message of each content that arrives (a transcription, a text stream once complete, a clip's transcription), with `role`.",
     category: { primary: 'core', secondary: 'primitive', tags: ['context', 'message'] },
     pads: [
       pad.propertySink('role', [t.role()], 'user'),
@@ -58,7 +58,9 @@ export const llmNodes: NodeSpec[] = [
       pad.source('started', [t.trigger()]),
       pad.source('first_token', [t.trigger()]),
       pad.source('text_stream', [t.textStream()]),
-      pad.source('thinking_stream', [t.textStream()], { description: 'Reasoning text, for models that stream it apart from the answer; the platform gateway does not separate it yet, so it stays silent.' }),
+      pad.source('thinking_stream', [t.textStream()], {
+        description: 'Reasoning text, for models that stream it apart from the answer; the platform gateway does not separate it yet, so it stays silent.',
+      }),
       pad.source('context_message', [t.contextMessage()]),
       pad.source('finished', [t.trigger()]),
       pad.source('tool_calls_started', [t.trigger()]),

@@ -66,8 +66,7 @@ export const logicNodes: NodeSpec[] = [
   },
   {
     type: 'Filter',
-    description:
-      'Passes on the values reaching `sink` that compare true with `compare_value` by `operator`, and drops the others.',
+    description: 'Passes on the values reaching `sink` that compare true with `compare_value` by `operator`, and drops the others.',
     category: logic('filter'),
     pads: [
       pad.sink('sink', comparable()),

@@ -16,7 +16,8 @@ export const mediaNodes: NodeSpec[] = [
   },
   {
     type: 'Output',
-    description: 'Audio to the humans in the room, on the agent\'s track named `<node id>:audio`. A cancelled producer (TTS barge-in) drops what is queued at once.',
+    description:
+      "Audio to the humans in the room, on the agent's track named `<node id>:audio`. A cancelled producer (TTS barge-in) drops what is queued at once.",
     category: { primary: 'core', secondary: 'media', tags: ['output', 'display'] },
     pads: [pad.sink('audio', [t.audio()]), pad.sink('video', [t.video()], { description: 'Video is not carried yet: ignored.' })],
   },

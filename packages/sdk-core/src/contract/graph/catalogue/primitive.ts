@@ -5,12 +5,7 @@ const primitive = (tag: string): NodeCategory => ({ primary: 'core', secondary: 
 
 /** The pads every value holder has: `set` stores, `emit` re-sends, `value` holds, `changed` tells changes. */
 function holderPads(type: () => PadConstraint, initial: unknown) {
-  return [
-    pad.sink('set', [type()]),
-    pad.sink('emit', [t.trigger()]),
-    pad.propertySource('value', [type()], initial),
-    pad.source('changed', [type()]),
-  ];
+  return [pad.sink('set', [type()]), pad.sink('emit', [t.trigger()]), pad.propertySource('value', [type()], initial), pad.source('changed', [type()])];
 }
 
 /** The types a Variable holds. */
@@ -26,13 +21,10 @@ export const primitiveNodes: NodeSpec[] = [
   },
   {
     type: 'Integer',
-    description: 'Holds a whole number on `value`: `set` stores one, `increment`/`decrement` add or take one (`changed` tells a change), `emit` sends it again.',
+    description:
+      'Holds a whole number on `value`: `set` stores one, `increment`/`decrement` add or take one (`changed` tells a change), `emit` sends it again.',
     category: primitive('integer'),
-    pads: [
-      ...holderPads(t.integer, 0),
-      pad.sink('increment', [t.trigger()]),
-      pad.sink('decrement', [t.trigger()]),
-    ],
+    pads: [...holderPads(t.integer, 0), pad.sink('increment', [t.trigger()]), pad.sink('decrement', [t.trigger()])],
   },
   {
     type: 'Float',
@@ -54,8 +46,7 @@ export const primitiveNodes: NodeSpec[] = [
   },
   {
     type: 'Variable',
-    description:
-      'Holds a text, number or boolean: `set` stores it on `current_value`, `emit` sends it on `emit_source`.',
+    description: 'Holds a text, number or boolean: `set` stores it on `current_value`, `emit` sends it on `emit_source`.',
     category: primitive('variable'),
     pads: [
       pad.sink('set', variableTypes()),

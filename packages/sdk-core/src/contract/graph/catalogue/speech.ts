@@ -4,7 +4,8 @@ import { pad, t, type NodeSpec } from '../node-spec.js';
 export const speechNodes: NodeSpec[] = [
   {
     type: 'SileroVAD',
-    description: "Voice activity detection on the platform's VAD (Silero, or the energy detector without onnxruntime): speech start/end triggers and the speech as a clip.",
+    description:
+      "Voice activity detection on the platform's VAD (Silero, or the energy detector without onnxruntime): speech start/end triggers and the speech as a clip.",
     category: { primary: 'ai', secondary: 'audio', tags: ['vad', 'speech'] },
     pads: [
       pad.sink('audio', [t.audio()]),

@@ -10,7 +10,8 @@ export const timingNodes: NodeSpec[] = [
   },
   {
     type: 'Ticker',
-    description: 'Adds one to `tick` every `interval_ms` milliseconds (10 at least) while `active` is true; `reset` puts `tick` back to 0 and restarts the interval.',
+    description:
+      'Adds one to `tick` every `interval_ms` milliseconds (10 at least) while `active` is true; `reset` puts `tick` back to 0 and restarts the interval.',
     category: { primary: 'core', secondary: 'timing', tags: ['ticker'] },
     pads: [
       pad.propertySource('tick', [t.integer({ minimum: 0 })], 0),

@@ -5,7 +5,11 @@ import { transcriptWords } from './transcript-words.js';
 import { DEFAULT_TURN_END, turnEndWait } from './turn-end-policy.js';
 
 /** The turn-taking corpus' texts (the words before each pause, and the whole sentences). */
-const corpus = (JSON.parse(readFileSync(new URL('../../../../tests/fixtures/turn-corpus/corpus.json', import.meta.url), 'utf8')) as { items: Array<{ before: string; after: string }> }).items;
+const corpus = (
+  JSON.parse(readFileSync(new URL('../../../../tests/fixtures/turn-corpus/corpus.json', import.meta.url), 'utf8')) as {
+    items: Array<{ before: string; after: string }>;
+  }
+).items;
 const splits = [...new Map(corpus.map((item) => [item.before, item])).values()];
 /** What a recogniser gives: lowercase words, no punctuation. */
 const asHeard = (text: string) => transcriptWords(text).join(' ');
@@ -40,11 +44,17 @@ describe('the end-of-turn scorer and the adaptive wait, on the corpus texts', ()
     expect(transcriptWords("It's <s> fine, [laugh] OK?")).toEqual(["it's", 'fine', 'ok']);
   });
 
-  it("words the recogniser is unsure of at the end do not decide: the turn is judged by the words it is sure of", () => {
+  it('words the recogniser is unsure of at the end do not decide: the turn is judged by the words it is sure of', () => {
     // Posteriors pocketsphinx gave for "I would like to book a table for" (Flite, cut at the pause).
     const heard = [
-      { word: 'i', confidence: 0.83 }, { word: 'would', confidence: 0.99 }, { word: 'like', confidence: 1 }, { word: 'to', confidence: 0.79 },
-      { word: 'but', confidence: 0.17 }, { word: 'the', confidence: 0.32 }, { word: 'cable', confidence: 0.08 }, { word: 'far', confidence: 0.3 },
+      { word: 'i', confidence: 0.83 },
+      { word: 'would', confidence: 0.99 },
+      { word: 'like', confidence: 1 },
+      { word: 'to', confidence: 0.79 },
+      { word: 'but', confidence: 0.17 },
+      { word: 'the', confidence: 0.32 },
+      { word: 'cable', confidence: 0.08 },
+      { word: 'far', confidence: 0.3 },
     ];
     expect(unsureTail(heard)).toBe(4);
     const text = heard.map(({ word }) => word).join(' ');
@@ -74,8 +84,13 @@ describe('the end-of-turn scorer and the adaptive wait, on the corpus texts', ()
   it('words the recogniser was mostly unsure of cannot say the turn ended: a moderate wait, never a shorter one', () => {
     // Posteriors pocketsphinx gave for eSpeak's "Could you help me find a" at a 300 ms pause mid-sentence.
     const heard = [
-      { word: 'could', confidence: 0.03 }, { word: 'you', confidence: 0.48 }, { word: 'help', confidence: 0.37 }, { word: 'me', confidence: 0.6 },
-      { word: 'find', confidence: 0.87 }, { word: 'a', confidence: 0.08 }, { word: 'group', confidence: 0.13 },
+      { word: 'could', confidence: 0.03 },
+      { word: 'you', confidence: 0.48 },
+      { word: 'help', confidence: 0.37 },
+      { word: 'me', confidence: 0.6 },
+      { word: 'find', confidence: 0.87 },
+      { word: 'a', confidence: 0.08 },
+      { word: 'group', confidence: 0.13 },
     ];
     expect(heardConfidence(heard)).toEqual({ unsureWords: 2, mostlyUnsure: true });
     const text = heard.map(({ word }) => word).join(' ');

@@ -24,7 +24,15 @@ export interface TurnEndSettings {
   preemptive: boolean;
 }
 
-export const DEFAULT_TURN_END: TurnEndSettings = { mode: 'adaptive', silenceMs: 550, pauseMs: 128, prepareMs: 64, minWaitMs: 200, maxWaitMs: 1200, preemptive: true };
+export const DEFAULT_TURN_END: TurnEndSettings = {
+  mode: 'adaptive',
+  silenceMs: 550,
+  pauseMs: 128,
+  prepareMs: 64,
+  minWaitMs: 200,
+  maxWaitMs: 1200,
+  preemptive: true,
+};
 
 /** What the policy decided at a pause. */
 export interface TurnEndDecision {

@@ -43,9 +43,7 @@ export class AnalyticsService {
     const end = new Date(range.endDate).toISOString();
     let query = this.store.db
       .selectFrom('context_messages as message')
-      .leftJoin('documents as context', (join) =>
-        join.onRef('context.id', '=', 'message.context_id').on('context.kind', '=', 'context'),
-      )
+      .leftJoin('documents as context', (join) => join.onRef('context.id', '=', 'message.context_id').on('context.kind', '=', 'context'))
       .select([
         'message.id',
         'message.context_id',
@@ -64,11 +62,7 @@ export class AnalyticsService {
     if (human !== null) {
       query = query.where('message.human', '=', human);
     }
-    const rows = await query
-      .orderBy('message.created_at', 'asc')
-      .orderBy('message.id', 'asc')
-      .limit(MAX_ANALYTICS_ROWS)
-      .execute();
+    const rows = await query.orderBy('message.created_at', 'asc').orderBy('message.id', 'asc').limit(MAX_ANALYTICS_ROWS).execute();
     return rows.map((row) => {
       const context = parseContextData(row.context_data);
       return {

@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import type { AgentDispatcher } from '../../engines/media/index.js';
-import type { AppDebugResponse, AppRunNodePadValueParam, CreateAppRunFromGraphRequest, CreateAppRunRequest, CreateAppRunResponse } from '../../../contract/app-runs.js';
+import type {
+  AppDebugResponse,
+  AppRunNodePadValueParam,
+  CreateAppRunFromGraphRequest,
+  CreateAppRunRequest,
+  CreateAppRunResponse,
+} from '../../../contract/app-runs.js';
 import { clientPadValue } from '../../../contract/graph/pad-values.js';
 import { ConflictError, NotFoundError } from '../../../errors/api-error.js';
 import type { Principal } from '../../kernel/principal.js';
@@ -122,14 +128,24 @@ export class AppRunService {
     if (reused) return reused;
     const app = await this.dependencies.apps.runnable(principal, input.app, input.version);
     const resolved = await this.dependencies.checker.check(principal, 'graph', app.graph);
-    return this.launch(principal, resolved, { app: app.id, version: app.version, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata, workers: input.livekit_agents }, options);
+    return this.launch(
+      principal,
+      resolved,
+      { app: app.id, version: app.version, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata, workers: input.livekit_agents },
+      options,
+    );
   }
 
   async createFromGraph(principal: Principal, input: CreateAppRunFromGraphRequest, options: { fallbackMediaUrl?: string } = {}): Promise<CreateAppRunResponse> {
     const reused = input.run_id ? await this.reuse(principal, input.run_id, options) : undefined;
     if (reused) return reused;
     const resolved = await this.dependencies.checker.check(principal, 'graph', input.graph);
-    return this.launch(principal, resolved, { app: null, version: null, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata, workers: input.livekit_agents }, options);
+    return this.launch(
+      principal,
+      resolved,
+      { app: null, version: null, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata, workers: input.livekit_agents },
+      options,
+    );
   }
 
   /**
@@ -139,7 +155,8 @@ export class AppRunService {
   private async reuse(principal: Principal, runId: string, options: { fallbackMediaUrl?: string }): Promise<CreateAppRunResponse | undefined> {
     const run = await this.runs.find(runId, scopeOf(principal));
     if (!run) return undefined;
-    if (run.data.status === 'running' && !(await this.isHosted(runId))) await this.endUnhosted(principal.project, runId, 'no instance hosts it', await this.renewedAt(runId));
+    if (run.data.status === 'running' && !(await this.isHosted(runId)))
+      await this.endUnhosted(principal.project, runId, 'no instance hosts it', await this.renewedAt(runId));
     else if (run.data.status === 'running') {
       const connection_details = await this.dependencies.room.open(runId, humanIdentityFor(principal.human), { fallbackUrl: options.fallbackMediaUrl });
       return { app_run: this.toAppRun(run.id, run.data), connection_details };
@@ -202,7 +219,8 @@ export class AppRunService {
       await this.control.host(runId, handle, principal.project);
       this.principals.set(runId, principal);
       // The workers' agents join next to the graph; they leave when the run's room closes.
-      for (const worker of workers) await dispatcher!.dispatch({ room: runId, agentName: worker.agent_name, ...(worker.metadata !== undefined ? { metadata: worker.metadata } : {}) });
+      for (const worker of workers)
+        await dispatcher!.dispatch({ room: runId, agentName: worker.agent_name, ...(worker.metadata !== undefined ? { metadata: worker.metadata } : {}) });
     } catch (error) {
       await this.finish(principal, runId, 'failed', error instanceof Error ? error.message : String(error));
       throw error;
@@ -240,7 +258,9 @@ export class AppRunService {
     this.limitTimers.delete(runId);
     await this.control.release(runId);
     this.principals.delete(runId);
-    await this.dependencies.leases?.leases.release(runId).catch((error: unknown) => this.dependencies.logger.error({ err: error, run: runId }, 'the run lease was not released'));
+    await this.dependencies.leases?.leases
+      .release(runId)
+      .catch((error: unknown) => this.dependencies.logger.error({ err: error, run: runId }, 'the run lease was not released'));
     let endedAt = new Date();
     let seconds = 0;
     const updated = await this.runs
@@ -255,7 +275,7 @@ export class AppRunService {
     if (updated && seconds > 0) {
       await this.dependencies.usage
         .record(principal, 'conversational_seconds', Math.round(seconds * 1000) / 1000, { app_run: runId, stop_reason: reason, ...(detail ? { detail } : {}) })
-        .catch((error: unknown) => this.dependencies.logger.error({ err: error, run: runId }, 'the run\'s conversational seconds were not recorded'));
+        .catch((error: unknown) => this.dependencies.logger.error({ err: error, run: runId }, "the run's conversational seconds were not recorded"));
     }
     await this.dependencies.room.close(runId).catch(() => undefined);
   }

@@ -7,16 +7,7 @@ import { newId } from '../../store/ids.js';
 import type { PageRequest } from '../../store/pagination.js';
 import { assertWritable, found, ownerOf, scopeOf } from '../access.js';
 import type { Principal } from '../../kernel/principal.js';
-import {
-  APP_KIND,
-  APP_VERSION_KIND,
-  copyGraph,
-  emptyGraph,
-  toApp,
-  versionDocumentId,
-  type AppRecordData,
-  type AppVersionData,
-} from './app-documents.js';
+import { APP_KIND, APP_VERSION_KIND, copyGraph, emptyGraph, toApp, versionDocumentId, type AppRecordData, type AppVersionData } from './app-documents.js';
 import { exampleApps } from './built-in-graphs.js';
 import type { GraphChecker } from './graph-checker.js';
 

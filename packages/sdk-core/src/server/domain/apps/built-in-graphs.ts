@@ -19,14 +19,24 @@ export interface BuiltInGraph {
 
 /** `GET /v1/app/examples`. */
 export const exampleApps: readonly BuiltInGraph[] = [
-  { id: 'app_example_echo', name: 'Echo', description: 'Hear yourself: the microphone published on the Publish node straight back to the Output node.', graph: echoGraph() },
+  {
+    id: 'app_example_echo',
+    name: 'Echo',
+    description: 'Hear yourself: the microphone published on the Publish node straight back to the Output node.',
+    graph: echoGraph(),
+  },
   {
     id: 'app_example_voice_assistant',
     name: 'Voice assistant',
     description: 'Speak to an LLM and hear its answer; speaking again interrupts it.',
     graph: simpleVoiceAiGraph(),
   },
-  { id: 'app_example_typed_chat', name: 'Typed chat, spoken answers', description: 'Type on the ChatInput node and hear the LLM answer.', graph: typedChatGraph() },
+  {
+    id: 'app_example_typed_chat',
+    name: 'Typed chat, spoken answers',
+    description: 'Type on the ChatInput node and hear the LLM answer.',
+    graph: typedChatGraph(),
+  },
 ];
 
 /** `GET /v1/app_template/list`. */

@@ -51,13 +51,17 @@ export class SubGraphService {
 
   async create(principal: Principal, input: CreateSubGraphRequest): Promise<SubGraph> {
     if (input.graph) await this.checker.check(principal, 'graph', input.graph);
-    const document = await this.documents.insert({
-      id: newId('subgraph'),
-      project: principal.project,
-      human: ownerOf(principal),
-      name: input.name,
-      data: { name: input.name, graph: input.graph ?? emptyGraph() },
-    }, undefined, quotaFor(principal));
+    const document = await this.documents.insert(
+      {
+        id: newId('subgraph'),
+        project: principal.project,
+        human: ownerOf(principal),
+        name: input.name,
+        data: { name: input.name, graph: input.graph ?? emptyGraph() },
+      },
+      undefined,
+      quotaFor(principal),
+    );
     return this.toSubGraph(document);
   }
 

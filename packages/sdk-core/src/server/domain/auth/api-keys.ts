@@ -111,7 +111,12 @@ export class ApiKeyService {
   }
 
   async revoke(id: string): Promise<boolean> {
-    const result = await this.store.db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    const result = await this.store.db
+      .updateTable('api_keys')
+      .set({ revoked_at: nowIso() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     await this.keysChanged();
     return Number(result.numUpdatedRows) > 0;
   }

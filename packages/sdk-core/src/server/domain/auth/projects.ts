@@ -22,7 +22,11 @@ export class ProjectService {
   }
 
   async setDisabled(project: string, disabled: boolean): Promise<void> {
-    await this.store.db.updateTable('projects').set({ disabled: disabled ? 1 : 0 }).where('id', '=', project).execute();
+    await this.store.db
+      .updateTable('projects')
+      .set({ disabled: disabled ? 1 : 0 })
+      .where('id', '=', project)
+      .execute();
     await this.apiKeys.keysChanged();
   }
 
@@ -56,7 +60,10 @@ export class ProjectService {
     }
     const { key } = await this.apiKeys.create(DEV_PROJECT_ID, 'development');
     await this.store.db.deleteFrom('settings').where('key', '=', DEV_KEY_SETTING).execute();
-    await this.store.db.insertInto('settings').values({ key: DEV_KEY_SETTING, value: encrypt(this.settingsKey, key, DEV_KEY_SETTING) }).execute();
+    await this.store.db
+      .insertInto('settings')
+      .values({ key: DEV_KEY_SETTING, value: encrypt(this.settingsKey, key, DEV_KEY_SETTING) })
+      .execute();
     return { project: DEV_PROJECT_ID, apiKey: key };
   }
 }

@@ -12,7 +12,10 @@ describe('UsageTokenService on an injected clock', () => {
   /** The service on its own SQLite database with one project, and the clock it reads. */
   async function service() {
     store = await openStore({ file: ':memory:' });
-    await store.db.insertInto('projects').values({ id: 'project_a', name: 'A', created_at: new Date(ISSUED_AT).toISOString(), disabled: 0 }).execute();
+    await store.db
+      .insertInto('projects')
+      .values({ id: 'project_a', name: 'A', created_at: new Date(ISSUED_AT).toISOString(), disabled: 0 })
+      .execute();
     const clock = { now: ISSUED_AT };
     return { tokens: new UsageTokenService(store, new Uint8Array(32).fill(7), () => clock.now), clock };
   }

@@ -71,17 +71,15 @@ export class ContextMessageRepository {
     if (messages.length === 0) return;
     // Batches keep each statement well under SQLite's bound-parameter limit.
     for (let start = 0; start < messages.length; start += 100) {
-      await executor.insertInto('context_messages').values(messages.slice(start, start + 100).map(toRow)).execute();
+      await executor
+        .insertInto('context_messages')
+        .values(messages.slice(start, start + 100).map(toRow))
+        .execute();
     }
   }
 
   async find(contextId: string, id: string): Promise<StoredContextMessage | undefined> {
-    const row = await this.store.db
-      .selectFrom('context_messages')
-      .selectAll()
-      .where('context_id', '=', contextId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.store.db.selectFrom('context_messages').selectAll().where('context_id', '=', contextId).where('id', '=', id).executeTakeFirst();
     return row ? toStoredMessage(row) : undefined;
   }
 

@@ -233,11 +233,7 @@ export class ContextService {
   }
 
   /** A page of a context's messages, oldest first. */
-  async listMessages(
-    principal: Principal,
-    contextId: string,
-    options: PageRequest & { ids?: readonly string[] | undefined },
-  ): Promise<Page<ContextMessage>> {
+  async listMessages(principal: Principal, contextId: string, options: PageRequest & { ids?: readonly string[] | undefined }): Promise<Page<ContextMessage>> {
     await this.findContext(principal, contextId);
     const page = await this.messages.list(contextId, options);
     return { ...page, values: page.values.map(toContextMessage) };

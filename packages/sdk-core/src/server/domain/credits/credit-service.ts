@@ -97,12 +97,7 @@ export class CreditService {
   async audit(project: string, creditId: string, human: string): Promise<{ balance: number; sum: number; entries: number }> {
     const credit = await this.find(project, creditId);
     const [account, totals] = await Promise.all([
-      this.store.db
-        .selectFrom('credit_balances')
-        .select(['balance'])
-        .where('credit', '=', credit.id)
-        .where('human', '=', human)
-        .executeTakeFirst(),
+      this.store.db.selectFrom('credit_balances').select(['balance']).where('credit', '=', credit.id).where('human', '=', human).executeTakeFirst(),
       this.store.db
         .selectFrom('credit_ledger_entries')
         .select((builder) => [builder.fn.sum<number | string | null>('amount').as('sum'), builder.fn.countAll<number | string>().as('entries')])

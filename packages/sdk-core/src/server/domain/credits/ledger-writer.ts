@@ -45,9 +45,7 @@ export class LedgerWriter {
     if (!Number.isSafeInteger(previous + amount)) {
       throw new BadRequestError(`amount: the resulting balance would be outside ±${Number.MAX_SAFE_INTEGER}`);
     }
-    throw new BadRequestError(
-      `insufficient balance: human '${human}' has ${previous} of credit '${credit.id}', which cannot cover ${-amount}`,
-    );
+    throw new BadRequestError(`insufficient balance: human '${human}' has ${previous} of credit '${credit.id}', which cannot cover ${-amount}`);
   }
 
   private replayed(row: CreditLedgerEntryRow, input: CreateCreditLedgerEntryRequest): CreditLedgerEntry {

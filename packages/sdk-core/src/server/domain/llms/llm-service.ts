@@ -81,7 +81,11 @@ export class LlmService {
       .where('kind', '=', 'llm')
       .where('project', 'is', null)
       .where('id', 'like', `${BUILT_IN_PREFIX}%`)
-      .where('id', 'not in', wanted.map((llm) => llm.id))
+      .where(
+        'id',
+        'not in',
+        wanted.map((llm) => llm.id),
+      )
       .execute();
     // Deleted around DocumentStore: what it kept of the built-ins is dropped.
     this.store.documentReads?.forgetKind(this.documents.kind);

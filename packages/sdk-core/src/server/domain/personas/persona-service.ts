@@ -36,20 +36,24 @@ export class PersonaService {
 
   async create(principal: Principal, input: CreatePersonaRequest): Promise<Persona> {
     await this.assertVoice(principal, input.voice);
-    const document = await this.documents.insert({
-      id: newId('persona'),
-      project: principal.project,
-      human: ownerOf(principal),
-      name: input.name,
-      data: {
+    const document = await this.documents.insert(
+      {
+        id: newId('persona'),
+        project: principal.project,
+        human: ownerOf(principal),
         name: input.name,
-        description: input.description,
-        voice: input.voice,
-        image_url: input.image_url ?? null,
-        gender: input.gender ?? null,
-        tags: [],
+        data: {
+          name: input.name,
+          description: input.description,
+          voice: input.voice,
+          image_url: input.image_url ?? null,
+          gender: input.gender ?? null,
+          tags: [],
+        },
       },
-    }, undefined, quotaFor(principal));
+      undefined,
+      quotaFor(principal),
+    );
     return this.toPersona(document);
   }
 

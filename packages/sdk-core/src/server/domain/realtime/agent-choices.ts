@@ -14,7 +14,12 @@ export function agentChoices(dispatcher: Pick<AgentDispatcher, 'registeredAgents
   return {
     values: [
       { type: 'builtin' },
-      ...(registered ?? []).map((agent) => ({ type: 'livekit_worker' as const, agent_name: agent.agentName, workers: agent.workers, available: agent.available })),
+      ...(registered ?? []).map((agent) => ({
+        type: 'livekit_worker' as const,
+        agent_name: agent.agentName,
+        workers: agent.workers,
+        available: agent.available,
+      })),
     ],
     workers_listed: registered !== undefined,
   };

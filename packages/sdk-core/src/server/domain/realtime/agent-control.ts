@@ -6,9 +6,7 @@ import { HostUnavailableError, HostedControl, type HostedControlOptions } from '
 
 /** What the session service asks of a running agent. */
 export type AgentCommand =
-  | { command: 'speak'; text: string }
-  | { command: 'update'; config: RealtimeSessionConfig }
-  | { command: 'stop'; reason: AgentStopReason };
+  { command: 'speak'; text: string } | { command: 'update'; config: RealtimeSessionConfig } | { command: 'stop'; reason: AgentStopReason };
 
 /** 503: no instance hosting the session's agent answered, or the agent failed to carry out the command. */
 export const AgentUnavailableError = HostUnavailableError;

@@ -61,11 +61,15 @@ export class GenerativeConfigResolver {
       ids.voice_override === undefined
         ? undefined
         : this.lookUp(field('voice_override'), 'voice', ids.voice_override, () => this.sources.voices.retrieve(principal, ids.voice_override!)),
-      ids.persona === undefined ? undefined : this.lookUp(field('persona'), 'persona', ids.persona, () => this.sources.personas.retrieve(principal, ids.persona!)),
+      ids.persona === undefined
+        ? undefined
+        : this.lookUp(field('persona'), 'persona', ids.persona, () => this.sources.personas.retrieve(principal, ids.persona!)),
       ids.scenario === undefined
         ? undefined
         : this.lookUp(field('scenario'), 'scenario', ids.scenario, () => this.sources.scenarios.retrieve(principal, ids.scenario!)),
-      ids.context === undefined ? undefined : this.lookUp(field('context'), 'context', ids.context, () => this.sources.contexts.retrieve(principal, ids.context!)),
+      ids.context === undefined
+        ? undefined
+        : this.lookUp(field('context'), 'context', ids.context, () => this.sources.contexts.retrieve(principal, ids.context!)),
       ids.tool_definitions === undefined ? undefined : this.resolveTools(principal, ids.tool_definitions, field('tool_definitions')),
     ]);
     return {

@@ -61,7 +61,8 @@ export class PartnerAvatarService {
     const { config } = request;
     const voiceOverride = await this.voiceOf(principal, config.generative.voice_override, request.tts);
     await this.assertNoOpenSession(principal, request.conversation_id);
-    const avatar = request.avatar_agent_id !== undefined ? { avatar_agent_id: request.avatar_agent_id } : { avatar_agent_image_url: request.avatar_agent_image_url! };
+    const avatar =
+      request.avatar_agent_id !== undefined ? { avatar_agent_id: request.avatar_agent_id } : { avatar_agent_image_url: request.avatar_agent_image_url! };
     return this.dependencies.realtime.start(
       principal,
       {
@@ -106,7 +107,8 @@ export class PartnerAvatarService {
     try {
       await sendRoomData(this.dependencies.media, id, AVATAR_ACTION_TOPIC, JSON.stringify({ action, at }));
     } catch (error) {
-      if (error instanceof RoomDataError || error instanceof TypeError) throw new AgentUnavailableError(`the avatar action could not reach realtime session '${id}': ${error.message}`, error);
+      if (error instanceof RoomDataError || error instanceof TypeError)
+        throw new AgentUnavailableError(`the avatar action could not reach realtime session '${id}': ${error.message}`, error);
       throw error;
     }
     await this.sessions.update({ principal }, id, async (current) => withLoggedAction(current.data, { action, at }));
@@ -123,7 +125,8 @@ export class PartnerAvatarService {
     try {
       await this.dependencies.voices.retrieve(principal, voiceOverride);
     } catch (error) {
-      if (NotFoundError.isInstance(error)) throw new BadRequestError(`config.generative.voice_override: no voice with id '${voiceOverride}' visible to the caller`);
+      if (NotFoundError.isInstance(error))
+        throw new BadRequestError(`config.generative.voice_override: no voice with id '${voiceOverride}' visible to the caller`);
       throw error;
     }
     throw new BadRequestError(

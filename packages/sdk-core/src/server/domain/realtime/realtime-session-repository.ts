@@ -121,11 +121,7 @@ export class RealtimeSessionRepository {
   /** A page of the sessions `principal` may see, newest first. */
   async list(principal: Principal, request: PageRequest): Promise<Page<StoredRealtimeSession>> {
     const db: Kysely<Database> = this.store.db;
-    let base = db
-      .selectFrom('documents')
-      .where('kind', '=', REALTIME_SESSION_KIND)
-      .where('project', '=', principal.project)
-      .where('deleted_at', 'is', null);
+    let base = db.selectFrom('documents').where('kind', '=', REALTIME_SESSION_KIND).where('project', '=', principal.project).where('deleted_at', 'is', null);
     if (principal.human !== null) base = base.where('human', '=', principal.human);
     return keysetPage(base, request, 'desc', toStoredSession);
   }

@@ -259,7 +259,9 @@ export class RealtimeSessionService {
           .moveTo({ project }, id, 'ended', { stopReason: 'server_shutdown', alongside: (transaction) => this.releaseLease(id, transaction) })
           .catch((error: unknown) => this.warn(id, 'recording the end at shutdown failed', error));
         if (change?.changed) await this.notifyRoom(id, 'The server is shutting down; this session has ended.');
-        await this.control.send(id, { command: 'stop', reason: 'server_shutdown' }).catch((error: unknown) => this.warn(id, 'stopping the agent failed', error));
+        await this.control
+          .send(id, { command: 'stop', reason: 'server_shutdown' })
+          .catch((error: unknown) => this.warn(id, 'stopping the agent failed', error));
       }),
     );
     await this.control.close();
@@ -273,19 +275,22 @@ export class RealtimeSessionService {
     // here) the human is told, its agent stopped, and the room closed.
     await this.notifyRoom(lost.sessionId, 'This session has ended: the server running its agent stopped responding.');
     if (this.control.hosts(lost.sessionId)) {
-      await this.control.send(lost.sessionId, { command: 'stop', reason: 'host_lost' }).catch((error: unknown) => this.warn(lost.sessionId, 'stopping the agent failed', error));
+      await this.control
+        .send(lost.sessionId, { command: 'stop', reason: 'host_lost' })
+        .catch((error: unknown) => this.warn(lost.sessionId, 'stopping the agent failed', error));
     }
     await this.room.close(lost.sessionId).catch((error: unknown) => this.warn(lost.sessionId, 'closing the room failed', error));
   }
 
   private async notifyRoom(id: string, message: string): Promise<void> {
-    await this.dependencies.tellRoom?.(id, message).catch((error: unknown) => this.dependencies.logger.debug({ session: id, err: error }, 'realtime session: the room could not be told'));
+    await this.dependencies
+      .tellRoom?.(id, message)
+      .catch((error: unknown) => this.dependencies.logger.debug({ session: id, err: error }, 'realtime session: the room could not be told'));
   }
 
   private async releaseLease(id: string, transaction: Transaction<Database>): Promise<void> {
     await this.dependencies.leases?.leases.release(id, transaction);
   }
-
 
   private eventsFor(stored: StoredRealtimeSession, principal: Principal) {
     return agentSessionEvents(
@@ -306,7 +311,10 @@ export class RealtimeSessionService {
 
   /** Ends a session whose start failed after it was stored, and closes its room when it was opened. */
   private async abandon(principal: Principal, id: string, roomOpened: boolean): Promise<void> {
-    await this.lifecycle.moveTo({ project: principal.project }, id, 'ended', { stopReason: 'failed', alongside: (transaction) => this.releaseLease(id, transaction) });
+    await this.lifecycle.moveTo({ project: principal.project }, id, 'ended', {
+      stopReason: 'failed',
+      alongside: (transaction) => this.releaseLease(id, transaction),
+    });
     if (roomOpened) await this.room.close(id).catch((error: unknown) => this.warn(id, 'closing the room failed', error));
   }
 

@@ -36,5 +36,6 @@ export async function sendRoomData(media: RoomDataMedia, room: string, topic: st
     body: JSON.stringify(request.toJson()),
     signal: AbortSignal.timeout(10_000),
   });
-  if (!response.ok) throw new RoomDataError(`the media server refused the packet for room '${room}': ${response.status} ${(await response.text()).slice(0, 200)}`);
+  if (!response.ok)
+    throw new RoomDataError(`the media server refused the packet for room '${room}': ${response.status} ${(await response.text()).slice(0, 200)}`);
 }

@@ -51,7 +51,10 @@ export class SessionKeeper {
   async reap(): Promise<number> {
     const lost = await this.leases.claimExpired();
     for (const lease of lost) {
-      this.logger.warn({ [this.leases.kind]: lease.sessionId, instance: lease.instance }, `${this.leases.kind.replace('_', ' ')}: its host stopped renewing the lease; ending it`);
+      this.logger.warn(
+        { [this.leases.kind]: lease.sessionId, instance: lease.instance },
+        `${this.leases.kind.replace('_', ' ')}: its host stopped renewing the lease; ending it`,
+      );
       await this.endLost(lease).catch((error: unknown) => this.logger.error({ err: error, session: lease.sessionId }, 'ending what a lost host held failed'));
     }
     return lost.length;

@@ -52,12 +52,20 @@ export class SessionLeases {
 
   /** Takes the lease of a new session for this instance (inside the session's insert transaction). */
   async take(executor: Kysely<Database>, sessionId: string, project: string): Promise<void> {
-    await executor.insertInto('session_leases').values({ session_id: sessionId, kind: this.kind, project, instance: this.instance, expires_at: this.expiry() }).execute();
+    await executor
+      .insertInto('session_leases')
+      .values({ session_id: sessionId, kind: this.kind, project, instance: this.instance, expires_at: this.expiry() })
+      .execute();
   }
 
   /** Extends every lease this instance holds; answers how many. */
   async renew(): Promise<number> {
-    const result = await this.store.db.updateTable('session_leases').set({ expires_at: this.expiry() }).where('instance', '=', this.instance).where('kind', '=', this.kind).executeTakeFirst();
+    const result = await this.store.db
+      .updateTable('session_leases')
+      .set({ expires_at: this.expiry() })
+      .where('instance', '=', this.instance)
+      .where('kind', '=', this.kind)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 
@@ -99,7 +107,13 @@ export class SessionLeases {
         .where('session_id', '=', candidate.session_id)
         .where('expires_at', '=', candidate.expires_at)
         .executeTakeFirst();
-      if (Number(result.numDeletedRows) === 1) claimed.push({ sessionId: candidate.session_id, project: candidate.project, instance: candidate.instance, renewedAt: this.renewalOf(candidate.expires_at) });
+      if (Number(result.numDeletedRows) === 1)
+        claimed.push({
+          sessionId: candidate.session_id,
+          project: candidate.project,
+          instance: candidate.instance,
+          renewedAt: this.renewalOf(candidate.expires_at),
+        });
     }
     return claimed;
   }

@@ -37,13 +37,17 @@ export class ScenarioService {
 
   async create(principal: Principal, input: CreateScenarioRequest): Promise<Scenario> {
     this.assertProject(principal, input.project);
-    const document = await this.documents.insert({
-      id: newId('scenario'),
-      project: principal.project,
-      human: ownerOf(principal),
-      name: input.name,
-      data: { name: input.name, prompt: input.prompt },
-    }, undefined, quotaFor(principal));
+    const document = await this.documents.insert(
+      {
+        id: newId('scenario'),
+        project: principal.project,
+        human: ownerOf(principal),
+        name: input.name,
+        data: { name: input.name, prompt: input.prompt },
+      },
+      undefined,
+      quotaFor(principal),
+    );
     return this.toScenario(document);
   }
 

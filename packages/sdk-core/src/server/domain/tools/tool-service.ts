@@ -51,9 +51,7 @@ export class ToolService {
       call_settings: {
         id: callSettingsId,
         destination:
-          input.call_settings.destination.type === 'web_request'
-            ? { type: 'web_request', url: input.call_settings.destination.url }
-            : { type: 'client_app' },
+          input.call_settings.destination.type === 'web_request' ? { type: 'web_request', url: input.call_settings.destination.url } : { type: 'client_app' },
       },
     };
   }
@@ -108,7 +106,12 @@ export class ToolService {
         result.push(this.toTool(byId));
         continue;
       }
-      byName ??= new Map((await this.documents.all(scope)).map((document) => { const tool = this.toTool(document); return [tool.name, tool] as const; }));
+      byName ??= new Map(
+        (await this.documents.all(scope)).map((document) => {
+          const tool = this.toTool(document);
+          return [tool.name, tool] as const;
+        }),
+      );
       const named = byName.get(reference);
       if (named) result.push(named);
     }

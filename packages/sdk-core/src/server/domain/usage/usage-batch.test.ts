@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { WebhookMessage } from '../../../contract/webhooks.js';
 import { usageBatch, type PendingRecord } from './usage-batch.js';
 
-const record = (id: string, human: string | null, value: number, reservationId: string | null = null, metadata: Record<string, unknown> = {}): PendingRecord => ({
+const record = (
+  id: string,
+  human: string | null,
+  value: number,
+  reservationId: string | null = null,
+  metadata: Record<string, unknown> = {},
+): PendingRecord => ({
   entry: { id, project: 'project_1', human, type: 'token_cnt', value, metadata, createdAt: `2026-11-25T00:00:0${id.slice(-1)}.000Z` },
   reservationId,
 });
@@ -17,7 +23,11 @@ describe('usageBatch', () => {
       ['usage_3', 'ada', 7, '{}'],
     ]);
     expect(batch.counters).toEqual([{ project: 'project_1', human: 'ada', type: 'token_cnt', used: 17, updated_at: '2026-11-25T00:00:03.000Z' }]);
-    expect(batch.events.map(({ event }) => event.payload)).toMatchObject([{ id: 'usage_1', human: 'ada', human_id: 'ada' }, { id: 'usage_2' }, { id: 'usage_3' }]);
+    expect(batch.events.map(({ event }) => event.payload)).toMatchObject([
+      { id: 'usage_1', human: 'ada', human_id: 'ada' },
+      { id: 'usage_2' },
+      { id: 'usage_3' },
+    ]);
     expect(batch.events[1]!.event.payload).not.toHaveProperty('human');
   });
 

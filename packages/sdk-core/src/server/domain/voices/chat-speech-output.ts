@@ -8,8 +8,6 @@ import type { VoiceSynthesisService } from './voice-synthesis-service.js';
 import type { ChatAudioStore } from '../../engines/llm/index.js';
 import { CHAT_AUDIO_PATH } from '../../../contract/wire.js';
 
-
-
 export interface ChatSpeechOutputDependencies {
   synthesis: Pick<VoiceSynthesisService, 'resolveVoice' | 'assertWithinLimit' | 'synthesize' | 'recordUsage'>;
   audioStore: Pick<ChatAudioStore, 'save'>;

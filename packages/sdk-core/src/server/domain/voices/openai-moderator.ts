@@ -4,9 +4,7 @@ import type { ModerationResult, Moderator } from './moderator.js';
 
 /** The part of an OpenAI `/moderations` answer that is read. */
 const ModerationAnswer = z.object({
-  results: z
-    .array(z.object({ flagged: z.boolean(), categories: z.record(z.string(), z.boolean().nullable()).optional() }))
-    .min(1),
+  results: z.array(z.object({ flagged: z.boolean(), categories: z.record(z.string(), z.boolean().nullable()).optional() })).min(1),
 });
 
 /**

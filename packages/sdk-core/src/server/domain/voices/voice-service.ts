@@ -80,14 +80,18 @@ export class VoiceService {
   async createProjectVoice(principal: Principal, input: NewProjectVoice): Promise<Voice> {
     const { tags = [], pricing = DEFAULT_PRICING, ...rest } = input;
     const data: VoiceData = { ...rest, tags: [...new Set(tags)].map(voiceTag), pricing };
-    const document = await this.documents.insert({
-      id: newId('voice'),
-      project: principal.project,
-      human: ownerOf(principal),
-      name: data.name,
-      tags: data.tags.map((tag) => tag.name),
-      data,
-    }, undefined, quotaFor(principal));
+    const document = await this.documents.insert(
+      {
+        id: newId('voice'),
+        project: principal.project,
+        human: ownerOf(principal),
+        name: data.name,
+        tags: data.tags.map((tag) => tag.name),
+        data,
+      },
+      undefined,
+      quotaFor(principal),
+    );
     return this.toVoice(document);
   }
 

@@ -20,7 +20,11 @@ export interface WordListModeratorOptions {
 
 /** Lower-cases and reduces punctuation and whitespace to single spaces, so "Kill   you!" matches "kill you". */
 function normalise(text: string): string {
-  return ` ${text.toLowerCase().replace(/[’‘]/g, "'").replace(/[^\p{L}\p{N}']+/gu, ' ').trim()} `;
+  return ` ${text
+    .toLowerCase()
+    .replace(/[’‘]/g, "'")
+    .replace(/[^\p{L}\p{N}']+/gu, ' ')
+    .trim()} `;
 }
 
 /**

@@ -111,7 +111,10 @@ export class WebhookDispatcher {
       this.draining = true;
       this.wake?.();
       let timer: NodeJS.Timeout | undefined;
-      const drained = await Promise.race([loop.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), options.drainMs)))]);
+      const drained = await Promise.race([
+        loop.then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), options.drainMs))),
+      ]);
       clearTimeout(timer);
       if (!drained) this.logger?.warn({ drainMs: options.drainMs }, 'webhook deliveries still in flight at shutdown are handed back as due');
     }

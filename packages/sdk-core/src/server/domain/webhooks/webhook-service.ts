@@ -48,10 +48,7 @@ export interface WebhookAttempt {
 }
 
 /** Which deliveries to send again: one delivery, one event (to all or one endpoint), or every failed one. */
-export type ReplaySelector =
-  | { deliveryId: string }
-  | { eventId: string; endpointId?: string }
-  | { status: 'failed'; since?: string };
+export type ReplaySelector = { deliveryId: string } | { eventId: string; endpointId?: string } | { status: 'failed'; since?: string };
 
 export interface WebhookServiceOptions {
   /**
@@ -281,9 +278,17 @@ export class WebhookService {
             .where('status', '!=', 'delivering')
             .executeTakeFirst();
           if (Number(updated.numUpdatedRows) === 0) {
-            const exists = await trx.selectFrom('webhook_deliveries').select('id').where('event_id', '=', event.id).where('endpoint_id', '=', endpoint.id).executeTakeFirst();
+            const exists = await trx
+              .selectFrom('webhook_deliveries')
+              .select('id')
+              .where('event_id', '=', event.id)
+              .where('endpoint_id', '=', endpoint.id)
+              .executeTakeFirst();
             if (exists) continue;
-            await trx.insertInto('webhook_deliveries').values(this.newDelivery(event.id, endpoint.id, project, now)).execute();
+            await trx
+              .insertInto('webhook_deliveries')
+              .values(this.newDelivery(event.id, endpoint.id, project, now))
+              .execute();
           }
           queued += 1;
         }
@@ -320,7 +325,9 @@ export class WebhookService {
     const allow = this.options.allowPrivateAddresses;
     const refused = targetRefusal(url, { allowLoopback: allow, allowPrivateNetworks: allow });
     if (refused) {
-      throw new BadRequestError(`url: ${refused.message}${allowSettingOf(refused, { loopback: 'PALAVER_WEBHOOK_ALLOW_PRIVATE', private: 'PALAVER_WEBHOOK_ALLOW_PRIVATE' })}`);
+      throw new BadRequestError(
+        `url: ${refused.message}${allowSettingOf(refused, { loopback: 'PALAVER_WEBHOOK_ALLOW_PRIVATE', private: 'PALAVER_WEBHOOK_ALLOW_PRIVATE' })}`,
+      );
     }
   }
 

@@ -30,9 +30,7 @@ export interface SignatureInput {
  * `id.timestamp.body` so receivers can reject replays.
  */
 export function signatureHeaders(secret: string, input: SignatureInput): Record<string, string> {
-  const standard = createHmac('sha256', standardWebhooksKey(secret))
-    .update(`${input.id}.${input.timestamp}.${input.body}`)
-    .digest('base64');
+  const standard = createHmac('sha256', standardWebhooksKey(secret)).update(`${input.id}.${input.timestamp}.${input.body}`).digest('base64');
   return {
     'x-webhook-signature': createHmac('sha256', secret).update(input.body).digest('hex'),
     'webhook-id': input.id,

@@ -21,12 +21,7 @@ function readHuman(header: HeaderReader): string | null {
  * Resolves the caller from `x-api-key` or `Authorization: Bearer <usage token>`, and enforces the
  * route's auth class: usage tokens never reach API-key-only (K) operations.
  */
-export async function authenticate(
-  header: HeaderReader,
-  auth: AuthClass,
-  services: Services,
-  options: { humanHeader: boolean },
-): Promise<Principal> {
+export async function authenticate(header: HeaderReader, auth: AuthClass, services: Services, options: { humanHeader: boolean }): Promise<Principal> {
   const authorization = header('authorization');
   // OpenAI-compatible clients send their key only as `Authorization: Bearer <key>`: a platform API key
   // (`pk_...`, never a JWT) presented that way counts as `x-api-key` (docs/decisions/0040-openai-client-auth.md).

@@ -87,7 +87,13 @@ function parse<T extends z.ZodType>(schema: T, value: unknown, location: 'body' 
 }
 
 /** Registers one route: auth, body limit, input validation, the handler, and response validation. */
-export function bindRoute(app: Hono<AppEnvironment>, route: RouteDefinition, handler: Handler<RouteDefinition>, services: Services, streams?: OpenEventStreams): void {
+export function bindRoute(
+  app: Hono<AppEnvironment>,
+  route: RouteDefinition,
+  handler: Handler<RouteDefinition>,
+  services: Services,
+  streams?: OpenEventStreams,
+): void {
   const maxSize = route.request?.bodyEncoding === 'multipart' ? services.config.maxUploadBytes : services.config.maxBodyBytes;
   // Routes without a body read none: the limit is only on the way of those that do.
   const path = toHonoPath(route.path);

@@ -27,7 +27,11 @@ const INTERRUPTED = encode({
  * @example
  * return chatEventStream(await gateway.stream(principal, body, { signal }), () => controller.abort());
  */
-export function chatEventStream(events: AsyncIterable<ChatStreamEvent>, onCancel: () => void, headers: Record<string, string> = {}): EventStream<ChatStreamEvent> {
+export function chatEventStream(
+  events: AsyncIterable<ChatStreamEvent>,
+  onCancel: () => void,
+  headers: Record<string, string> = {},
+): EventStream<ChatStreamEvent> {
   return new EventStream({
     events,
     encode,

@@ -71,9 +71,7 @@ export function createApp(services: Services, streams?: OpenEventStreams): Hono<
     return context.json(errorBody(path, 'internal_error', message, 500), 500);
   });
 
-  app.notFound((context) =>
-    context.json({ type: 'not_found', message: `No route for ${context.req.method} ${new URL(context.req.url).pathname}` }, 404),
-  );
+  app.notFound((context) => context.json({ type: 'not_found', message: `No route for ${context.req.method} ${new URL(context.req.url).pathname}` }, 404));
 
   app.get('/health', (context) => context.json({ status: 'ok' }));
   registerSiteRoutes(app);

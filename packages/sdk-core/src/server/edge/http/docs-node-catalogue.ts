@@ -14,7 +14,10 @@ function padRows(spec: NodeSpec): string {
 
 function repeatedNote(spec: NodeSpec): string {
   return (spec.repeated ?? [])
-    .map((repeated) => `<p class="muted">Repeated by <code>${escapeHtml(repeated.count)}</code>: ${repeated.pads.map((pad) => `<code>${escapeHtml(pad.id)}</code>`).join(', ')} (shown for the default count).</p>`)
+    .map(
+      (repeated) =>
+        `<p class="muted">Repeated by <code>${escapeHtml(repeated.count)}</code>: ${repeated.pads.map((pad) => `<code>${escapeHtml(pad.id)}</code>`).join(', ')} (shown for the default count).</p>`,
+    )
     .join('');
 }
 

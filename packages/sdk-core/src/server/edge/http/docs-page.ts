@@ -64,7 +64,10 @@ function renderContent(document: OpenApiDocument, content: Record<string, JsonSc
   return Object.entries(content)
     .map(([type, media]) => {
       const event = media['x-event-schema'] as JsonSchema | undefined;
-      const body = type === 'text/event-stream' && event ? `<p>Each event's data is:</p>${renderBodySchema(document, event, expand)}` : renderBodySchema(document, media.schema as JsonSchema | undefined, expand);
+      const body =
+        type === 'text/event-stream' && event
+          ? `<p>Each event's data is:</p>${renderBodySchema(document, event, expand)}`
+          : renderBodySchema(document, media.schema as JsonSchema | undefined, expand);
       return `<div><p><code>${escapeHtml(type)}</code></p>${body}</div>`;
     })
     .join('');

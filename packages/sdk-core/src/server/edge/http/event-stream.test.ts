@@ -82,7 +82,13 @@ describe('writeEventStream', () => {
   });
 
   it('writes the frames produced in one turn together, and the last frame with them when the events end in that turn', async () => {
-    const { response, writes, written } = await serve(() => eventStream((async function* events() { yield* ['a', 'b', 'c', 'd']; })()));
+    const { response, writes, written } = await serve(() =>
+      eventStream(
+        (async function* events() {
+          yield* ['a', 'b', 'c', 'd'];
+        })(),
+      ),
+    );
     expect(await readAll(response)).toBe('data: a\n\ndata: b\n\ndata: c\n\ndata: d\n\ndata: [DONE]\n\n');
     await written;
     // The first frame at once, the three after it and [DONE] in one write: not one write per frame plus one for the end.

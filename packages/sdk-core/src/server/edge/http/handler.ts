@@ -24,10 +24,7 @@ export interface HandlerContext {
 export type HandlerOutput<R extends RouteDefinition> = R['success'] extends { kind: 'json-or-sse' } ? Response | EventStream<any> : RouteHandlerOutput<R>;
 
 /** A thin function that turns parsed input into a service call. */
-export type Handler<R extends RouteDefinition> = (
-  input: RouteParsedInput<R>,
-  context: HandlerContext,
-) => Promise<HandlerOutput<R>>;
+export type Handler<R extends RouteDefinition> = (input: RouteParsedInput<R>, context: HandlerContext) => Promise<HandlerOutput<R>>;
 
 /** One handler per route of a contract group; the compiler rejects a missing one. */
 export type GroupHandlers<G extends Record<string, RouteDefinition>> = { [K in keyof G]: Handler<G[K]> };

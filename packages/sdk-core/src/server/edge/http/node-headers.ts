@@ -27,7 +27,21 @@ type NodeRequestHeaders = {
  * Headers of which Node keeps only the first copy in `incoming.headers` (its documented list, of those requests
  * carry). A web `Headers` joins every copy: a request with two `Authorization` headers must not pass on the first.
  */
-const FIRST_COPY_ONLY = new Set(['authorization', 'proxy-authorization', 'content-type', 'content-length', 'host', 'user-agent', 'referer', 'from', 'age', 'expires', 'if-modified-since', 'if-unmodified-since', 'max-forwards']);
+const FIRST_COPY_ONLY = new Set([
+  'authorization',
+  'proxy-authorization',
+  'content-type',
+  'content-length',
+  'host',
+  'user-agent',
+  'referer',
+  'from',
+  'age',
+  'expires',
+  'if-modified-since',
+  'if-unmodified-since',
+  'max-forwards',
+]);
 
 function incomingHeader(incoming: NodeRequestHeaders, name: string): string | undefined {
   const value = incoming.headers[name];

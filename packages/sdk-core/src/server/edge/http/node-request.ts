@@ -23,7 +23,8 @@ export async function readRequestText(context: Context<AppEnvironment>): Promise
     const onData = (part: Buffer) => parts.push(part);
     const onEnd = () => settle();
     const onClose = () => {
-      if (!incoming.readableEnded) settle(Object.assign(new Error('the client closed the request before its body ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+      if (!incoming.readableEnded)
+        settle(Object.assign(new Error('the client closed the request before its body ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
     };
     incoming.on('data', onData);
     incoming.once('end', onEnd);

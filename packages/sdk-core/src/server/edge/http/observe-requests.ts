@@ -76,11 +76,7 @@ export function observeRequests(metrics: ServerMetrics, logger: Logger): Middlew
     const requestId = requestIdOf(context);
     context.set('requestId', requestId);
     const parent = parentOf(context);
-    const span = tracer.startSpan(
-      method,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'palaver.request.id': requestId } },
-      parent,
-    );
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'palaver.request.id': requestId } }, parent);
     let thrown: unknown;
     try {
       await withAnswerHeaders(context, [[REQUEST_ID_HEADER, requestId]], () => traceContext.with(trace.setSpan(parent, span), next));

@@ -66,7 +66,10 @@ export interface OpenApiOptions {
 
 /** Error answers every operation can give, as shared `components/responses`. */
 const COMMON_ERRORS: Record<number, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'Invalid input (`invalid_input`, naming the field), or `usage_limit_exceeded`, `project_disabled`, `moderation_error`.' },
+  400: {
+    name: 'BadRequest',
+    description: 'Invalid input (`invalid_input`, naming the field), or `usage_limit_exceeded`, `project_disabled`, `moderation_error`.',
+  },
   401: { name: 'Unauthorized', description: 'Missing, invalid, expired or revoked credentials (`unauthorized`).' },
   403: { name: 'Forbidden', description: 'These credentials may not perform the operation (`forbidden`), e.g. a usage token on an API-key-only operation.' },
   404: { name: 'NotFound', description: 'The resource or token does not exist or is not visible to the caller (`not_found`).' },
@@ -75,7 +78,10 @@ const COMMON_ERRORS: Record<number, { name: string; description: string }> = {
   429: { name: 'TooManyRequests', description: 'A usage limit is exceeded (`usage_limit_exceeded`).' },
   500: { name: 'InternalError', description: 'Internal server error; the body carries `error` as well as `type` and `message`.' },
   501: { name: 'NotImplemented', description: 'The operation is not available on this server yet (`not_implemented`).' },
-  502: { name: 'UpstreamError', description: 'A service this request relies on failed, e.g. the LLM\'s upstream is unreachable (`upstream_error`); the message names it and the cause.' },
+  502: {
+    name: 'UpstreamError',
+    description: "A service this request relies on failed, e.g. the LLM's upstream is unreachable (`upstream_error`); the message names it and the cause.",
+  },
 };
 
 /** Schemas without an operation that clients still need: the older Session form and the realtime SDK's wire types. */
@@ -155,7 +161,7 @@ function parametersOf(route: RouteDefinition, collector: SchemaCollector): JsonS
       name: 'x-human-id',
       in: 'header',
       required: false,
-      description: 'Ties an API-key request to a human (your own user id). With a usage token it must match the token\'s human.',
+      description: "Ties an API-key request to a human (your own user id). With a usage token it must match the token's human.",
       schema: { type: 'string', minLength: 1, maxLength: 256 },
     });
   }
@@ -174,7 +180,12 @@ function requestBodyOf(route: RouteDefinition, collector: SchemaCollector): Json
   return { required, content: { 'multipart/form-data': { schema } } };
 }
 
-function operationOf(route: RouteDefinition, collector: SchemaCollector, example: AnyRouteExample | undefined, serverUrl: string | undefined): OpenApiOperation {
+function operationOf(
+  route: RouteDefinition,
+  collector: SchemaCollector,
+  example: AnyRouteExample | undefined,
+  serverUrl: string | undefined,
+): OpenApiOperation {
   const parameters = parametersOf(route, collector);
   const requestBody = requestBodyOf(route, collector);
   // 413 on every operation: the body limit applies to whatever a client sends, declared body or not.

@@ -6,14 +6,21 @@ import { InProcessBus } from './in-process-bus.js';
 import { RedisBus } from './redis-bus.js';
 import { redisReachable, redisUrl } from '../../../../tests/support/redis.js';
 
-
 const withRedis = requireComponent('Redis', await redisReachable(), `cannot connect to ${redisUrl}`);
 
 function waitFor<T>(promise: Promise<T>, ms = 2000): Promise<T> {
   return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timed out')), ms))]);
 }
 
-const factories: Array<[string, () => [EventBus, EventBus]]> = [['in-process', () => { const bus = new InProcessBus(); return [bus, bus]; }]];
+const factories: Array<[string, () => [EventBus, EventBus]]> = [
+  [
+    'in-process',
+    () => {
+      const bus = new InProcessBus();
+      return [bus, bus];
+    },
+  ],
+];
 if (withRedis) factories.push(['redis (two instances)', () => [new RedisBus(redisUrl), new RedisBus(redisUrl)]]);
 
 describe.each(factories)('event bus: %s', (_name, create) => {
@@ -45,7 +52,11 @@ describe.each(factories)('event bus: %s', (_name, create) => {
     });
     const unsubscribe = await second.subscribe(channel, (message) => void seen.push(message));
     await first.publish(channel, 1);
-    await waitFor((async () => { while (seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10)); })());
+    await waitFor(
+      (async () => {
+        while (seen.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      })(),
+    );
     await unsubscribe();
     await first.publish(channel, 2);
     await new Promise((resolve) => setTimeout(resolve, 150));

@@ -1,10 +1,4 @@
-import type {
-  ChatCompletionTool,
-  ChatCompletionUsage,
-  ChatMessage,
-  ChatToolChoice,
-  FinishReason,
-} from '../../../contract/chat.js';
+import type { ChatCompletionTool, ChatCompletionUsage, ChatMessage, ChatToolChoice, FinishReason } from '../../../contract/chat.js';
 
 /** What a provider is asked to complete: the contract's request after model resolution and audio transcription. */
 export interface ChatModelRequest {

@@ -14,11 +14,21 @@ async function run(request: Partial<ChatModelRequest>, signal = new AbortControl
 const identity = { id: 'x', created: 0, model: 'builtin-offline' };
 const lookup = {
   type: 'function' as const,
-  function: { name: 'lookup_order', description: 'Find an order by its number', parameters: { type: 'object', properties: { order_number: { type: 'integer' } }, required: ['order_number'] }, strict: false },
+  function: {
+    name: 'lookup_order',
+    description: 'Find an order by its number',
+    parameters: { type: 'object', properties: { order_number: { type: 'integer' } }, required: ['order_number'] },
+    strict: false,
+  },
 };
 const email = {
   type: 'function' as const,
-  function: { name: 'send_email', description: 'Send an email message to a recipient address', parameters: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] }, strict: false },
+  function: {
+    name: 'send_email',
+    description: 'Send an email message to a recipient address',
+    parameters: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+    strict: false,
+  },
 };
 
 describe('the offline model', () => {
@@ -40,21 +50,35 @@ describe('the offline model', () => {
   });
 
   it('picks the tool the message asks for, fills arguments from it, and calls several in parallel', async () => {
-    const one = assembleCompletion(await run({ messages: [{ role: 'user', content: 'Please lookup order 4521' }], tools: [email, lookup], toolChoice: 'auto' }), identity);
-    expect(one.choices[0]!.message.tool_calls).toEqual([{ id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'lookup_order', arguments: '{"order_number":4521}' } }]);
+    const one = assembleCompletion(
+      await run({ messages: [{ role: 'user', content: 'Please lookup order 4521' }], tools: [email, lookup], toolChoice: 'auto' }),
+      identity,
+    );
+    expect(one.choices[0]!.message.tool_calls).toEqual([
+      { id: expect.stringMatching(/^call_/), type: 'function', function: { name: 'lookup_order', arguments: '{"order_number":4521}' } },
+    ]);
     const both = assembleCompletion(
-      await run({ messages: [{ role: 'user', content: 'lookup order 7 then send an email message to "ops@example.com"' }], tools: [email, lookup], toolChoice: 'auto' }),
+      await run({
+        messages: [{ role: 'user', content: 'lookup order 7 then send an email message to "ops@example.com"' }],
+        tools: [email, lookup],
+        toolChoice: 'auto',
+      }),
       identity,
     );
     expect(both.choices[0]!.message.tool_calls!.map((call) => call.function.name).sort()).toEqual(['lookup_order', 'send_email']);
     const single = assembleCompletion(
-      await run({ messages: [{ role: 'user', content: 'lookup order 7 then send an email message to "ops@example.com"' }], tools: [email, lookup], toolChoice: 'auto', parallelToolCalls: false }),
+      await run({
+        messages: [{ role: 'user', content: 'lookup order 7 then send an email message to "ops@example.com"' }],
+        tools: [email, lookup],
+        toolChoice: 'auto',
+        parallelToolCalls: false,
+      }),
       identity,
     );
     expect(single.choices[0]!.message.tool_calls).toHaveLength(1);
   });
 
-  it("with tool_choice required calls the first tool even when nothing matches", async () => {
+  it('with tool_choice required calls the first tool even when nothing matches', async () => {
     const result = assembleCompletion(await run({ messages: [{ role: 'user', content: 'hello' }], tools: [email, lookup], toolChoice: 'required' }), identity);
     expect(result.choices[0]!.finish_reason).toBe('tool_calls');
     expect(result.choices[0]!.message.tool_calls![0]!.function.name).toBe('send_email');
@@ -64,7 +88,10 @@ describe('the offline model', () => {
     const controller = new AbortController();
     const seen: ChatDelta[] = [];
     const error = await (async () => {
-      for await (const delta of model.stream({ messages: [{ role: 'user', content: 'a long sentence with many words in it' }], toolChoice: 'none', parallelToolCalls: true }, { signal: controller.signal })) {
+      for await (const delta of model.stream(
+        { messages: [{ role: 'user', content: 'a long sentence with many words in it' }], toolChoice: 'none', parallelToolCalls: true },
+        { signal: controller.signal },
+      )) {
         seen.push(delta);
         if (seen.length === 2) controller.abort(new Error('stop'));
       }

@@ -62,8 +62,7 @@ function promptTokens(messages: readonly ChatMessage[]): number {
  */
 export function createOfflineChatModel(options: OfflineModelOptions = {}): ChatModel {
   const delayMs = options.tokenDelayMs ?? 0;
-  const pause = (signal: AbortSignal) =>
-    delayMs > 0 ? sleep(delayMs, undefined, { signal }) : new Promise<void>((resolve) => setImmediate(resolve));
+  const pause = (signal: AbortSignal) => (delayMs > 0 ? sleep(delayMs, undefined, { signal }) : new Promise<void>((resolve) => setImmediate(resolve)));
 
   return {
     id: OFFLINE_MODEL_ID,

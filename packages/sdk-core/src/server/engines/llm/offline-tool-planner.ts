@@ -11,12 +11,58 @@ export interface PlannedToolCall {
 }
 
 const STOP_WORDS = new Set([
-  'about', 'after', 'also', 'and', 'any', 'are', 'for', 'from', 'get', 'gets', 'given', 'has', 'have', 'into', 'its',
-  'returns', 'that', 'the', 'their', 'them', 'then', 'this', 'tool', 'use', 'used', 'when', 'which', 'will', 'with', 'your',
+  'about',
+  'after',
+  'also',
+  'and',
+  'any',
+  'are',
+  'for',
+  'from',
+  'get',
+  'gets',
+  'given',
+  'has',
+  'have',
+  'into',
+  'its',
+  'returns',
+  'that',
+  'the',
+  'their',
+  'them',
+  'then',
+  'this',
+  'tool',
+  'use',
+  'used',
+  'when',
+  'which',
+  'will',
+  'with',
+  'your',
 ]);
 
 /** Verbs that tool names start with and that say nothing about what the tool is for. */
-const VERBS = new Set(['get', 'set', 'fetch', 'find', 'list', 'lookup', 'look', 'search', 'create', 'update', 'delete', 'make', 'do', 'run', 'send', 'check', 'show']);
+const VERBS = new Set([
+  'get',
+  'set',
+  'fetch',
+  'find',
+  'list',
+  'lookup',
+  'look',
+  'search',
+  'create',
+  'update',
+  'delete',
+  'make',
+  'do',
+  'run',
+  'send',
+  'check',
+  'show',
+]);
 
 function words(text: string): string[] {
   return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
@@ -31,7 +77,9 @@ function relevance(tool: ChatCompletionTool, message: string): number {
   // `get_weather` is asked for by "weather": every distinctive word of the name appears in the message.
   const nameWords = words(name.replace(/[_-]+/g, ' ')).filter((word) => !STOP_WORDS.has(word) && !VERBS.has(word));
   if (nameWords.length > 0 && nameWords.every((word) => messageWords.has(word))) return 50;
-  const keywords = new Set(words(`${name.replace(/[_-]+/g, ' ')} ${tool.function.description ?? ''}`).filter((word) => word.length >= 4 && !STOP_WORDS.has(word)));
+  const keywords = new Set(
+    words(`${name.replace(/[_-]+/g, ' ')} ${tool.function.description ?? ''}`).filter((word) => word.length >= 4 && !STOP_WORDS.has(word)),
+  );
   let hits = 0;
   for (const keyword of keywords) if (messageWords.has(keyword)) hits += 1;
   // One shared keyword is enough only for a tool described in very few words.

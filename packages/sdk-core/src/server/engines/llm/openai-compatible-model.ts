@@ -73,7 +73,8 @@ function classify(error: unknown, timedOut: boolean, timeoutMs: number, host: st
   }
   // Everything else before the first chunk (refused or reset connections, a body cut short) may succeed on retry.
   const code = (error as { code?: unknown })?.code;
-  if (typeof code === 'string' && code !== 'ABORT_ERR') return { retryable: true, message: `connection to ${host} failed (${rootCause(error as Error)})`, cause: error };
+  if (typeof code === 'string' && code !== 'ABORT_ERR')
+    return { retryable: true, message: `connection to ${host} failed (${rootCause(error as Error)})`, cause: error };
   return { retryable: true, message: (error as Error)?.message ?? String(error), cause: error };
 }
 
@@ -132,7 +133,13 @@ export function deltasOf(chunk: UpstreamChunk): ChatDelta[] {
     if (typeof delta.content === 'string') deltas.push({ type: 'text', text: delta.content });
     if (typeof delta.refusal === 'string') deltas.push({ type: 'refusal', text: delta.refusal });
     for (const call of delta.tool_calls ?? []) {
-      deltas.push({ type: 'tool-call', index: call.index, id: call.id ?? undefined, name: call.function?.name ?? undefined, arguments: call.function?.arguments ?? undefined });
+      deltas.push({
+        type: 'tool-call',
+        index: call.index,
+        id: call.id ?? undefined,
+        name: call.function?.name ?? undefined,
+        arguments: call.function?.arguments ?? undefined,
+      });
     }
     if (choice.finish_reason) deltas.push({ type: 'finish', reason: choice.finish_reason });
   }
@@ -248,7 +255,10 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
         } catch (error) {
           if (signal.aborted) throw signal.reason;
           if (stalled) throw new ChatModelError(`${label}: upstream LLM stalled: no data for ${idleTimeoutMs} ms`, { kind: 'upstream', cause: error });
-          throw new ChatModelError(redact(`${label}: upstream LLM stream failed: ${(error as Error)?.message ?? String(error)}`, secrets), { kind: 'upstream', cause: error });
+          throw new ChatModelError(redact(`${label}: upstream LLM stream failed: ${(error as Error)?.message ?? String(error)}`, secrets), {
+            kind: 'upstream',
+            cause: error,
+          });
         } finally {
           clearTimeout(idleTimer);
         }

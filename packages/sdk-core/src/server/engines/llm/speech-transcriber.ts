@@ -47,7 +47,10 @@ export function createSpeechTranscriber(speech: Pick<Speech, 'stt' | 'codecs'>, 
     async transcribe(audio, { signal }) {
       const status = await speech.stt.status();
       if (!status.available) {
-        throw new AudioInputError('stt', `input_audio needs a speech-to-text provider, and none is available on this server (${status.reason ?? 'unknown reason'})`);
+        throw new AudioInputError(
+          'stt',
+          `input_audio needs a speech-to-text provider, and none is available on this server (${status.reason ?? 'unknown reason'})`,
+        );
       }
       const { pcm, sampleRate } = await decode(audio);
       if (pcm.length === 0 || sampleRate <= 0) throw new AudioInputError('data', 'holds no audio samples');

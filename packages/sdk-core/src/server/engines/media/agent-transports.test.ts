@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { AudioFrame, AudioSource, AudioStream, LocalAudioTrack, Room, RoomEvent, TrackKind, TrackPublishOptions, TrackSource, type RemoteTrack } from '@livekit/rtc-node';
+import {
+  AudioFrame,
+  AudioSource,
+  AudioStream,
+  LocalAudioTrack,
+  Room,
+  RoomEvent,
+  TrackKind,
+  TrackPublishOptions,
+  TrackSource,
+  type RemoteTrack,
+} from '@livekit/rtc-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../../tests/support/test-server.js';
 import { createLogger } from '../../kernel/logger.js';
@@ -102,9 +113,14 @@ describe.each(['embedded', 'livekit'] as const)('%s agent transport, human on @l
       throw new RpcCallError(1500, 'tool failed');
     });
     const humanGot: string[] = [];
-    human.on(RoomEvent.DataReceived, (payload, participant, _kind, topic) => humanGot.push(`${topic}:${participant?.identity}:${new TextDecoder().decode(payload)}`));
+    human.on(RoomEvent.DataReceived, (payload, participant, _kind, topic) =>
+      humanGot.push(`${topic}:${participant?.identity}:${new TextDecoder().decode(payload)}`),
+    );
     const humanTexts: string[] = [];
-    human.registerTextStreamHandler('lk.transcription', (reader, participant) => void reader.readAll().then((text) => humanTexts.push(`${participant.identity}:${text}`)));
+    human.registerTextStreamHandler(
+      'lk.transcription',
+      (reader, participant) => void reader.readAll().then((text) => humanTexts.push(`${participant.identity}:${text}`)),
+    );
     human.localParticipant!.registerRpcMethod('echo', async (data) => `echo:${data.payload}`);
     await eventually(() => expect(agent.participants().map((participant) => participant.identity)).toEqual(['human_2']));
 
@@ -145,7 +161,10 @@ describe.each(['embedded', 'livekit'] as const)('%s agent transport, human on @l
       }),
     );
     const source = new AudioSource(48_000, 1);
-    await human.localParticipant!.publishTrack(LocalAudioTrack.createAudioTrack('mic', source), new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }));
+    await human.localParticipant!.publishTrack(
+      LocalAudioTrack.createAudioTrack('mic', source),
+      new TrackPublishOptions({ source: TrackSource.SOURCE_MICROPHONE }),
+    );
     const feeding = feedTone(source, HUMAN_TONE_HZ, stop.signal);
 
     const fromHuman = await nextAudioTrack(agent, 'human_3', 30_000);

@@ -2,7 +2,15 @@
 // (tests/architecture/engine-faces.test.ts). createMediaService loads the embedded endpoint, the transports,
 // livekit-server-sdk and werift with dynamic imports; nothing here loads them (lazy-start.test.ts).
 export type { AgentDispatcher } from './agent-dispatcher.js';
-export type { AgentRoomConnection, AgentTransport, AudioOutput, IncomingTextStream, ReceivedData, RemoteAudioTrack, RoomParticipant } from './agent-transport.js';
+export type {
+  AgentRoomConnection,
+  AgentTransport,
+  AudioOutput,
+  IncomingTextStream,
+  ReceivedData,
+  RemoteAudioTrack,
+  RoomParticipant,
+} from './agent-transport.js';
 export { frameDurationMs, type AudioFrame } from './audio/audio-frame.js';
 export { roomServiceCall } from './embedded/room-service-api.js';
 export { agentDispatchCall } from './embedded/workers/agent-dispatch-api.js';

@@ -108,7 +108,11 @@ export async function createMediaService(config: ServerConfig, logger: Logger, s
   const { url, apiKey, apiSecret } = config.livekit;
   if (url) {
     if (!apiKey || !apiSecret) throw new Error('LIVEKIT_URL needs LIVEKIT_API_KEY and LIVEKIT_API_SECRET');
-    const { LivekitAgentTransport } = await importOptional('@livekit/rtc-node', 'LIVEKIT_URL (agents joining a LiveKit deployment)', () => import('./livekit/livekit-agent-transport.js'));
+    const { LivekitAgentTransport } = await importOptional(
+      '@livekit/rtc-node',
+      'LIVEKIT_URL (agents joining a LiveKit deployment)',
+      () => import('./livekit/livekit-agent-transport.js'),
+    );
     const { LivekitAgentDispatcher } = await import('./livekit/livekit-agent-dispatcher.js');
     const transport = new LivekitAgentTransport({ url, apiKey, apiSecret, logger });
     return new MediaService('livekit', apiKey, apiSecret, transport, undefined, url, new LivekitAgentDispatcher({ url, apiKey, apiSecret }));

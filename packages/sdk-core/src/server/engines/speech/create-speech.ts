@@ -63,7 +63,15 @@ export function createSpeech(input: SpeechConfigInput = {}, events: SpeechEvents
     vad: () => (vad ??= VoiceActivityDetector.create({ engine: config.vad.engine })),
     codecs: speechCodecs,
     async close() {
-      await Promise.all([tts.close(), stt.close(), streamingStt?.close(), vad?.then((detector) => detector.close(), () => undefined)]);
+      await Promise.all([
+        tts.close(),
+        stt.close(),
+        streamingStt?.close(),
+        vad?.then(
+          (detector) => detector.close(),
+          () => undefined,
+        ),
+      ]);
     },
   };
 }

@@ -12,9 +12,22 @@ export { createSpeech, type Speech } from './create-speech.js';
 export type { SpeechConfigInput } from './speech-config.js';
 export { PocketsphinxEngine } from './stt/pocketsphinx-engine.js';
 export type { DeepgramMetadata, DeepgramResults, DeepgramSpeechStarted, DeepgramUtteranceEnd } from './stt/streaming/deepgram/deepgram-messages.js';
-export { REALTIME_INVALID_KEY_CLOSE, REALTIME_SAMPLE_RATE, type RealtimeErrorEvent, type RealtimeLogprob } from './stt/streaming/openai-realtime/openai-realtime-messages.js';
+export {
+  REALTIME_INVALID_KEY_CLOSE,
+  REALTIME_SAMPLE_RATE,
+  type RealtimeErrorEvent,
+  type RealtimeLogprob,
+} from './stt/streaming/openai-realtime/openai-realtime-messages.js';
 export { createStreamingStt, type StreamingSttConfig } from './stt/streaming/create-streaming-stt.js';
-export type { StreamingFinal, StreamingInterim, StreamingSttClosed, StreamingSttEngine, StreamingSttError, StreamingSttStream, TimedWord } from './stt/streaming/streaming-stt.js';
+export type {
+  StreamingFinal,
+  StreamingInterim,
+  StreamingSttClosed,
+  StreamingSttEngine,
+  StreamingSttError,
+  StreamingSttStream,
+  TimedWord,
+} from './stt/streaming/streaming-stt.js';
 export type { SttEngine, SttSession, TranscriptWord } from './stt/stt-engine.js';
 export { wordErrorRate } from './stt/word-error-rate.js';
 export { collectSynthesis } from './tts/collect-synthesis.js';

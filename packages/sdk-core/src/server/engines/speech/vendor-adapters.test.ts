@@ -55,7 +55,9 @@ beforeAll(async () => {
       const wav = decodeWav(new Uint8Array(await file.arrayBuffer()));
       const seconds = (wav.pcm.length / wav.sampleRate).toFixed(2);
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ text: ` heard ${seconds} seconds at ${wav.sampleRate} with ${form.get('model') as string} in ${form.get('language') as string} ` }));
+      response.end(
+        JSON.stringify({ text: ` heard ${seconds} seconds at ${wav.sampleRate} with ${form.get('model') as string} in ${form.get('language') as string} ` }),
+      );
       return;
     }
     response.writeHead(404).end();
@@ -109,10 +111,7 @@ describe('OpenAI-compatible STT adapter', () => {
     expect(await session.finish()).toBe('heard 1.00 seconds at 16000 with whisper-test in en');
     for (let frame = 0; frame < 25; frame++) session.push(new Int16Array(320));
     expect(await session.finish()).toBe('heard 0.50 seconds at 16000 with whisper-test in en');
-    expect(events).toEqual([
-      'final:0:heard 1.00 seconds at 16000 with whisper-test in en',
-      'final:1:heard 0.50 seconds at 16000 with whisper-test in en',
-    ]);
+    expect(events).toEqual(['final:0:heard 1.00 seconds at 16000 with whisper-test in en', 'final:1:heard 0.50 seconds at 16000 with whisper-test in en']);
     expect(await session.finish()).toBe('');
   });
 

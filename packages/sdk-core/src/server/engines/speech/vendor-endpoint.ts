@@ -25,11 +25,7 @@ export class VendorRequestError extends Error {
  * @example
  * const response = await vendorPost(endpoint, '/audio/speech', { body: JSON.stringify(payload), json: true });
  */
-export async function vendorPost(
-  endpoint: VendorEndpoint,
-  path: string,
-  request: { body: BodyInit; json?: boolean; signal?: AbortSignal },
-): Promise<Response> {
+export async function vendorPost(endpoint: VendorEndpoint, path: string, request: { body: BodyInit; json?: boolean; signal?: AbortSignal }): Promise<Response> {
   const signals = [AbortSignal.timeout(endpoint.timeoutMs ?? 60_000)];
   if (request.signal) signals.push(request.signal);
   const headers: Record<string, string> = {};

@@ -45,7 +45,14 @@ export function graphOf(nodes: KitNode[], links: KitLink[] = [], subgraphPads: R
         })
       : [];
     pads.push(...(subgraphPads[node.id] ?? []));
-    return { id: node.id, type: node.type, editor_name: node.name ?? node.type, editor_position: node.position ?? [0, 0], description: spec?.description ?? null, pads };
+    return {
+      id: node.id,
+      type: node.type,
+      editor_name: node.name ?? node.type,
+      editor_position: node.position ?? [0, 0],
+      description: spec?.description ?? null,
+      pads,
+    };
   });
   for (const link of links) {
     const [fromNode, fromPad] = link.from.split('.') as [string, string];
@@ -58,4 +65,3 @@ export function graphOf(nodes: KitNode[], links: KitLink[] = [], subgraphPads: R
   }
   return GraphDocument.parse({ nodes: documents, portals: [] } satisfies GraphDocumentInput);
 }
-

@@ -83,7 +83,12 @@ export function convertLegacyGraph(graph: { nodes?: LegacyNode[]; edges?: Legacy
     if (node.type === 'llm') {
       const model = text(params.model, '');
       nodes.push(
-        { id: `${node.id}_system`, type: 'ContextMessage', values: { role: 'system', content: text(params.system_prompt, 'You are a helpful assistant.') }, position: [position[0], -300] },
+        {
+          id: `${node.id}_system`,
+          type: 'ContextMessage',
+          values: { role: 'system', content: text(params.system_prompt, 'You are a helpful assistant.') },
+          position: [position[0], -300],
+        },
         { id: `${node.id}_user`, type: 'CreateContextMessage', values: { role: 'user' }, position: [position[0], 300] },
         { id: `${node.id}_context`, type: 'LLMContext', values: { num_inserts: 2 }, position: [position[0] + 150, 0] },
         { id: `${node.id}_trigger`, type: 'AutoConvert', position: [position[0] + 150, 300] },
@@ -109,7 +114,8 @@ export function convertLegacyGraph(graph: { nodes?: LegacyNode[]; edges?: Legacy
     const target =
       targetType === 'llm' && (edge.target_pad ?? 'prompt') === 'prompt'
         ? `${edge.target}_user.content`
-        : SINK_PADS[`${targetType}.${edge.target_pad ?? defaultSinkPad(targetType)}`] && `${edge.target}.${SINK_PADS[`${targetType}.${edge.target_pad ?? defaultSinkPad(targetType)}`]}`;
+        : SINK_PADS[`${targetType}.${edge.target_pad ?? defaultSinkPad(targetType)}`] &&
+          `${edge.target}.${SINK_PADS[`${targetType}.${edge.target_pad ?? defaultSinkPad(targetType)}`]}`;
     if (sourcePad && target && !links.some((link) => link.to === target)) links.push({ from: `${edge.source}.${sourcePad}`, to: target });
     else lost.push(`link ${edge.source}.${edge.source_pad ?? ''} -> ${edge.target}.${edge.target_pad ?? ''}`);
   }

@@ -28,7 +28,9 @@ export function pushPadValue(runtime: GraphRuntime, node: string, padId: string,
   const triggers = pad.types?.some((constraint) => constraint.type === 'trigger') ?? false;
   const given = triggers && (value === undefined || value === null || typeof value !== 'string' || pad.types?.length === 1) ? TRIGGER : value;
   if (given === undefined || !padValueFits(given, pad.types)) {
-    throw new BadRequestError(`node '${node}' pad '${padId}': value ${JSON.stringify(value)?.slice(0, 80) ?? 'undefined'} is not of type ${describeConstraints(pad.types)}`);
+    throw new BadRequestError(
+      `node '${node}' pad '${padId}': value ${JSON.stringify(value)?.slice(0, 80) ?? 'undefined'} is not of type ${describeConstraints(pad.types)}`,
+    );
   }
   if (pad instanceof RuntimeSourcePad) pad.push(given);
   else if (pad instanceof RuntimeSinkPad) pad.receive(given);
@@ -37,6 +39,7 @@ export function pushPadValue(runtime: GraphRuntime, node: string, padId: string,
 /** The value of a property pad for a client; 400 for stateless pads. */
 export function readPadValue(runtime: GraphRuntime, node: string, padId: string): ClientPadValue {
   const pad = runPad(runtime, node, padId);
-  if (!(pad instanceof PropertySinkPad || pad instanceof PropertySourcePad)) throw new BadRequestError(`node '${node}' pad '${padId}' is not a property pad: it holds no value`);
+  if (!(pad instanceof PropertySinkPad || pad instanceof PropertySourcePad))
+    throw new BadRequestError(`node '${node}' pad '${padId}' is not a property pad: it holds no value`);
   return clientPadValue(pad.value, pad.types) ?? null;
 }

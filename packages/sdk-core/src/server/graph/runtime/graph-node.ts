@@ -1,14 +1,7 @@
 import type { NodeSpec } from '../../../contract/graph/node-spec.js';
 import type { GraphRunEnvironment } from './run-environment.js';
 import type { RunLogEntry } from './run-log.js';
-import {
-  PropertySinkPad,
-  PropertySourcePad,
-  type PadOwner,
-  type RuntimePad,
-  StatelessSinkPad,
-  StatelessSourcePad,
-} from './pads.js';
+import { PropertySinkPad, PropertySourcePad, type PadOwner, type RuntimePad, StatelessSinkPad, StatelessSourcePad } from './pads.js';
 
 /** A pad's id does not name a pad of the kind asked for: a library bug, not a user error. */
 export class PadLookupError extends Error {

@@ -75,7 +75,13 @@ export abstract class RuntimeSinkPad extends RuntimePad {
 /** A property input: holds the latest value it was given. */
 export class PropertySinkPad extends RuntimeSinkPad {
   readonly kind = 'PropertySinkPad' as const;
-  constructor(owner: PadOwner, id: string, group: string, types: PadConstraints, public value: unknown) {
+  constructor(
+    owner: PadOwner,
+    id: string,
+    group: string,
+    types: PadConstraints,
+    public value: unknown,
+  ) {
     super(owner, id, group, types);
   }
 
@@ -129,7 +135,13 @@ export abstract class RuntimeSourcePad extends RuntimePad {
 /** A property output: holds its latest value and hands it to sinks linked later. */
 export class PropertySourcePad extends RuntimeSourcePad {
   readonly kind = 'PropertySourcePad' as const;
-  constructor(owner: PadOwner, id: string, group: string, types: PadConstraints, public value: unknown) {
+  constructor(
+    owner: PadOwner,
+    id: string,
+    group: string,
+    types: PadConstraints,
+    public value: unknown,
+  ) {
     super(owner, id, group, types);
   }
 

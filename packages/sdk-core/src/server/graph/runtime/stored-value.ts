@@ -8,6 +8,7 @@ import { plainPadValue } from '../../../contract/graph/pad-value-functions.js';
 export function storedPadValue(value: unknown, types: PadConstraints): unknown {
   if (value === undefined || value === null) return undefined;
   const plain = plainPadValue(value);
-  if (plain === '' && types !== null && types.length > 0 && types.every((constraint) => constraint.type === 'object' || constraint.type === 'list')) return undefined;
+  if (plain === '' && types !== null && types.length > 0 && types.every((constraint) => constraint.type === 'object' || constraint.type === 'list'))
+    return undefined;
   return plain;
 }

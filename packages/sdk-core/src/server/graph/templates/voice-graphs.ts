@@ -43,7 +43,12 @@ export function echoGraph(): GraphDocument {
     [
       { id: 'publish', type: 'Publish', position: [0, 0] },
       { id: 'output', type: 'Output', position: [400, 0] },
-      { id: 'note', type: 'Comment', values: { text: 'Publish your microphone on the Publish node (track `publish:audio`) and hear yourself.' }, position: [0, -250] },
+      {
+        id: 'note',
+        type: 'Comment',
+        values: { text: 'Publish your microphone on the Publish node (track `publish:audio`) and hear yourself.' },
+        position: [0, -250],
+      },
     ],
     [{ from: 'publish.audio', to: 'output.audio' }],
   );
@@ -115,11 +120,56 @@ export function voiceAiWithSubgraphGraph(): GraphDocument {
     ],
     {
       voice: [
-        { id: 'audio_in', group: 'audio_in', type: 'StatelessSinkPad', default_allowed_types: [{ type: 'audio' }], allowed_types: [{ type: 'audio' }], value: null, next_pads: [], previous_pad: null },
-        { id: 'audio_out', group: 'audio_out', type: 'StatelessSourcePad', default_allowed_types: [{ type: 'audio' }], allowed_types: [{ type: 'audio' }], value: null, next_pads: [], previous_pad: null },
-        { id: 'system_prompt', group: 'system_prompt', type: 'PropertySinkPad', default_allowed_types: [{ type: 'string' }], allowed_types: [{ type: 'string' }], value: { type: 'string', value: SYSTEM_PROMPT }, next_pads: [], previous_pad: null },
-        { id: 'voice_id', group: 'voice_id', type: 'PropertySinkPad', default_allowed_types: [{ type: 'string' }], allowed_types: [{ type: 'string' }], value: { type: 'string', value: '' }, next_pads: [], previous_pad: null },
-        { id: 'transcription', group: 'transcription', type: 'StatelessSourcePad', default_allowed_types: [{ type: 'string' }], allowed_types: [{ type: 'string' }], value: null, next_pads: [], previous_pad: null },
+        {
+          id: 'audio_in',
+          group: 'audio_in',
+          type: 'StatelessSinkPad',
+          default_allowed_types: [{ type: 'audio' }],
+          allowed_types: [{ type: 'audio' }],
+          value: null,
+          next_pads: [],
+          previous_pad: null,
+        },
+        {
+          id: 'audio_out',
+          group: 'audio_out',
+          type: 'StatelessSourcePad',
+          default_allowed_types: [{ type: 'audio' }],
+          allowed_types: [{ type: 'audio' }],
+          value: null,
+          next_pads: [],
+          previous_pad: null,
+        },
+        {
+          id: 'system_prompt',
+          group: 'system_prompt',
+          type: 'PropertySinkPad',
+          default_allowed_types: [{ type: 'string' }],
+          allowed_types: [{ type: 'string' }],
+          value: { type: 'string', value: SYSTEM_PROMPT },
+          next_pads: [],
+          previous_pad: null,
+        },
+        {
+          id: 'voice_id',
+          group: 'voice_id',
+          type: 'PropertySinkPad',
+          default_allowed_types: [{ type: 'string' }],
+          allowed_types: [{ type: 'string' }],
+          value: { type: 'string', value: '' },
+          next_pads: [],
+          previous_pad: null,
+        },
+        {
+          id: 'transcription',
+          group: 'transcription',
+          type: 'StatelessSourcePad',
+          default_allowed_types: [{ type: 'string' }],
+          allowed_types: [{ type: 'string' }],
+          value: null,
+          next_pads: [],
+          previous_pad: null,
+        },
       ],
     },
   );
@@ -129,11 +179,11 @@ export function voiceAiWithSubgraphGraph(): GraphDocument {
 export function typedChatGraph(): GraphDocument {
   const { nodes, links } = conversation({ systemPrompt: 'You are a helpful assistant. Answer in one or two short sentences.' });
   return graphOf(
-    [{ id: 'chat', type: 'ChatInput', position: [300, 300] }, ...nodes.filter((node) => node.id !== 'stt'), { id: 'output', type: 'Output', position: [2100, 0] }],
     [
-      { from: 'chat.output', to: 'user_message.content' },
-      ...links.filter((link) => !link.from.startsWith('stt.')),
-      { from: 'tts.audio', to: 'output.audio' },
+      { id: 'chat', type: 'ChatInput', position: [300, 300] },
+      ...nodes.filter((node) => node.id !== 'stt'),
+      { id: 'output', type: 'Output', position: [2100, 0] },
     ],
+    [{ from: 'chat.output', to: 'user_message.content' }, ...links.filter((link) => !link.from.startsWith('stt.')), { from: 'tts.audio', to: 'output.audio' }],
   );
 }

@@ -43,15 +43,29 @@ export function applyOverrides(
     }
     if (!declared) throw new BadRequestError(`${field}.pad: node '${override.node}' (${node.type}) has no pad '${override.pad}'`);
     if (!declared.kind.startsWith('Property')) {
-      throw new BadRequestError(`${field}.pad: node '${override.node}' pad '${override.pad}' holds no value (a ${declared.kind}); push to it once the run started`);
+      throw new BadRequestError(
+        `${field}.pad: node '${override.node}' pad '${override.pad}' holds no value (a ${declared.kind}); push to it once the run started`,
+      );
     }
     if (!padValueFits(override.value, declared.types)) {
-      throw new BadRequestError(`${field}.value: node '${override.node}' pad '${override.pad}' takes type ${describeConstraints(declared.types)}, not ${JSON.stringify(override.value)?.slice(0, 80)}`);
+      throw new BadRequestError(
+        `${field}.value: node '${override.node}' pad '${override.pad}' takes type ${describeConstraints(declared.types)}, not ${JSON.stringify(override.value)?.slice(0, 80)}`,
+      );
     }
     const value = clientPadValue(override.value, declared.types) ?? null;
     const stored = node.pads.find((pad) => pad.id === override.pad);
     if (stored) stored.value = value;
-    else node.pads.push({ id: override.pad, group: override.pad, type: declared.kind as 'PropertySinkPad', default_allowed_types: declared.types, allowed_types: declared.types, value, next_pads: [], previous_pad: null });
+    else
+      node.pads.push({
+        id: override.pad,
+        group: override.pad,
+        type: declared.kind as 'PropertySinkPad',
+        default_allowed_types: declared.types,
+        allowed_types: declared.types,
+        value,
+        next_pads: [],
+        previous_pad: null,
+      });
   });
   return copy;
 }

@@ -8,7 +8,9 @@ export interface GraphIssue {
 }
 
 export function describeIssue(issue: GraphIssue, nodeTypes: ReadonlyMap<string, string> = new Map()): string {
-  const where = issue.node ? `node '${issue.node}'${nodeTypes.has(issue.node) ? ` (${nodeTypes.get(issue.node)})` : ''}${issue.pad ? ` pad '${issue.pad}'` : ''}: ` : '';
+  const where = issue.node
+    ? `node '${issue.node}'${nodeTypes.has(issue.node) ? ` (${nodeTypes.get(issue.node)})` : ''}${issue.pad ? ` pad '${issue.pad}'` : ''}: `
+    : '';
   return `${where}${issue.message}`;
 }
 

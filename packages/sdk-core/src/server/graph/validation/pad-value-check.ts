@@ -4,7 +4,11 @@ import { GraphContextMessage, ContextMessageRoleName, isTrigger } from '../../..
 function fitsOne(value: unknown, constraint: PadConstraint): boolean {
   switch (constraint.type) {
     case 'string':
-      return typeof value === 'string' && (constraint.max_length == null || value.length <= constraint.max_length) && (constraint.min_length == null || value.length >= constraint.min_length);
+      return (
+        typeof value === 'string' &&
+        (constraint.max_length == null || value.length <= constraint.max_length) &&
+        (constraint.min_length == null || value.length >= constraint.min_length)
+      );
     case 'enum':
       return typeof value === 'string' && (!constraint.options || constraint.options.length === 0 || constraint.options.includes(value));
     case 'secret':
@@ -28,7 +32,11 @@ function fitsOne(value: unknown, constraint: PadConstraint): boolean {
     case 'context_message':
       return GraphContextMessage.safeParse(value).success;
     case 'list':
-      return Array.isArray(value) && (constraint.max_length == null || value.length <= constraint.max_length) && value.every((item) => padValueFits(item, constraint.item_type_constraints ?? null));
+      return (
+        Array.isArray(value) &&
+        (constraint.max_length == null || value.length <= constraint.max_length) &&
+        value.every((item) => padValueFits(item, constraint.item_type_constraints ?? null))
+      );
     case 'object':
       return typeof value === 'object' && value !== null && !Array.isArray(value);
     default:

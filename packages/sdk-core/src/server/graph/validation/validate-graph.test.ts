@@ -29,7 +29,11 @@ describe('graph validation', () => {
     expect(issues).toEqual(
       expect.arrayContaining([
         { node: 'mystery', message: "unknown node type 'Teleporter'" },
-        expect.objectContaining({ node: 'publish_1a2b', pad: 'audio', message: expect.stringMatching(/cannot link to tts_9c0d.text: audio does not meet text_stream/) }),
+        expect.objectContaining({
+          node: 'publish_1a2b',
+          pad: 'audio',
+          message: expect.stringMatching(/cannot link to tts_9c0d.text: audio does not meet text_stream/),
+        }),
         expect.objectContaining({ node: 'tts_9c0d', pad: 'text', message: expect.stringMatching(/has two inputs/) }),
       ]),
     );
@@ -67,7 +71,18 @@ describe('graph validation', () => {
     });
     expect(validateGraph(converted, new Map(), platformNodeLibrary)).toEqual([]);
     expect(converted.nodes.map((node) => node.type)).toEqual(
-      expect.arrayContaining(['Publish', 'STT', 'ContextMessage', 'CreateContextMessage', 'LLMContext', 'AutoConvert', 'OpenAICompatibleLLM', 'TTS', 'Output', 'Comment']),
+      expect.arrayContaining([
+        'Publish',
+        'STT',
+        'ContextMessage',
+        'CreateContextMessage',
+        'LLMContext',
+        'AutoConvert',
+        'OpenAICompatibleLLM',
+        'TTS',
+        'Output',
+        'Comment',
+      ]),
     );
     const system = converted.nodes.find((node) => node.id === 'llm_system')!.pads.find((pad) => pad.id === 'content');
     expect(system?.value).toEqual({ type: 'string', value: 'Be kind.' });

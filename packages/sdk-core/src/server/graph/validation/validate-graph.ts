@@ -78,7 +78,11 @@ export function validateGraph(document: GraphDocument, subgraphs: ReadonlyMap<st
       if (declared.kind !== pad.type) issues.push({ node: node.id, pad: pad.id, message: `is a ${declared.kind}, not a ${pad.type}` });
       const value = storedPadValue(pad.value, declared.types) ?? null;
       if (declared.kind.startsWith('Property') && !padValueFits(value, declared.types)) {
-        issues.push({ node: node.id, pad: pad.id, message: `value ${JSON.stringify(pad.value).slice(0, 80)} is not of type ${describeConstraints(declared.types)}` });
+        issues.push({
+          node: node.id,
+          pad: pad.id,
+          message: `value ${JSON.stringify(pad.value).slice(0, 80)} is not of type ${describeConstraints(declared.types)}`,
+        });
       }
     }
   }
@@ -94,7 +98,8 @@ export function validateGraph(document: GraphDocument, subgraphs: ReadonlyMap<st
   }
   for (const portal of document.portals) {
     const source = pads.get(portal.source_node)?.get(portal.source_pad);
-    if (!source || !isSource(source.kind)) issues.push({ node: portal.source_node, pad: portal.source_pad, message: `portal '${portal.id}' starts at no source pad` });
+    if (!source || !isSource(source.kind))
+      issues.push({ node: portal.source_node, pad: portal.source_pad, message: `portal '${portal.id}' starts at no source pad` });
   }
   return issues;
 }
@@ -113,7 +118,11 @@ function checkLinks(
     if (pad.previous_pad) {
       const source = nodes.get(pad.previous_pad.node)?.pads.find((candidate) => candidate.id === pad.previous_pad!.pad);
       if (!source || !source.next_pads.some((next) => next.node === node.id && next.pad === pad.id)) {
-        issues.push({ node: node.id, pad: pad.id, message: `previous_pad ${pad.previous_pad.node}.${pad.previous_pad.pad} does not list this pad in its next_pads` });
+        issues.push({
+          node: node.id,
+          pad: pad.id,
+          message: `previous_pad ${pad.previous_pad.node}.${pad.previous_pad.pad} does not list this pad in its next_pads`,
+        });
       }
     }
     return;
@@ -147,7 +156,11 @@ function checkLinks(
     if (!declared.loose && !targetPad.loose) {
       const met = intersectConstraints(declared.types, targetPad.types);
       if (met !== null && met.length === 0) {
-        issues.push({ node: node.id, pad: pad.id, message: `cannot link to ${target}: ${describeConstraints(declared.types)} does not meet ${describeConstraints(targetPad.types)}` });
+        issues.push({
+          node: node.id,
+          pad: pad.id,
+          message: `cannot link to ${target}: ${describeConstraints(declared.types)} does not meet ${describeConstraints(targetPad.types)}`,
+        });
       }
     }
   }

@@ -74,7 +74,9 @@ describe('addressRefusal: what the policy allows', () => {
     expect(addressRefusal('93.184.216.34', '93.184.216.34', strict)).toBeUndefined();
     expect(addressRefusal('127.0.0.1', '127.0.0.1', strict)?.message).toBe('resolves to a loopback address (127.0.0.1), which this server does not allow');
     expect(addressRefusal('127.0.0.1', '127.0.0.1', development)).toBeUndefined();
-    expect(addressRefusal('db.internal', '10.0.0.5', development)?.message).toBe('resolves to a private-network address (db.internal -> 10.0.0.5), which this server does not allow');
+    expect(addressRefusal('db.internal', '10.0.0.5', development)?.message).toBe(
+      'resolves to a private-network address (db.internal -> 10.0.0.5), which this server does not allow',
+    );
     expect(addressRefusal('db.internal', '10.0.0.5', everything)).toBeUndefined();
   });
 
@@ -101,7 +103,15 @@ describe('urlRefusal and targetRefusal: what a URL shows without resolving it', 
   });
 
   it('literal hosts in every spelling, and localhost names, are judged; other names are left to the connection', () => {
-    for (const url of ['http://169.254.169.254/latest', 'http://2852039166/', 'http://0xa9fea9fe/', 'http://[::ffff:169.254.169.254]/', 'http://[fe80::1]/', 'http://0.0.0.0:8080/', 'http://10.0.0.5/']) {
+    for (const url of [
+      'http://169.254.169.254/latest',
+      'http://2852039166/',
+      'http://0xa9fea9fe/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[fe80::1]/',
+      'http://0.0.0.0:8080/',
+      'http://10.0.0.5/',
+    ]) {
       expect(targetRefusal(url, development)?.reason, url).toBe('address');
     }
     for (const url of ['http://127.0.0.1:8080/', 'http://[::1]/', 'http://localhost:11434/v1', 'http://api.localhost/', 'http://0177.0.0.1/']) {

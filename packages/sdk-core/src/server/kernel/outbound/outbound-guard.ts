@@ -61,7 +61,11 @@ class GuardedHttpsAgent extends HttpsAgent {
 
 /** A `lookup` for Node's net that answers the checked addresses, so the socket connects to nothing else. */
 function pinnedLookup(addresses: readonly LookupAddress[]) {
-  return (_hostname: string, options: LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  return (
+    _hostname: string,
+    options: LookupOptions,
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     const wanted = options.family === 4 || options.family === 6 ? addresses.filter((entry) => entry.family === options.family) : addresses;
     const usable = wanted.length > 0 ? wanted : addresses;
     if (options.all) callback(null, [...usable]);

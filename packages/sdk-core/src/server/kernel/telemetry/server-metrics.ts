@@ -80,7 +80,10 @@ export class ServerMetrics {
     });
     const turnHistogram = (name: string, help: string) =>
       new Histogram({ name: `${METRIC_PREFIX}${name}`, help, labelNames: ['source'], buckets: TURN_BUCKETS, registers });
-    this.turnResponse = turnHistogram('agent_turn_response_seconds', "From the end of the human's speech (or typed message) to the agent's first audio (or text, without speech).");
+    this.turnResponse = turnHistogram(
+      'agent_turn_response_seconds',
+      "From the end of the human's speech (or typed message) to the agent's first audio (or text, without speech).",
+    );
     this.turnSttFinal = turnHistogram('agent_turn_stt_final_seconds', 'From the end-of-speech decision to the final transcript.');
     this.turnLlmFirstToken = turnHistogram('agent_turn_llm_first_token_seconds', "From the agent's LLM request to the first text token.");
     this.turnTtsFirstAudio = turnHistogram('agent_turn_tts_first_audio_seconds', 'From the first text segment being ready to its first synthesized audio.');
@@ -97,7 +100,11 @@ export class ServerMetrics {
       registers,
     });
     this.scrapeTimeGauge('realtime_agent_sessions', 'Realtime sessions whose voice agent runs on this instance.', (sources) => sources.liveAgentSessions());
-    this.scrapeTimeGauge('media_rooms', "Rooms of this instance's embedded media endpoint (absent with a LiveKit deployment).", (sources) => sources.mediaRooms?.().rooms);
+    this.scrapeTimeGauge(
+      'media_rooms',
+      "Rooms of this instance's embedded media endpoint (absent with a LiveKit deployment).",
+      (sources) => sources.mediaRooms?.().rooms,
+    );
     this.scrapeTimeGauge(
       'media_participants',
       "Participants (humans and agents) in the rooms of this instance's embedded media endpoint (absent with a LiveKit deployment).",

@@ -4,12 +4,32 @@ import { openTestStore } from '../../../../tests/support/open-store.js';
 import type { Store } from '../database.js';
 import { newId } from '../ids.js';
 import type { WebhookDeliveryRow, WebhookEventRow } from '../tables.js';
-import { appendLedgerEntry, claimDueDeliveries, commitUsage, isUniqueViolation, lockRows, serialiseOn, writeUsage, type LedgerAppend, type LedgerAppendOutcome, type OutboxWrite } from './index.js';
+import {
+  appendLedgerEntry,
+  claimDueDeliveries,
+  commitUsage,
+  isUniqueViolation,
+  lockRows,
+  serialiseOn,
+  writeUsage,
+  type LedgerAppend,
+  type LedgerAppendOutcome,
+  type OutboxWrite,
+} from './index.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
 function append(overrides: Partial<LedgerAppend> = {}): LedgerAppend {
-  return { id: newId('ledger'), credit: 'credit_1', project: 'project_a', human: 'alice', amount: 10, idempotencyKey: newId('key'), allowNegative: false, ...overrides };
+  return {
+    id: newId('ledger'),
+    credit: 'credit_1',
+    project: 'project_a',
+    human: 'alice',
+    amount: 10,
+    idempotencyKey: newId('key'),
+    allowNegative: false,
+    ...overrides,
+  };
 }
 
 function delivery(event: WebhookEventRow, endpointId: string, overrides: Partial<WebhookDeliveryRow> = {}): WebhookDeliveryRow {
@@ -68,13 +88,28 @@ describe.each(await storeKinds())('the store dialect (%s)', (kind) => {
     it("recognises the driver's primary-key and unique-index violations, and nothing else", async () => {
       const credit = { id: 'credit_unique', project: 'project_a', name: 'n', description: '', allow_negative_balance: 0, created_at: NOW };
       await store.db.insertInto('credits').values(credit).execute();
-      const duplicateKey = await store.db.insertInto('credits').values(credit).execute().catch((error: unknown) => error);
+      const duplicateKey = await store.db
+        .insertInto('credits')
+        .values(credit)
+        .execute()
+        .catch((error: unknown) => error);
       expect(isUniqueViolation(duplicateKey)).toBe(true);
       const entry = { credit: 'c', project: 'p', human: 'h', sequence: 1, amount: 1, balance: 1, idempotency_key: 'k', created_at: NOW };
-      await store.db.insertInto('credit_ledger_entries').values({ ...entry, id: 'entry_1' }).execute();
-      const duplicateIndex = await store.db.insertInto('credit_ledger_entries').values({ ...entry, id: 'entry_2' }).execute().catch((error: unknown) => error);
+      await store.db
+        .insertInto('credit_ledger_entries')
+        .values({ ...entry, id: 'entry_1' })
+        .execute();
+      const duplicateIndex = await store.db
+        .insertInto('credit_ledger_entries')
+        .values({ ...entry, id: 'entry_2' })
+        .execute()
+        .catch((error: unknown) => error);
       expect(isUniqueViolation(duplicateIndex)).toBe(true);
-      const notNull = await store.db.insertInto('credits').values({ ...credit, id: 'credit_null', name: null as unknown as string }).execute().catch((error: unknown) => error);
+      const notNull = await store.db
+        .insertInto('credits')
+        .values({ ...credit, id: 'credit_null', name: null as unknown as string })
+        .execute()
+        .catch((error: unknown) => error);
       expect(notNull).toBeInstanceOf(Error);
       expect(isUniqueViolation(notNull)).toBe(false);
       for (const other of [new Error('x'), null, undefined, 'SQLITE_CONSTRAINT_UNIQUE', { code: 23505 }]) expect(isUniqueViolation(other)).toBe(false);
@@ -90,7 +125,10 @@ describe.each(await storeKinds())('the store dialect (%s)', (kind) => {
       expect(numeric(second)).toMatchObject({ kind: 'written', entry: { sequence: 2, amount: -4, balance: 6 } });
       const replay = await appendLedgerEntry(store, append({ human, amount: 99, idempotencyKey: 'k1' }));
       expect(replay.kind).toBe('replayed');
-      expect(replay.kind === 'replayed' && { id: replay.entry.id, amount: Number(replay.entry.amount) }).toEqual({ id: first.kind === 'written' && first.entry.id, amount: 10 });
+      expect(replay.kind === 'replayed' && { id: replay.entry.id, amount: Number(replay.entry.amount) }).toEqual({
+        id: first.kind === 'written' && first.entry.id,
+        amount: 10,
+      });
       expect(await balanceOf(human)).toEqual({ balance: 6, entries: 2, sum: 6 });
     });
 
@@ -100,7 +138,10 @@ describe.each(await storeKinds())('the store dialect (%s)', (kind) => {
       await appendLedgerEntry(store, append({ human, amount: 5 }));
       expect(await appendLedgerEntry(store, append({ human, amount: -6 }))).toEqual({ kind: 'refused', balance: 5 });
       expect(await appendLedgerEntry(store, append({ human, amount: Number.MAX_SAFE_INTEGER }))).toEqual({ kind: 'refused', balance: 5 });
-      expect(numeric(await appendLedgerEntry(store, append({ human, amount: -6, allowNegative: true })))).toMatchObject({ kind: 'written', entry: { balance: -1 } });
+      expect(numeric(await appendLedgerEntry(store, append({ human, amount: -6, allowNegative: true })))).toMatchObject({
+        kind: 'written',
+        entry: { balance: -1 },
+      });
       expect(await balanceOf(human)).toEqual({ balance: -1, entries: 2, sum: -1 });
     });
 
@@ -125,17 +166,38 @@ describe.each(await storeKinds())('the store dialect (%s)', (kind) => {
   describe('usage writes', () => {
     it('inserts records, adds to counters, deletes settled reservations and writes the outbox, in a transaction of its own', async () => {
       const human = newId('human');
-      await store.db.insertInto('usage_reservations').values({ id: 'reservation_1', project: 'project_a', human, type: 'token_cnt', amount: 50, expires_at: NOW, created_at: NOW }).execute();
+      await store.db
+        .insertInto('usage_reservations')
+        .values({ id: 'reservation_1', project: 'project_a', human, type: 'token_cnt', amount: 50, expires_at: NOW, created_at: NOW })
+        .execute();
       const record = (value: number) => ({ id: newId('usage'), project: 'project_a', human, type: 'token_cnt', value, metadata: '{}', created_at: NOW });
       const events = [event('project_a'), event('project_a')];
-      await commitUsage(store, { settled: ['reservation_1'], records: [record(2), record(3)], counters: [{ project: 'project_a', human, type: 'token_cnt', used: 5, updated_at: NOW }], outbox: outbox(events) });
-      await commitUsage(store, { settled: [], records: [record(7)], counters: [{ project: 'project_a', human, type: 'token_cnt', used: 7, updated_at: NOW }], outbox: outbox([event('project_b')]) });
+      await commitUsage(store, {
+        settled: ['reservation_1'],
+        records: [record(2), record(3)],
+        counters: [{ project: 'project_a', human, type: 'token_cnt', used: 5, updated_at: NOW }],
+        outbox: outbox(events),
+      });
+      await commitUsage(store, {
+        settled: [],
+        records: [record(7)],
+        counters: [{ project: 'project_a', human, type: 'token_cnt', used: 7, updated_at: NOW }],
+        outbox: outbox([event('project_b')]),
+      });
       const counter = await store.db.selectFrom('usage_counters').select('used').where('human', '=', human).executeTakeFirstOrThrow();
       expect(Number(counter.used)).toBe(12);
       expect(await store.db.selectFrom('usage_records').select('id').where('human', '=', human).execute()).toHaveLength(3);
       expect(await store.db.selectFrom('usage_reservations').select('id').where('id', '=', 'reservation_1').execute()).toEqual([]);
       // One delivery per event to each enabled endpoint of its project: none to the disabled one.
-      const deliveries = await store.db.selectFrom('webhook_deliveries').select(['event_id', 'endpoint_id']).where('event_id', 'in', events.map((row) => row.id)).execute();
+      const deliveries = await store.db
+        .selectFrom('webhook_deliveries')
+        .select(['event_id', 'endpoint_id'])
+        .where(
+          'event_id',
+          'in',
+          events.map((row) => row.id),
+        )
+        .execute();
       expect(deliveries.map((row) => row.endpoint_id)).toEqual(['endpoint_on', 'endpoint_on']);
     });
 
@@ -144,7 +206,12 @@ describe.each(await storeKinds())('the store dialect (%s)', (kind) => {
       const events = [event('project_a')];
       await expect(
         store.transaction(async (trx) => {
-          await writeUsage(trx, { settled: [], records: [{ id: newId('usage'), project: 'project_a', human, type: 'token_cnt', value: 1, metadata: '{}', created_at: NOW }], counters: [{ project: 'project_a', human, type: 'token_cnt', used: 1, updated_at: NOW }], outbox: outbox(events) });
+          await writeUsage(trx, {
+            settled: [],
+            records: [{ id: newId('usage'), project: 'project_a', human, type: 'token_cnt', value: 1, metadata: '{}', created_at: NOW }],
+            counters: [{ project: 'project_a', human, type: 'token_cnt', used: 1, updated_at: NOW }],
+            outbox: outbox(events),
+          });
           throw new Error('roll back');
         }),
       ).rejects.toThrow('roll back');
@@ -158,7 +225,13 @@ describe.each(await storeKinds())('the store dialect (%s)', (kind) => {
     it('claims due deliveries of enabled endpoints once, oldest first, under a lease; concurrent claims never share a row', async () => {
       const project = newId('project');
       const endpoint = { url: 'https://example.com/hook', secret_sealed: 'x', disabled_reason: null, created_at: NOW, updated_at: NOW, project };
-      await store.db.insertInto('webhook_endpoints').values([{ ...endpoint, id: `${project}_on`, enabled: 1 }, { ...endpoint, id: `${project}_off`, enabled: 0 }]).execute();
+      await store.db
+        .insertInto('webhook_endpoints')
+        .values([
+          { ...endpoint, id: `${project}_on`, enabled: 1 },
+          { ...endpoint, id: `${project}_off`, enabled: 0 },
+        ])
+        .execute();
       const source = event(project);
       await store.db.insertInto('webhook_events').values(source).execute();
       const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
@@ -184,7 +257,19 @@ describe.each(await storeKinds())('the store dialect (%s)', (kind) => {
 
     it('takes the oldest due first', async () => {
       const project = newId('project');
-      await store.db.insertInto('webhook_endpoints').values({ id: `${project}_on`, project, url: 'https://example.com/hook', secret_sealed: 'x', enabled: 1, disabled_reason: null, created_at: NOW, updated_at: NOW }).execute();
+      await store.db
+        .insertInto('webhook_endpoints')
+        .values({
+          id: `${project}_on`,
+          project,
+          url: 'https://example.com/hook',
+          secret_sealed: 'x',
+          enabled: 1,
+          disabled_reason: null,
+          created_at: NOW,
+          updated_at: NOW,
+        })
+        .execute();
       const source = event(project);
       await store.db.insertInto('webhook_events').values(source).execute();
       const rows = [3, 1, 4, 2, 5].map((minute) => delivery(source, `${project}_on`, { next_attempt_at: `2025-12-31T23:0${minute}:00.000Z` }));
@@ -203,9 +288,19 @@ describe.each(await storeKinds())('the store dialect (%s)', (kind) => {
         Array.from({ length: 20 }, () =>
           store.transaction(async (trx) => {
             await lockRows(store, trx.selectFrom('usage_counters').select('used').where('human', '=', human).where('type', '=', 'lock_test'));
-            const { used } = await trx.selectFrom('usage_counters').select('used').where('human', '=', human).where('type', '=', 'lock_test').executeTakeFirstOrThrow();
+            const { used } = await trx
+              .selectFrom('usage_counters')
+              .select('used')
+              .where('human', '=', human)
+              .where('type', '=', 'lock_test')
+              .executeTakeFirstOrThrow();
             await new Promise((resolve) => setTimeout(resolve, 1));
-            await trx.updateTable('usage_counters').set({ used: Number(used) + 1 }).where('human', '=', human).where('type', '=', 'lock_test').execute();
+            await trx
+              .updateTable('usage_counters')
+              .set({ used: Number(used) + 1 })
+              .where('human', '=', human)
+              .where('type', '=', 'lock_test')
+              .execute();
           }),
         ),
       );
@@ -218,9 +313,17 @@ describe.each(await storeKinds())('the store dialect (%s)', (kind) => {
         Array.from({ length: 12 }, () =>
           store.transaction(async (trx) => {
             await serialiseOn(store, trx, `palaver:test-quota:${human}`);
-            const { count } = await trx.selectFrom('usage_records').select((eb) => eb.fn.countAll<number | string>().as('count')).where('human', '=', human).executeTakeFirstOrThrow();
+            const { count } = await trx
+              .selectFrom('usage_records')
+              .select((eb) => eb.fn.countAll<number | string>().as('count'))
+              .where('human', '=', human)
+              .executeTakeFirstOrThrow();
             await new Promise((resolve) => setTimeout(resolve, 1));
-            if (Number(count) < 3) await trx.insertInto('usage_records').values({ id: newId('usage'), project: 'project_a', human, type: 'quota', value: 1, metadata: '{}', created_at: NOW }).execute();
+            if (Number(count) < 3)
+              await trx
+                .insertInto('usage_records')
+                .values({ id: newId('usage'), project: 'project_a', human, type: 'quota', value: 1, metadata: '{}', created_at: NOW })
+                .execute();
           }),
         ),
       );

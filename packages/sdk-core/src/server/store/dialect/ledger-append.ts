@@ -23,9 +23,7 @@ export interface LedgerAppend {
  * ±(2^53 − 1), the largest integer JSON keeps exact; nothing written).
  */
 export type LedgerAppendOutcome =
-  | { kind: 'written'; entry: CreditLedgerEntryRow }
-  | { kind: 'replayed'; entry: CreditLedgerEntryRow }
-  | { kind: 'refused'; balance: number };
+  { kind: 'written'; entry: CreditLedgerEntryRow } | { kind: 'replayed'; entry: CreditLedgerEntryRow } | { kind: 'refused'; balance: number };
 
 /**
  * Appends a ledger entry with the key check, the balance check and both writes as one atomic step under the
@@ -76,7 +74,9 @@ class Refused extends Error {
 function prepareLedgerStatements(database: SqliteHandle) {
   return {
     byKey: database.prepare('SELECT * FROM credit_ledger_entries WHERE credit = ? AND human = ? AND idempotency_key = ?'),
-    ensureBalance: database.prepare('INSERT INTO credit_balances (credit, human, balance, entry_count, updated_at) VALUES (?, ?, 0, 0, ?) ON CONFLICT (credit, human) DO NOTHING'),
+    ensureBalance: database.prepare(
+      'INSERT INTO credit_balances (credit, human, balance, entry_count, updated_at) VALUES (?, ?, 0, 0, ?) ON CONFLICT (credit, human) DO NOTHING',
+    ),
     balance: database.prepare('SELECT balance, entry_count FROM credit_balances WHERE credit = ? AND human = ?'),
     insert: database.prepare(
       'INSERT INTO credit_ledger_entries (id, credit, project, human, sequence, amount, balance, idempotency_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -111,7 +111,17 @@ function appendNow(database: SqliteHandle, append: LedgerAppend): LedgerAppendOu
     idempotency_key: append.idempotencyKey,
     created_at: now,
   };
-  statements.insert.run(entry.id, entry.credit, entry.project, entry.human, entry.sequence, entry.amount, entry.balance, entry.idempotency_key, entry.created_at);
+  statements.insert.run(
+    entry.id,
+    entry.credit,
+    entry.project,
+    entry.human,
+    entry.sequence,
+    entry.amount,
+    entry.balance,
+    entry.idempotency_key,
+    entry.created_at,
+  );
   statements.update.run(entry.balance, entry.sequence, now, append.credit, append.human);
   return { kind: 'written', entry };
 }

@@ -15,11 +15,21 @@ export interface OutboxWrite {
  */
 export async function writeOutbox(executor: Kysely<Database>, write: OutboxWrite): Promise<void> {
   if (write.events.length === 0) return;
-  await executor.insertInto('webhook_events').values([...write.events]).execute();
+  await executor
+    .insertInto('webhook_events')
+    .values([...write.events])
+    .execute();
   const projects = [...new Set(write.events.map((event) => event.project))];
-  const endpoints = await executor.selectFrom('webhook_endpoints').select(['id', 'project']).where('project', 'in', projects).where('enabled', '=', 1).execute();
+  const endpoints = await executor
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'project'])
+    .where('project', 'in', projects)
+    .where('enabled', '=', 1)
+    .execute();
   if (endpoints.length === 0) return;
-  const deliveries = write.events.flatMap((event) => endpoints.filter((endpoint) => endpoint.project === event.project).map((endpoint) => write.deliveryOf(event, endpoint.id)));
+  const deliveries = write.events.flatMap((event) =>
+    endpoints.filter((endpoint) => endpoint.project === event.project).map((endpoint) => write.deliveryOf(event, endpoint.id)),
+  );
   if (deliveries.length > 0) await executor.insertInto('webhook_deliveries').values(deliveries).execute();
 }
 

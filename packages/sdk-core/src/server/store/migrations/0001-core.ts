@@ -60,11 +60,7 @@ export const coreMigration: Migration = {
       .addColumn('deleted_at', 'text')
       .addPrimaryKeyConstraint('documents_pk', ['kind', 'id'])
       .execute();
-    await db.schema
-      .createIndex('documents_listing')
-      .on('documents')
-      .columns(['kind', 'project', 'created_at', 'id'])
-      .execute();
+    await db.schema.createIndex('documents_listing').on('documents').columns(['kind', 'project', 'created_at', 'id']).execute();
     await db.schema.createIndex('documents_parent').on('documents').columns(['kind', 'parent']).execute();
     await db.schema
       .createTable('context_messages')
@@ -78,15 +74,7 @@ export const coreMigration: Migration = {
       .addColumn('realtime_session', 'text')
       .addColumn('created_at', 'text', (column) => column.notNull())
       .execute();
-    await db.schema
-      .createIndex('context_messages_context')
-      .on('context_messages')
-      .columns(['context_id', 'created_at', 'id'])
-      .execute();
-    await db.schema
-      .createIndex('context_messages_project_time')
-      .on('context_messages')
-      .columns(['project', 'created_at'])
-      .execute();
+    await db.schema.createIndex('context_messages_context').on('context_messages').columns(['context_id', 'created_at', 'id']).execute();
+    await db.schema.createIndex('context_messages_project_time').on('context_messages').columns(['project', 'created_at']).execute();
   },
 };

@@ -42,18 +42,8 @@ export const creditsUsageWebhooksMigration: Migration = {
       .addColumn('created_at', 'text', (column) => column.notNull())
       .execute();
     // The database, not only the service, guarantees one entry per key and one entry per position.
-    await db.schema
-      .createIndex('credit_ledger_idempotency')
-      .unique()
-      .on('credit_ledger_entries')
-      .columns(['credit', 'human', 'idempotency_key'])
-      .execute();
-    await db.schema
-      .createIndex('credit_ledger_sequence')
-      .unique()
-      .on('credit_ledger_entries')
-      .columns(['credit', 'human', 'sequence'])
-      .execute();
+    await db.schema.createIndex('credit_ledger_idempotency').unique().on('credit_ledger_entries').columns(['credit', 'human', 'idempotency_key']).execute();
+    await db.schema.createIndex('credit_ledger_sequence').unique().on('credit_ledger_entries').columns(['credit', 'human', 'sequence']).execute();
 
     await db.schema
       .createTable('usage_records')
@@ -87,11 +77,7 @@ export const creditsUsageWebhooksMigration: Migration = {
       .addColumn('expires_at', 'text', (column) => column.notNull())
       .addColumn('created_at', 'text', (column) => column.notNull())
       .execute();
-    await db.schema
-      .createIndex('usage_reservations_human')
-      .on('usage_reservations')
-      .columns(['project', 'human', 'type', 'expires_at'])
-      .execute();
+    await db.schema.createIndex('usage_reservations_human').on('usage_reservations').columns(['project', 'human', 'type', 'expires_at']).execute();
 
     await db.schema
       .createTable('webhook_endpoints')

@@ -8,6 +8,9 @@ import type { Migration } from './migration.js';
 export const leaseKindsMigration: Migration = {
   name: '0010-lease-kinds',
   async up(db: Kysely<any>) {
-    await db.schema.alterTable('session_leases').addColumn('kind', 'text', (column) => column.notNull().defaultTo('realtime_session')).execute();
+    await db.schema
+      .alterTable('session_leases')
+      .addColumn('kind', 'text', (column) => column.notNull().defaultTo('realtime_session'))
+      .execute();
   },
 };

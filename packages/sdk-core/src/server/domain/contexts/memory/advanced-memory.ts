@@ -53,11 +53,7 @@ export class AdvancedMemory {
   }
 
   /** The facts of a message about to be appended (call it outside any transaction). */
-  extract(
-    message: { role: string; content: string },
-    owner: { project: string; human: string | null },
-    signal?: AbortSignal,
-  ): Promise<ExtractedFact[]> {
+  extract(message: { role: string; content: string }, owner: { project: string; human: string | null }, signal?: AbortSignal): Promise<ExtractedFact[]> {
     return this.extractor.extract({ text: message.content, speaker: speakerOf(message.role), owner }, signal ? { signal } : {});
   }
 

@@ -40,15 +40,19 @@ export class MemoryGraphRepository {
     const key = nameKey(name);
     await executor
       .insertInto('memory_nodes')
-      .values({ id: newId('memnode'), context_id: scope.contextId, project: scope.project, name: displayName(name), name_key: key, summary: '', created_at: at, updated_at: at })
+      .values({
+        id: newId('memnode'),
+        context_id: scope.contextId,
+        project: scope.project,
+        name: displayName(name),
+        name_key: key,
+        summary: '',
+        created_at: at,
+        updated_at: at,
+      })
       .onConflict((conflict) => conflict.columns(['context_id', 'name_key']).doNothing())
       .execute();
-    return executor
-      .selectFrom('memory_nodes')
-      .selectAll()
-      .where('context_id', '=', scope.contextId)
-      .where('name_key', '=', key)
-      .executeTakeFirstOrThrow();
+    return executor.selectFrom('memory_nodes').selectAll().where('context_id', '=', scope.contextId).where('name_key', '=', key).executeTakeFirstOrThrow();
   }
 
   /** The valid (not invalidated) edges leaving `nodeId`. */
@@ -74,7 +78,12 @@ export class MemoryGraphRepository {
   /** Contradicted facts stay in the graph with `invalidated_at`. */
   async invalidateEdges(executor: Executor, ids: readonly string[], at: string): Promise<void> {
     if (ids.length === 0) return;
-    await executor.updateTable('memory_edges').set({ invalidated_at: at, updated_at: at }).where('id', 'in', [...ids]).where('invalidated_at', 'is', null).execute();
+    await executor
+      .updateTable('memory_edges')
+      .set({ invalidated_at: at, updated_at: at })
+      .where('id', 'in', [...ids])
+      .where('invalidated_at', 'is', null)
+      .execute();
   }
 
   /** Rewrites a node's summary from its currently valid facts (outgoing first, oldest first). */

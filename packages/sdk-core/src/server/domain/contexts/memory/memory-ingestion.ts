@@ -12,7 +12,12 @@ export const MAX_FACTS_PER_MESSAGE = 100;
 function contradicts(existing: MemoryEdgeRow, fact: ExtractedFact, targetId: string): boolean {
   if (fact.exclusive && existing.relation === fact.relation) return existing.target_node !== targetId;
   // `likes X` then `hates X`: a different feeling about the same target replaces the earlier one.
-  return SENTIMENT_RELATIONS.has(fact.relation) && SENTIMENT_RELATIONS.has(existing.relation) && existing.target_node === targetId && existing.relation !== fact.relation;
+  return (
+    SENTIMENT_RELATIONS.has(fact.relation) &&
+    SENTIMENT_RELATIONS.has(existing.relation) &&
+    existing.target_node === targetId &&
+    existing.relation !== fact.relation
+  );
 }
 
 /**
@@ -41,7 +46,11 @@ export async function ingestFacts(
       continue;
     }
     const contradicted = valid.filter((edge) => contradicts(edge, fact, target.id));
-    await graph.invalidateEdges(trx, contradicted.map((edge) => edge.id), at);
+    await graph.invalidateEdges(
+      trx,
+      contradicted.map((edge) => edge.id),
+      at,
+    );
     for (const edge of contradicted) touched.add(edge.target_node);
     await graph.insertEdge(trx, {
       id: newId('memedge'),

@@ -11,7 +11,10 @@ export const MEMORY_QUERY_LIMITS = { nodes: 50, edges: 100, seeds: 20, scanned: 
 const USER_NODE_KEY = 'user';
 
 function phraseOf(text: string): string {
-  return ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  return ` ${text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `;
 }
 
 /** What a message is matched with, computed once per query. */
@@ -66,7 +69,12 @@ export async function queryMemory(
   if (seeds.length === 0) return { nodes: [], edges: [] };
 
   const byId = new Map(nodes.map((node) => [node.id, node]));
-  const edges = await graph.edgesAround(db, contextId, seeds.map((node) => node.id), MEMORY_QUERY_LIMITS.edges);
+  const edges = await graph.edgesAround(
+    db,
+    contextId,
+    seeds.map((node) => node.id),
+    MEMORY_QUERY_LIMITS.edges,
+  );
   const chosen = new Map(seeds.map((node) => [node.id, node]));
   for (const edge of edges) {
     for (const id of [edge.source_node, edge.target_node]) {

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RuleBasedExtractor } from './rule-based-extractor.js';
 
 const extractor = new RuleBasedExtractor();
-const triples = (text: string, speaker = 'user') =>
-  extractor.extractSync({ text, speaker }).map((fact) => [fact.source, fact.relation, fact.target]);
+const triples = (text: string, speaker = 'user') => extractor.extractSync({ text, speaker }).map((fact) => [fact.source, fact.relation, fact.target]);
 
 describe('RuleBasedExtractor', () => {
   it.each<[string, string[][]]>([
@@ -17,9 +16,28 @@ describe('RuleBasedExtractor', () => {
     ['I work at Acme Corp.', [['user', 'works_at', 'Acme Corp']]],
     ['I currently work for the BBC.', [['user', 'works_at', 'BBC']]],
     ['Bob was born in Lyon.', [['Bob', 'born_in', 'Lyon']]],
-    ["I'm from Spain, but I live in Rome.", [['user', 'from', 'Spain'], ['user', 'lives_in', 'Rome']]],
-    ['I live in Paris and I work at Acme.', [['user', 'lives_in', 'Paris'], ['user', 'works_at', 'Acme']]],
-    ['I like cats, dogs and jazz.', [['user', 'likes', 'cats'], ['user', 'likes', 'dogs'], ['user', 'likes', 'jazz']]],
+    [
+      "I'm from Spain, but I live in Rome.",
+      [
+        ['user', 'from', 'Spain'],
+        ['user', 'lives_in', 'Rome'],
+      ],
+    ],
+    [
+      'I live in Paris and I work at Acme.',
+      [
+        ['user', 'lives_in', 'Paris'],
+        ['user', 'works_at', 'Acme'],
+      ],
+    ],
+    [
+      'I like cats, dogs and jazz.',
+      [
+        ['user', 'likes', 'cats'],
+        ['user', 'likes', 'dogs'],
+        ['user', 'likes', 'jazz'],
+      ],
+    ],
     ['Alice loves Paris because it is pretty.', [['Alice', 'loves', 'Paris']]],
     ['I hate mornings.', [['user', 'hates', 'mornings']]],
     ['Bob prefers tea.', [['Bob', 'prefers', 'tea']]],

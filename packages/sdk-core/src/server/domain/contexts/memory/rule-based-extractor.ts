@@ -83,7 +83,7 @@ function clauses(sentence: string): string[] {
     .split(/\s*;\s*|,?\s+(?:and|but|so)\s+(?=(?:i|my)\b)|,\s+(?=(?:i|my)\b)/i)
     .map((clause) => {
       let rest = clause.trim().replace(/[.!]+$/, '');
-      for (let previous = ''; previous !== rest; ) {
+      for (let previous = ''; previous !== rest;) {
         previous = rest;
         rest = rest.replace(LEADING_FILLER, '');
       }
@@ -98,7 +98,7 @@ function objectsOf(raw: string, list: boolean): string[] {
   const items = list ? head.split(/\s*(?:,|\band\b|\bor\b)\s*/i) : [head];
   return items.flatMap((item) => {
     let object = item.trim().replace(/[.!]+$/, '');
-    for (let previous = ''; previous !== object; ) {
+    for (let previous = ''; previous !== object;) {
       previous = object;
       object = object.replace(TRAILING_ADVERB, '').trim();
     }

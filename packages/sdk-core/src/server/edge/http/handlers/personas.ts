@@ -2,8 +2,7 @@ import type { personaRoutes } from '../../../../contract/personas.js';
 import type { GroupHandlers } from '../handler.js';
 
 export const personaHandlers: GroupHandlers<typeof personaRoutes> = {
-  list: async ({ query }, { services, principal }) =>
-    services.personas.list(principal, { page: query.page, pageSize: query.page_size }),
+  list: async ({ query }, { services, principal }) => services.personas.list(principal, { page: query.page, pageSize: query.page_size }),
   retrieve: async ({ params }, { services, principal }) => services.personas.retrieve(principal, params.persona_id),
   update: async ({ params, body }, { services, principal }) => services.personas.update(principal, params.persona_id, body),
   delete: async ({ params }, { services, principal }) => {

@@ -23,6 +23,5 @@ export const voiceHandlers: GroupHandlers<typeof voiceRoutes> = {
     await services.voices.delete(principal, params.voice_id);
     return { message: `voice '${params.voice_id}' deleted` };
   },
-  list: async ({ query }, { services, principal }) =>
-    services.voices.list(principal, { page: query.page, pageSize: query.page_size, tags: query.tags }),
+  list: async ({ query }, { services, principal }) => services.voices.list(principal, { page: query.page, pageSize: query.page_size, tags: query.tags }),
 };

@@ -21,7 +21,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const chunk = (content: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+const chunk = (content: string) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 const contents = (chunks: Array<{ choices: Array<{ delta: { content?: string | null } }> }>) => chunks.map((item) => item.choices[0]?.delta.content);
 
 async function collect(body: IncomingMessage): Promise<{ chunks: Array<{ choices: Array<{ delta: { content?: string | null } }> }>; error?: unknown }> {

@@ -29,7 +29,8 @@ function parsedOrUndefined(text: string): unknown {
 }
 
 function chunkOf(event: EventSourceMessage): UpstreamChunk {
-  if (event.event === 'error') throw reportedError(parsedOrUndefined(event.data)) ?? new UpstreamReportedError(event.data || 'the upstream sent an error event');
+  if (event.event === 'error')
+    throw reportedError(parsedOrUndefined(event.data)) ?? new UpstreamReportedError(event.data || 'the upstream sent an error event');
   let parsed: UpstreamChunk;
   try {
     parsed = JSON.parse(event.data) as UpstreamChunk;
@@ -97,7 +98,8 @@ export function eventStreamChunks(body: IncomingMessage): AsyncIterableIterator<
     },
     // Unknown fields and bad `retry` values are ignored, as SSE clients do; an event past the size limit ends the stream.
     onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') settle({ error: new UpstreamReportedError(`the upstream sent an event larger than ${MAX_EVENT_BYTES} bytes`) });
+      if (error.type === 'max-buffer-size-exceeded')
+        settle({ error: new UpstreamReportedError(`the upstream sent an event larger than ${MAX_EVENT_BYTES} bytes`) });
     },
   });
   const onData = (text: string) => {
@@ -168,7 +170,11 @@ export async function* wholeCompletionChunks(body: IncomingMessage): AsyncGenera
     created?: number;
     model?: string;
     error?: unknown;
-    choices?: Array<{ index?: number; finish_reason?: UpstreamChunk.Choice['finish_reason']; message?: { content?: string | null; refusal?: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> } }>;
+    choices?: Array<{
+      index?: number;
+      finish_reason?: UpstreamChunk.Choice['finish_reason'];
+      message?: { content?: string | null; refusal?: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> };
+    }>;
     usage?: UpstreamChunk['usage'];
   };
   try {
@@ -191,7 +197,14 @@ export async function* wholeCompletionChunks(body: IncomingMessage): AsyncGenera
           ...(typeof message.content === 'string' ? { content: message.content } : {}),
           ...(typeof message.refusal === 'string' ? { refusal: message.refusal } : {}),
           ...(message.tool_calls?.length
-            ? { tool_calls: message.tool_calls.map((call, index) => ({ index, id: call.id, type: 'function' as const, function: { name: call.function.name, arguments: call.function.arguments } })) }
+            ? {
+                tool_calls: message.tool_calls.map((call, index) => ({
+                  index,
+                  id: call.id,
+                  type: 'function' as const,
+                  function: { name: call.function.name, arguments: call.function.arguments },
+                })),
+              }
             : {}),
         },
         finish_reason: choice?.finish_reason ?? 'stop',

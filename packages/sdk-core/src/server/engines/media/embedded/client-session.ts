@@ -83,10 +83,8 @@ export class ClientSession implements RoomMember {
   ) {
     this.peers = new ClientPeers(parameters.protocolVersion, {
       candidate: (candidate, target) => this.sendCandidate(candidate, target),
-      offer: (sdp, midToTrackId, offerId) =>
-        this.send({ case: 'offer', value: new SessionDescription({ type: 'offer', sdp, id: offerId, midToTrackId }) }),
-      needAudioSections: (count) =>
-        this.send({ case: 'mediaSectionsRequirement', value: new MediaSectionsRequirement({ numAudios: count, numVideos: 0 }) }),
+      offer: (sdp, midToTrackId, offerId) => this.send({ case: 'offer', value: new SessionDescription({ type: 'offer', sdp, id: offerId, midToTrackId }) }),
+      needAudioSections: (count) => this.send({ case: 'mediaSectionsRequirement', value: new MediaSectionsRequirement({ numAudios: count, numVideos: 0 }) }),
       data: (payload, reliable) => this.receiveData(payload, reliable),
       remoteAudio: (trackId, track) => this.receiveAudio(trackId, track),
       connected: (connected) => this.peerConnected(connected),
@@ -383,7 +381,11 @@ export class ClientSession implements RoomMember {
     if (!this.state.permission.canUpdateMetadata) {
       this.send({
         case: 'requestResponse',
-        value: new RequestResponse({ requestId: request.requestId, reason: RequestResponse_Reason.NOT_ALLOWED, message: 'does not have permission to update own metadata' }),
+        value: new RequestResponse({
+          requestId: request.requestId,
+          reason: RequestResponse_Reason.NOT_ALLOWED,
+          message: 'does not have permission to update own metadata',
+        }),
       });
       return;
     }

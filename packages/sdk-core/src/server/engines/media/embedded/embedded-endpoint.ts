@@ -101,7 +101,10 @@ export class EmbeddedEndpoint {
     void this.sockets.close();
   }
 
-  private async admit(request: IncomingMessage, protocolVersion: 0 | 1): Promise<{ claims: JoinClaims; parameters: JoinParameters; room: Room | undefined; sessions: SessionModule }> {
+  private async admit(
+    request: IncomingMessage,
+    protocolVersion: 0 | 1,
+  ): Promise<{ claims: JoinClaims; parameters: JoinParameters; room: Room | undefined; sessions: SessionModule }> {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const claims = await this.verifier.verifyJoin(tokenFromRequest(url, request.headers.authorization));
     const parameters = parseJoinParameters(url, protocolVersion);
@@ -120,7 +123,10 @@ export class EmbeddedEndpoint {
   }
 
   private open({ ClientSession }: SessionModule, connection: SignalConnection, claims: JoinClaims, parameters: JoinParameters, room: Room | undefined): void {
-    this.logger.debug({ room: claims.room, identity: claims.identity, protocolVersion: parameters.protocolVersion, reconnect: parameters.reconnect }, 'signal connection');
+    this.logger.debug(
+      { room: claims.room, identity: claims.identity, protocolVersion: parameters.protocolVersion, reconnect: parameters.reconnect },
+      'signal connection',
+    );
     if (parameters.reconnect) {
       const member = parameters.participantSid ? room?.memberBySid(parameters.participantSid) : undefined;
       if (member instanceof ClientSession && member.state.identity === claims.identity && !member.left) {
@@ -170,10 +176,12 @@ export class EmbeddedEndpoint {
     const previous = room.member(claims.identity);
     if (previous instanceof ClientSession && !previous.left) {
       const bound = new Promise<void>((resolve) => setTimeout(resolve, DUPLICATE_SETTLE_MS).unref());
-      void Promise.race([previous.settled(), bound]).then(begin).catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'media join failed');
-        connection.close(CloseCode.invalidPayload, 'join failed');
-      });
+      void Promise.race([previous.settled(), bound])
+        .then(begin)
+        .catch((error: unknown) => {
+          this.logger.warn({ err: error }, 'media join failed');
+          connection.close(CloseCode.invalidPayload, 'join failed');
+        });
       return;
     }
     begin();

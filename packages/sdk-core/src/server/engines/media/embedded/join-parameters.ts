@@ -50,9 +50,7 @@ export function parseJoinParameters(url: URL, protocolVersion: 0 | 1): JoinParam
   try {
     const wrapped = WrappedJoinRequest.fromBinary(Buffer.from(encoded.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
     const bytes =
-      wrapped.compression === WrappedJoinRequest_Compression.GZIP
-        ? gunzipSync(wrapped.joinRequest, { maxOutputLength: 1024 * 1024 })
-        : wrapped.joinRequest;
+      wrapped.compression === WrappedJoinRequest_Compression.GZIP ? gunzipSync(wrapped.joinRequest, { maxOutputLength: 1024 * 1024 }) : wrapped.joinRequest;
     request = JoinRequest.fromBinary(bytes);
   } catch (error) {
     throw new JoinParameterError(`join_request is malformed: ${(error as Error).message}`);

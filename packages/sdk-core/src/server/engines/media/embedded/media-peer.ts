@@ -1,10 +1,4 @@
-import {
-  RTCPeerConnection,
-  type MediaStreamTrack,
-  type RTCDataChannel,
-  type RTCRtpTransceiver,
-  type RtpPacket,
-} from 'werift';
+import { RTCPeerConnection, type MediaStreamTrack, type RTCDataChannel, type RTCRtpTransceiver, type RtpPacket } from 'werift';
 import { peerConfiguration } from './peer-configuration.js';
 import type { PublishedAudioTrack } from './published-audio-track.js';
 

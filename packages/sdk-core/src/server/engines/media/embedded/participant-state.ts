@@ -1,10 +1,4 @@
-import {
-  ParticipantInfo,
-  ParticipantInfo_Kind,
-  ParticipantInfo_State,
-  ParticipantPermission,
-  type DisconnectReason,
-} from '@livekit/protocol';
+import { ParticipantInfo, ParticipantInfo_Kind, ParticipantInfo_State, ParticipantPermission, type DisconnectReason } from '@livekit/protocol';
 import type { PublishedAudioTrack } from './published-audio-track.js';
 import { newSid } from './published-audio-track.js';
 

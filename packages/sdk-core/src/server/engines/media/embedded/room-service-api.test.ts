@@ -82,7 +82,9 @@ describe('embedded endpoint: RoomService with livekit-server-sdk, clients on @li
     const second = await join(name, 'second');
     const heard = (client: Room) => {
       const packets: Array<{ text: string; topic: string | undefined; from: string | undefined }> = [];
-      client.on(RoomEvent.DataReceived, (payload, participant, _kind, topic) => packets.push({ text: new TextDecoder().decode(payload), topic, from: participant?.identity }));
+      client.on(RoomEvent.DataReceived, (payload, participant, _kind, topic) =>
+        packets.push({ text: new TextDecoder().decode(payload), topic, from: participant?.identity }),
+      );
       return packets;
     };
     const toFirst = heard(first);
@@ -116,7 +118,7 @@ describe('embedded endpoint: RoomService with livekit-server-sdk, clients on @li
     expect(muted.sid).toBe(trackSid);
     expect(muted.muted).toBe(true);
     await eventually(() => expect(watcher.remoteParticipants.get('speaker')?.trackPublications.get(trackSid)?.muted).toBe(true));
-    await eventually(async () => expect((await rooms.getParticipant(name, "speaker")).tracks[0]?.muted).toBe(true));
+    await eventually(async () => expect((await rooms.getParticipant(name, 'speaker')).tracks[0]?.muted).toBe(true));
     // Only the publisher unmutes (LiveKit without remote unmute).
     await expect(rooms.mutePublishedTrack(name, 'speaker', trackSid, false)).rejects.toThrow(/remote unmute/);
     await expect(rooms.mutePublishedTrack(name, 'speaker', 'TR_missing', true)).rejects.toThrow(/not found/);

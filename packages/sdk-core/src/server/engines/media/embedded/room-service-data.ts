@@ -20,9 +20,15 @@ export function roomServiceData(
   const reliable = request.kind !== DataPacket_Kind.LOSSY;
   // `destination_sids` is deprecated in favour of identities; both are honoured.
   const fromSids = request.destinationSids.map(identityOfSid).filter((identity): identity is string => identity !== undefined);
-  if (request.destinationSids.length > 0 && fromSids.length === 0 && request.destinationIdentities.length === 0) return 'no participant has the destination sids';
+  if (request.destinationSids.length > 0 && fromSids.length === 0 && request.destinationIdentities.length === 0)
+    return 'no participant has the destination sids';
   const destinationIdentities = [...new Set([...request.destinationIdentities, ...fromSids])];
-  const user = new UserPacket({ payload: request.data, destinationIdentities, ...(request.topic !== undefined ? { topic: request.topic } : {}), ...(request.nonce.length > 0 ? { nonce: request.nonce } : {}) });
+  const user = new UserPacket({
+    payload: request.data,
+    destinationIdentities,
+    ...(request.topic !== undefined ? { topic: request.topic } : {}),
+    ...(request.nonce.length > 0 ? { nonce: request.nonce } : {}),
+  });
   const packet = new DataPacket({
     kind: reliable ? DataPacket_Kind.RELIABLE : DataPacket_Kind.LOSSY,
     destinationIdentities,

@@ -1,10 +1,4 @@
-import {
-  DataPacket,
-  DisconnectReason,
-  ParticipantInfo_State,
-  Room as RoomInfo,
-  type ParticipantInfo,
-} from '@livekit/protocol';
+import { DataPacket, DisconnectReason, ParticipantInfo_State, Room as RoomInfo, type ParticipantInfo } from '@livekit/protocol';
 import type { PublishedAudioTrack } from './published-audio-track.js';
 import { newSid } from './published-audio-track.js';
 import type { RoomMember } from './room-member.js';
@@ -191,10 +185,7 @@ export class Room {
         packet.value.value.participantSid = sender.state.sid;
       }
     }
-    const destinations = new Set([
-      ...packet.destinationIdentities,
-      ...(packet.value.case === 'user' ? packet.value.value.destinationIdentities : []),
-    ]);
+    const destinations = new Set([...packet.destinationIdentities, ...(packet.value.case === 'user' ? packet.value.value.destinationIdentities : [])]);
     for (const member of this.members.values()) {
       if (member === sender) continue;
       if (destinations.size > 0 && !destinations.has(member.state.identity)) continue;

@@ -99,9 +99,7 @@ export class SignalConnection {
     }
     let request: SignalRequest;
     try {
-      request = isBinary
-        ? SignalRequest.fromBinary(data)
-        : SignalRequest.fromJsonString(data.toString('utf8'), { ignoreUnknownFields: true });
+      request = isBinary ? SignalRequest.fromBinary(data) : SignalRequest.fromJsonString(data.toString('utf8'), { ignoreUnknownFields: true });
     } catch {
       this.malformed += 1;
       if (this.malformed >= this.limits.maxMalformed) this.close(CloseCode.invalidPayload, 'malformed signal messages');

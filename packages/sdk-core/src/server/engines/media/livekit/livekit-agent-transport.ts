@@ -55,9 +55,23 @@ export class LivekitAgentTransport implements AgentTransport {
       ...(options.attributes !== undefined ? { attributes: options.attributes } : {}),
     });
     token.kind = 'agent';
-    token.addGrant({ roomJoin: true, room: options.room, agent: true, canPublish: true, canSubscribe: true, canPublishData: true, canUpdateOwnMetadata: true, hidden: options.hidden ?? false });
+    token.addGrant({
+      roomJoin: true,
+      room: options.room,
+      agent: true,
+      canPublish: true,
+      canSubscribe: true,
+      canPublishData: true,
+      canUpdateOwnMetadata: true,
+      hidden: options.hidden ?? false,
+    });
     const room = new Room();
-    const connection = new LivekitRoomConnection(room, options.room, (metadata) => this.rooms.updateRoomMetadata(options.room, metadata).then(() => undefined), this.options.logger);
+    const connection = new LivekitRoomConnection(
+      room,
+      options.room,
+      (metadata) => this.rooms.updateRoomMetadata(options.room, metadata).then(() => undefined),
+      this.options.logger,
+    );
     const abort = () => void room.disconnect();
     options.signal?.addEventListener('abort', abort, { once: true });
     try {

@@ -261,7 +261,12 @@ export class LivekitRoomConnection implements AgentRoomConnection {
   registerRpcMethod(method: string, handler: (invocation: RpcInvocation) => Promise<string>): void {
     this.local().registerRpcMethod(method, async (data) => {
       try {
-        return await handler({ requestId: data.requestId, callerIdentity: data.callerIdentity, payload: data.payload, responseTimeoutMs: data.responseTimeout });
+        return await handler({
+          requestId: data.requestId,
+          callerIdentity: data.callerIdentity,
+          payload: data.payload,
+          responseTimeoutMs: data.responseTimeout,
+        });
       } catch (error) {
         if (error instanceof RpcCallError) throw new RpcError(error.code, error.message, error.data);
         throw error;

@@ -46,7 +46,10 @@ export const F3_VARIANT_THRESHOLD_HZ = 165;
  * valueAt(ESPEAK_PITCH_CURVE, 40); // 95.5 Hz
  */
 export function valueAt(curve: Curve, parameter: number): number {
-  return interpolate(curve.map(([x, y]) => [x, y] as const), parameter);
+  return interpolate(
+    curve.map(([x, y]) => [x, y] as const),
+    parameter,
+  );
 }
 
 /**
@@ -56,7 +59,10 @@ export function valueAt(curve: Curve, parameter: number): number {
  * parameterFor(ESPEAK_PITCH_CURVE, 105); // 50
  */
 export function parameterFor(curve: Curve, value: number): number {
-  return interpolate(curve.map(([x, y]) => [y, x] as const), value);
+  return interpolate(
+    curve.map(([x, y]) => [y, x] as const),
+    value,
+  );
 }
 
 function interpolate(points: ReadonlyArray<readonly [number, number]>, x: number): number {

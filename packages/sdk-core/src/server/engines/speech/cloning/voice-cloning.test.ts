@@ -10,8 +10,7 @@ import { PROFILE_EMBEDDING_LAYOUT, VoiceAnalysisError, analyzeVoiceSample, measu
 const router = new TtsRouter([new FliteEngine(), new EspeakEngine()]);
 afterAll(() => router.close());
 
-const SAMPLE_TEXT =
-  'The weather today is quite pleasant, and we plan to walk along the river before dinner. Tomorrow we will visit the museum.';
+const SAMPLE_TEXT = 'The weather today is quite pleasant, and we plan to walk along the river before dinner. Tomorrow we will visit the museum.';
 
 async function mp3Sample(voice: { service: string; voice: string; _extra?: Record<string, unknown> }) {
   const audio = await collectSynthesis(router.synthesize({ voice, text: SAMPLE_TEXT }));

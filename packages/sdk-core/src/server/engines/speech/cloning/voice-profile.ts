@@ -1,13 +1,7 @@
 import { decodeMp3, looksLikeMp3 } from '../codecs/mp3.js';
 import { int16ToFloat32 } from '../codecs/pcm.js';
 import { resampleHighQuality } from '../codecs/resample.js';
-import {
-  ESPEAK_F3_PITCH_CURVE,
-  ESPEAK_PITCH_CURVE,
-  ESPEAK_RATE_CURVE,
-  F3_VARIANT_THRESHOLD_HZ,
-  parameterFor,
-} from './espeak-calibration.js';
+import { ESPEAK_F3_PITCH_CURVE, ESPEAK_PITCH_CURVE, ESPEAK_RATE_CURVE, F3_VARIANT_THRESHOLD_HZ, parameterFor } from './espeak-calibration.js';
 import { quantile, trackPitch } from './pitch-tracker.js';
 import { estimateSyllableRate } from './syllable-rate.js';
 

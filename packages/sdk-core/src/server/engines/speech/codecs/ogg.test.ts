@@ -81,14 +81,18 @@ describe('Ogg Opus', () => {
     speex.set(new TextEncoder().encode('Speex   '), Buffer.from(speex).indexOf('OpusHead'));
     const failure = await decodeOgg(speex).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UnsupportedOggCodecError);
-    expect((failure as UnsupportedOggCodecError).message).toBe('the Ogg stream holds an unknown codec (identification header "Speex"), and only Opus and Vorbis are decoded');
+    expect((failure as UnsupportedOggCodecError).message).toBe(
+      'the Ogg stream holds an unknown codec (identification header "Speex"), and only Opus and Vorbis are decoded',
+    );
   });
 });
 
 describe.skipIf(!requireComponent('sox', soxInstalled, 'apt install sox'))('Ogg Vorbis', () => {
   it('decodes a stereo file made by sox, averaging the channels', async () => {
     // Left 440 Hz, right 1 kHz, both at half scale: the mono mix holds each at a quarter.
-    const made = spawnSync('sox', ['-n', '-r', '44100', '-c', '2', '-t', 'vorbis', '-', 'synth', '2', 'sine', '440', 'sine', '1000', 'vol', '0.5'], { maxBuffer: 1 << 24 });
+    const made = spawnSync('sox', ['-n', '-r', '44100', '-c', '2', '-t', 'vorbis', '-', 'synth', '2', 'sine', '440', 'sine', '1000', 'vol', '0.5'], {
+      maxBuffer: 1 << 24,
+    });
     expect(made.status, made.stderr.toString()).toBe(0);
     const file = new Uint8Array(made.stdout);
     expect(looksLikeOgg(file)).toBe(true);
@@ -107,7 +111,7 @@ describe.skipIf(!requireComponent('sox', soxInstalled, 'apt install sox'))('Ogg 
 /** Offsets where each page ends (the header's segment table gives the body's length). */
 function pageEnds(file: Uint8Array): number[] {
   const ends: number[] = [];
-  for (let offset = 0; offset + 27 <= file.length; ) {
+  for (let offset = 0; offset + 27 <= file.length;) {
     const segments = file[offset + 26]!;
     let length = 27 + segments;
     for (let index = 0; index < segments; index++) length += file[offset + 27 + index]!;

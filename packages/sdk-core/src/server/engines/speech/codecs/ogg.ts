@@ -38,7 +38,8 @@ export async function decodeOgg(file: Uint8Array): Promise<DecodedOgg> {
   // Loaded on first use: the demuxer and the wasm decoders are ~100 ms of a cold start that most servers never need.
   const { default: CodecParser } = await import('codec-parser');
   const codec = identifyOggCodec(file, CodecParser);
-  const decoder = codec === 'opus' ? new (await import('ogg-opus-decoder')).OggOpusDecoder() : new (await import('@wasm-audio-decoders/ogg-vorbis')).OggVorbisDecoder();
+  const decoder =
+    codec === 'opus' ? new (await import('ogg-opus-decoder')).OggOpusDecoder() : new (await import('@wasm-audio-decoders/ogg-vorbis')).OggVorbisDecoder();
   await decoder.ready;
   try {
     const decoded = await decoder.decodeFile(file);
@@ -100,6 +101,8 @@ function declaredPageLength(page: Uint8Array): number {
 
 /** The start of the first packet (its identification header, e.g. `Speex   `), printable, to name the codec. */
 function unknownCodecName(firstPacket: Uint8Array): string {
-  const magic = Array.from(firstPacket.subarray(0, 8), (byte) => (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : ' ')).join('').trim();
+  const magic = Array.from(firstPacket.subarray(0, 8), (byte) => (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : ' '))
+    .join('')
+    .trim();
   return magic ? `an unknown codec (identification header "${magic}")` : 'no known codec';
 }

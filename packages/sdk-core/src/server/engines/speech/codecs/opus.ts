@@ -15,7 +15,10 @@ export type OpusSampleRate = 8000 | 12000 | 16000 | 24000 | 48000;
 export class OpusFrameEncoder {
   private readonly encoder: Encoder;
 
-  constructor(readonly sampleRate: OpusSampleRate, application: 'voip' | 'audio' | 'restricted_lowdelay' = 'voip') {
+  constructor(
+    readonly sampleRate: OpusSampleRate,
+    application: 'voip' | 'audio' | 'restricted_lowdelay' = 'voip',
+  ) {
     this.encoder = new Encoder({ channels: 1, sample_rate: sampleRate, application });
   }
 

@@ -26,7 +26,10 @@ export class LinearResampler {
   private position = 0;
   private previous: number | undefined;
 
-  constructor(readonly inputRate: number, readonly outputRate: number) {
+  constructor(
+    readonly inputRate: number,
+    readonly outputRate: number,
+  ) {
     if (inputRate <= 0 || outputRate <= 0) throw new RangeError('sample rates must be positive');
     this.step = inputRate / outputRate;
   }
@@ -79,11 +82,7 @@ export async function resampleHighQuality(
   if (inputRate === outputRate) return input;
   const { ConverterType, create } = await loadLibsamplerate();
   const converterType =
-    quality === 'best'
-      ? ConverterType.SRC_SINC_BEST_QUALITY
-      : quality === 'medium'
-        ? ConverterType.SRC_SINC_MEDIUM_QUALITY
-        : ConverterType.SRC_SINC_FASTEST;
+    quality === 'best' ? ConverterType.SRC_SINC_BEST_QUALITY : quality === 'medium' ? ConverterType.SRC_SINC_MEDIUM_QUALITY : ConverterType.SRC_SINC_FASTEST;
   const converter = await create(1, inputRate, outputRate, { converterType });
   try {
     return float32ToInt16(converter.simple(int16ToFloat32(input)));

@@ -1,17 +1,7 @@
 import { decodeMp3, encodeMp3, looksLikeMp3 } from './mp3.js';
 import { decodeOgg, looksLikeOgg } from './ogg.js';
 import { OpusFrameDecoder, OpusFrameEncoder } from './opus.js';
-import {
-  base64ToPcm,
-  bytesToPcm,
-  concatPcm,
-  float32ToInt16,
-  int16ToFloat32,
-  pcmDurationSeconds,
-  pcmToBase64,
-  pcmToBytes,
-  rmsDecibels,
-} from './pcm.js';
+import { base64ToPcm, bytesToPcm, concatPcm, float32ToInt16, int16ToFloat32, pcmDurationSeconds, pcmToBase64, pcmToBytes, rmsDecibels } from './pcm.js';
 import { LinearResampler, resampleHighQuality, resampleLinear } from './resample.js';
 import { decodeWav, encodeWav } from './wav.js';
 

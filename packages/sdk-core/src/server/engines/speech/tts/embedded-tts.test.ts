@@ -126,7 +126,9 @@ describe('TtsRouter', () => {
   it('routes by the voice service and passes catalog parameters', async () => {
     const fliteAudio = await collectSynthesis(router.synthesize({ voice: { service: 'flite', voice: 'kal', _extra: { duration_stretch: 1 } }, text: 'Hi.' }));
     expect(fliteAudio.sampleRate).toBe(8000);
-    const espeakAudio = await collectSynthesis(router.synthesize({ voice: { service: 'espeak-ng', voice: 'de', _extra: { rate: 175, pitch: 50 } }, text: 'Hallo.' }));
+    const espeakAudio = await collectSynthesis(
+      router.synthesize({ voice: { service: 'espeak-ng', voice: 'de', _extra: { rate: 175, pitch: 50 } }, text: 'Hallo.' }),
+    );
     expect(espeakAudio.sampleRate).toBe(22050);
     expect(() => router.synthesize({ voice: { service: 'openai', voice: 'alloy' }, text: 'Hi.' })).toThrow(TtsServiceUnavailableError);
     expect(await router.status()).toEqual({ flite: { available: true }, 'espeak-ng': { available: true } });

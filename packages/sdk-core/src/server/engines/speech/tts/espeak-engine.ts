@@ -1,9 +1,4 @@
-import {
-  ESPEAK_F3_PITCH_CURVE,
-  ESPEAK_PITCH_CURVE,
-  parameterFor,
-  valueAt,
-} from '../cloning/espeak-calibration.js';
+import { ESPEAK_F3_PITCH_CURVE, ESPEAK_PITCH_CURVE, parameterFor, valueAt } from '../cloning/espeak-calibration.js';
 import type { EspeakJob } from '../workers/espeak-protocol.js';
 import { siblingModule } from '../workers/spawn-worker.js';
 import { clamp } from './clamp.js';

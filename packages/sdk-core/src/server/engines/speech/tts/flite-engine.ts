@@ -25,7 +25,12 @@ export class FliteEngine extends WorkerTtsEngine {
   readonly voices: readonly string[] = FLITE_VOICES;
 
   constructor(options: FliteEngineOptions = {}) {
-    super({ name: 'flite', entry: siblingModule(import.meta.url, '../workers/flite-worker'), jobTimeoutMs: options.jobTimeoutMs, onWorkerRestart: options.onWorkerRestart });
+    super({
+      name: 'flite',
+      entry: siblingModule(import.meta.url, '../workers/flite-worker'),
+      jobTimeoutMs: options.jobTimeoutMs,
+      onWorkerRestart: options.onWorkerRestart,
+    });
   }
 
   synthesize(request: SynthesisRequest): AsyncIterable<PcmChunk> {
@@ -34,10 +39,15 @@ export class FliteEngine extends WorkerTtsEngine {
     }
     const baseStretch = Number(request.parameters?.duration_stretch ?? 1) || 1;
     const speed = clamp(request.speed ?? 1, 0.25, 4);
-    return synthesizeBySegment(this.worker, request, (text) => ({
-      text,
-      voice: request.voice,
-      durationStretch: baseStretch / speed,
-    } satisfies FliteJob));
+    return synthesizeBySegment(
+      this.worker,
+      request,
+      (text) =>
+        ({
+          text,
+          voice: request.voice,
+          durationStretch: baseStretch / speed,
+        }) satisfies FliteJob,
+    );
   }
 }

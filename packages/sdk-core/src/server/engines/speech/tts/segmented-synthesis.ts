@@ -11,11 +11,7 @@ import type { PcmChunk, SynthesisRequest, WordTiming } from './tts-engine.js';
  * @example
  * yield* synthesizeBySegment(worker, request, (segment) => ({ text: segment, voice: 'slt' }));
  */
-export async function* synthesizeBySegment(
-  worker: SupervisedWorker,
-  request: SynthesisRequest,
-  jobFor: (segment: string) => unknown,
-): AsyncIterable<PcmChunk> {
+export async function* synthesizeBySegment(worker: SupervisedWorker, request: SynthesisRequest, jobFor: (segment: string) => unknown): AsyncIterable<PcmChunk> {
   if (request.text === undefined && !request.textStream) throw new TypeError('synthesize needs text or textStream');
   const signal = request.signal;
   let offsetSeconds = 0;

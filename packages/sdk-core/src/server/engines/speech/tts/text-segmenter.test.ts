@@ -33,10 +33,7 @@ describe('TextSegmenter', () => {
 
   it('lets the first segment end at a long enough clause, later ones only at sentences', () => {
     const segmenter = new TextSegmenter({ firstClauseMinimumCharacters: 10 });
-    expect(segmenter.push('Well, after thinking about it, I agree, mostly. ')).toEqual([
-      'Well, after thinking about it,',
-      'I agree, mostly.',
-    ]);
+    expect(segmenter.push('Well, after thinking about it, I agree, mostly. ')).toEqual(['Well, after thinking about it,', 'I agree, mostly.']);
   });
 
   it('cuts over-long text at a space and drops punctuation-only pieces', () => {

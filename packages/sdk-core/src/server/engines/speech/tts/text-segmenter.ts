@@ -102,10 +102,7 @@ export class TextSegmenter {
  * @example
  * for await (const sentence of textSegments({ text: 'One. Two.' })) console.log(sentence);
  */
-export async function* textSegments(
-  source: { text?: string; textStream?: AsyncIterable<string> },
-  options?: TextSegmenterOptions,
-): AsyncIterable<string> {
+export async function* textSegments(source: { text?: string; textStream?: AsyncIterable<string> }, options?: TextSegmenterOptions): AsyncIterable<string> {
   const segmenter = new TextSegmenter(options);
   if (source.text !== undefined) yield* segmenter.push(source.text);
   if (source.textStream) for await (const piece of source.textStream) yield* segmenter.push(piece);

@@ -1,7 +1,5 @@
 /** Speech started or ended; times are seconds since the stream's first sample. */
-export type VadEvent =
-  | { type: 'speech_start'; at: number }
-  | { type: 'speech_end'; at: number; duration: number };
+export type VadEvent = { type: 'speech_start'; at: number } | { type: 'speech_end'; at: number; duration: number };
 
 export interface SpeechSegmenterOptions {
   /** Frame score at or above which a frame counts as speech (Silero probability). */

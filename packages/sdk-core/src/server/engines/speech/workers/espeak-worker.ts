@@ -71,9 +71,7 @@ serveJobs(async () => {
         if (samples && samples.length > 0) {
           samplesSoFar += samples.length;
           const copy = samples.slice();
-          context.emit({ pcm: copy, sampleRate: ESPEAK_SAMPLE_RATE, wordTimings: timings } satisfies EspeakChunk, [
-            copy.buffer,
-          ]);
+          context.emit({ pcm: copy, sampleRate: ESPEAK_SAMPLE_RATE, wordTimings: timings } satisfies EspeakChunk, [copy.buffer]);
         } else if (timings.length > 0) {
           context.emit({ pcm: new Int16Array(0), sampleRate: ESPEAK_SAMPLE_RATE, wordTimings: timings } satisfies EspeakChunk);
         }

@@ -99,7 +99,11 @@ function instantiate(module: WebAssembly.Module) {
   const imports = {
     args_sizes_get(countPointer: number, sizePointer: number) {
       view().setUint32(countPointer, argumentBytes.length, true);
-      view().setUint32(sizePointer, argumentBytes.reduce((total, argument) => total + argument.length, 0), true);
+      view().setUint32(
+        sizePointer,
+        argumentBytes.reduce((total, argument) => total + argument.length, 0),
+        true,
+      );
       return ERRNO_SUCCESS;
     },
     args_get(argvPointer: number, bufferPointer: number) {

@@ -25,9 +25,7 @@ export type JobHandler = (payload: unknown, context: JobContext) => unknown;
  *   return { synthesize: (payload, context) => engine.run(payload, context) };
  * });
  */
-export function serveJobs(
-  initialise: (options: unknown) => Promise<Record<string, JobHandler>> | Record<string, JobHandler>,
-): void {
+export function serveJobs(initialise: (options: unknown) => Promise<Record<string, JobHandler>> | Record<string, JobHandler>): void {
   const port = parentPort;
   if (!port) throw new Error('serveJobs must run in a worker thread');
   const boot = workerData as WorkerBootData;

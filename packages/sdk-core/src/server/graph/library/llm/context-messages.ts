@@ -41,7 +41,8 @@ export function chatMessagesOf(context: unknown, maxTokens: number): ChatMessage
         if (text !== '') messages.push({ role: 'user', content: text });
         break;
       case 'assistant':
-        if (message.tool_calls.length > 0) messages.push({ role: 'assistant', content: text === '' ? null : text, tool_calls: message.tool_calls.map(toChatToolCall) });
+        if (message.tool_calls.length > 0)
+          messages.push({ role: 'assistant', content: text === '' ? null : text, tool_calls: message.tool_calls.map(toChatToolCall) });
         else if (text !== '') messages.push({ role: 'assistant', content: text });
         break;
       case 'tool':

@@ -45,9 +45,14 @@ export const contextMessageNode: NodeImplementation = async (node, signal) => {
   const publish = (): void => {
     const role = node.value('role');
     const content = node.value('content');
-    node.propertySource('context_message').push(
-      textContextMessage(role === 'user' || role === 'assistant' || role === 'tool' ? role : 'system', typeof content === 'string' ? content : String(content ?? '')),
-    );
+    node
+      .propertySource('context_message')
+      .push(
+        textContextMessage(
+          role === 'user' || role === 'assistant' || role === 'tool' ? role : 'system',
+          typeof content === 'string' ? content : String(content ?? ''),
+        ),
+      );
   };
   const unsubscribers = [node.propertySink('role').onValue(publish), node.propertySink('content').onValue(publish)];
   publish();

@@ -79,7 +79,9 @@ export const openAiCompatibleLlmNode: NodeImplementation = async (node, signal) 
           }),
         ),
       completed: (assistant, results) => {
-        node.source('context_message').push(textContextMessage('assistant', '', { tool_calls: assistant.tool_calls.map((call) => toGraphToolCall(call, callIndex++)) }));
+        node
+          .source('context_message')
+          .push(textContextMessage('assistant', '', { tool_calls: assistant.tool_calls.map((call) => toGraphToolCall(call, callIndex++)) }));
         for (const result of results) {
           const content = typeof result.content === 'string' ? result.content : result.content.map((part) => part.text).join('');
           node.source('context_message').push(textContextMessage('tool', content, { tool_call_id: result.tool_call_id }));

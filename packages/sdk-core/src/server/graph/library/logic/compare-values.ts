@@ -67,12 +67,14 @@ export function compareValues(a: unknown, b: unknown, operator: unknown): Compar
     case '>':
     case '<=':
     case '>=': {
-      if (typeof left !== 'number' || typeof right !== 'number') return { ok: false, reason: `'${operator}' compares numbers, not ${describeValue(left)} and ${describeValue(right)}` };
+      if (typeof left !== 'number' || typeof right !== 'number')
+        return { ok: false, reason: `'${operator}' compares numbers, not ${describeValue(left)} and ${describeValue(right)}` };
       const result = operator === '<' ? left < right : operator === '>' ? left > right : operator === '<=' ? left <= right : left >= right;
       return { ok: true, result };
     }
     default: {
-      if (typeof left !== 'string' || typeof right !== 'string') return { ok: false, reason: `'${operator}' compares texts, not ${describeValue(left)} and ${describeValue(right)}` };
+      if (typeof left !== 'string' || typeof right !== 'string')
+        return { ok: false, reason: `'${operator}' compares texts, not ${describeValue(left)} and ${describeValue(right)}` };
       if (operator === 'CONTAINS') return { ok: true, result: left.includes(right) };
       if (operator === 'NOT_CONTAINS') return { ok: true, result: !left.includes(right) };
       if (operator === 'STARTS_WITH') return { ok: true, result: left.startsWith(right) };

@@ -16,7 +16,11 @@ async function resolveVoice(node: RuntimeNode): Promise<{ id: string; selection:
     const voice = await voices.resolveVoice(node.environment.principal, voiceId);
     return { id: voice.id, selection: voice };
   } catch (error) {
-    node.log('warning', `voice '${voiceId ?? 'default'}' cannot be used (${error instanceof Error ? error.message : String(error)}): speaking with the default voice`, 'voice_id');
+    node.log(
+      'warning',
+      `voice '${voiceId ?? 'default'}' cannot be used (${error instanceof Error ? error.message : String(error)}): speaking with the default voice`,
+      'voice_id',
+    );
     return { id: 'flite-slt', selection: FALLBACK_VOICE };
   }
 }

@@ -18,7 +18,8 @@ export const delayNode: NodeImplementation = async (node, signal) => {
   const delayMs = (): number => {
     const value = delayPad.value;
     if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
-    if (!Object.is(value, loggedDelay)) node.log('warning', `delay_ms ${describeValue(value)} is not a number of milliseconds: using ${FALLBACK_DELAY_MS}`, 'delay_ms');
+    if (!Object.is(value, loggedDelay))
+      node.log('warning', `delay_ms ${describeValue(value)} is not a number of milliseconds: using ${FALLBACK_DELAY_MS}`, 'delay_ms');
     loggedDelay = value;
     return FALLBACK_DELAY_MS;
   };

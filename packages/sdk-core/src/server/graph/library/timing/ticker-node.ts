@@ -31,10 +31,13 @@ export const tickerNode: NodeImplementation = async (node, signal) => {
       return;
     }
     loggedInterval = undefined;
-    timer = setInterval(() => {
-      const current = typeof tick.value === 'number' && Number.isInteger(tick.value) && tick.value >= 0 ? tick.value : 0;
-      tick.push(current + 1);
-    }, Math.max(MIN_TICK_INTERVAL_MS, ms));
+    timer = setInterval(
+      () => {
+        const current = typeof tick.value === 'number' && Number.isInteger(tick.value) && tick.value >= 0 ? tick.value : 0;
+        tick.push(current + 1);
+      },
+      Math.max(MIN_TICK_INTERVAL_MS, ms),
+    );
   };
 
   let wasActive = active.value === true;

@@ -42,7 +42,8 @@ export const jinja2Node: NodeImplementation = async (node, signal) => {
       const given = property.name?.value;
       const name = typeof given === 'string' && given.trim() !== '' ? given.trim() : `property_${property.index}`;
       if (!isAllowedTemplateName(name)) {
-        if (!warnedNames.has(name)) node.log('warning', `property name ${describeValue(name)} is reserved: not given to the template`, `property_name_${property.index}`);
+        if (!warnedNames.has(name))
+          node.log('warning', `property name ${describeValue(name)} is reserved: not given to the template`, `property_name_${property.index}`);
         warnedNames.add(name);
         continue;
       }

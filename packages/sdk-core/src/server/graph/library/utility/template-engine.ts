@@ -102,7 +102,12 @@ function environmentOf(nunjucks: Nunjucks): Environment {
   const environment = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
   environment.addGlobal('range', boundedRange);
   // Filters that size their output by an argument take at most MAX_TEMPLATE_ITEMS.
-  for (const [name, sizeArgument] of [['center', 1], ['indent', 1], ['slice', 1], ['batch', 1]] as const) {
+  for (const [name, sizeArgument] of [
+    ['center', 1],
+    ['indent', 1],
+    ['slice', 1],
+    ['batch', 1],
+  ] as const) {
     const filter = environment.getFilter(name);
     environment.addFilter(name, (...args: unknown[]): unknown => filter(...args.map((arg, index) => (index === sizeArgument ? bounded(arg) : arg))));
   }

@@ -108,7 +108,9 @@ describe('Jinja2', () => {
     receive(run, 't.jinja_template', '{% if %}broken');
     receive(run, 't.property_value_0', 2);
     expect(run.pad('t.rendered_output')).toMatchObject({ value: 'ok 1' });
-    expect(run.logs).toEqual([expect.objectContaining({ level: 'warning', node: 't', pad: 'jinja_template', message: expect.stringMatching(/cannot render the template/) })]);
+    expect(run.logs).toEqual([
+      expect.objectContaining({ level: 'warning', node: 't', pad: 'jinja_template', message: expect.stringMatching(/cannot render the template/) }),
+    ]);
     receive(run, 't.jinja_template', 'fixed {{ property_0 }}');
     expect(run.pad('t.rendered_output')).toMatchObject({ value: 'fixed 2' });
   });
@@ -164,7 +166,10 @@ describe('Jinja2', () => {
     const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 1));
     try {
       const loops = `{% for a in range(${MAX_TEMPLATE_ITEMS}) %}{% for b in range(${MAX_TEMPLATE_ITEMS}) %}{% set c = a * b %}{% endfor %}{% endfor %}`;
-      expect(renderer.render(loops, {})).toEqual({ ok: false, reason: expect.stringContaining(`the template takes longer than ${MAX_RENDER_MS} ms to render`) });
+      expect(renderer.render(loops, {})).toEqual({
+        ok: false,
+        reason: expect.stringContaining(`the template takes longer than ${MAX_RENDER_MS} ms to render`),
+      });
     } finally {
       clock.mockRestore();
     }
@@ -173,7 +178,9 @@ describe('Jinja2', () => {
 
   it('gives no reserved name to the template', async () => {
     const run = start([{ id: 't', type: 'Jinja2', values: { jinja_template: '[{{ constructor }}]', property_name_0: 'constructor', property_value_0: 'x' } }]);
-    await expect.poll(() => run.logs).toEqual([expect.objectContaining({ level: 'warning', pad: 'property_name_0', message: expect.stringMatching(/reserved/) })]);
+    await expect
+      .poll(() => run.logs)
+      .toEqual([expect.objectContaining({ level: 'warning', pad: 'property_name_0', message: expect.stringMatching(/reserved/) })]);
     expect(run.pad('t.rendered_output')).toMatchObject({ value: '[]' });
   });
 });
@@ -231,7 +238,10 @@ describe('AutoConvert', () => {
     await expect.poll(() => streams.length).toBe(1);
     expect(isTextStream(streams[0])).toBe(true);
     expect(await (streams[0] as TextStream).readAll()).toBe('say this');
-    expect(run.logs.map((entry) => `${entry.node}: ${entry.message}`).sort()).toEqual(['to_number: cannot convert "seven" to float', 'to_text: cannot convert {"type":"trigger"} to string']);
+    expect(run.logs.map((entry) => `${entry.node}: ${entry.message}`).sort()).toEqual([
+      'to_number: cannot convert "seven" to float',
+      'to_text: cannot convert {"type":"trigger"} to string',
+    ]);
   });
 });
 

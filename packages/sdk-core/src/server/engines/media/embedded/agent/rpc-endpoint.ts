@@ -3,10 +3,7 @@ import { RpcAck, RpcError, RpcRequest, RpcResponse } from '@livekit/protocol';
 import type { RpcInvocation } from '../../agent-transport.js';
 import { RpcCallError, RpcErrorCode } from '../../rpc-error.js';
 
-type RpcPacket =
-  | { case: 'rpcRequest'; value: RpcRequest }
-  | { case: 'rpcAck'; value: RpcAck }
-  | { case: 'rpcResponse'; value: RpcResponse };
+type RpcPacket = { case: 'rpcRequest'; value: RpcRequest } | { case: 'rpcAck'; value: RpcAck } | { case: 'rpcResponse'; value: RpcResponse };
 
 /** Sends an RPC packet to one participant. */
 export type RpcSend = (destination: string, packet: RpcPacket) => Promise<void>;

@@ -23,7 +23,10 @@ describe('text streams', () => {
 
   it('ignores chunks from another sender and topics nobody wants', async () => {
     const streams: IncomingTextStream[] = [];
-    const incoming = new IncomingTextStreams((stream) => streams.push(stream), (topic) => topic === 'wanted');
+    const incoming = new IncomingTextStreams(
+      (stream) => streams.push(stream),
+      (topic) => topic === 'wanted',
+    );
     const unwanted = new OutgoingTextStream('other', {}, async (packet) => incoming.handle(packet, 'a'));
     await unwanted.write('x');
     expect(streams).toHaveLength(0);

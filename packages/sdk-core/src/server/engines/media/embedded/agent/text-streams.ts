@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  DataStream_Chunk,
-  DataStream_Header,
-  DataStream_OperationType,
-  DataStream_TextHeader,
-  DataStream_Trailer,
-} from '@livekit/protocol';
+import { DataStream_Chunk, DataStream_Header, DataStream_OperationType, DataStream_TextHeader, DataStream_Trailer } from '@livekit/protocol';
 import type { IncomingTextStream } from '../../agent-transport.js';
 import { AsyncQueue } from '../../../../kernel/async-queue.js';
 
@@ -17,9 +11,7 @@ const MAX_OPEN_STREAMS = 64;
 const MAX_STREAM_BYTES = 4 * 1024 * 1024;
 
 type StreamPacket =
-  | { case: 'streamHeader'; value: DataStream_Header }
-  | { case: 'streamChunk'; value: DataStream_Chunk }
-  | { case: 'streamTrailer'; value: DataStream_Trailer };
+  { case: 'streamHeader'; value: DataStream_Header } | { case: 'streamChunk'; value: DataStream_Chunk } | { case: 'streamTrailer'; value: DataStream_Trailer };
 
 /** Splits UTF-8 text into chunks of at most `MAX_CHUNK_BYTES` without cutting a character. */
 export function splitUtf8(text: string): Uint8Array[] {

@@ -81,7 +81,10 @@ describe('agent workers (the embedded endpoint side of the LiveKit agent protoco
     const pong = await declining.next('pong');
     expect(pong.case === 'pong' && pong.value.lastTimestamp).toBe(42n);
 
-    const accepting = await RawWorker.connect(url, (job) => new AvailabilityResponse({ jobId: job.id, available: true, participantIdentity: 'pool-agent', participantName: 'Pool' }));
+    const accepting = await RawWorker.connect(
+      url,
+      (job) => new AvailabilityResponse({ jobId: job.id, available: true, participantIdentity: 'pool-agent', participantName: 'Pool' }),
+    );
     accepting.register('pool');
     await accepting.next('register');
     // The declining worker reports a lower load, so it is asked first.

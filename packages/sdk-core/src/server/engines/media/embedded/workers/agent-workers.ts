@@ -1,6 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AgentDispatch, AgentDispatchState, Job, JobState, JobStatus, JobType, type AvailabilityResponse, type RoomAgentDispatch, type UpdateJobStatus } from '@livekit/protocol';
+import {
+  AgentDispatch,
+  AgentDispatchState,
+  Job,
+  JobState,
+  JobStatus,
+  JobType,
+  type AvailabilityResponse,
+  type RoomAgentDispatch,
+  type UpdateJobStatus,
+} from '@livekit/protocol';
 import type { Logger } from 'pino';
 import { WebSocketAcceptor } from '../../../../kernel/websocket-acceptor.js';
 import type { AgentDispatcher, AgentDispatchOptions, RegisteredAgent } from '../../agent-dispatcher.js';
@@ -60,7 +70,13 @@ export class AgentWorkers implements AgentDispatcher {
   private readonly tuning: AgentWorkersTuning;
 
   constructor(
-    private readonly options: { rooms: RoomRegistry; verifier: JoinTokenVerifier; settings: EndpointSettings; logger: Logger; tuning?: Partial<AgentWorkersTuning> },
+    private readonly options: {
+      rooms: RoomRegistry;
+      verifier: JoinTokenVerifier;
+      settings: EndpointSettings;
+      logger: Logger;
+      tuning?: Partial<AgentWorkersTuning>;
+    },
   ) {
     this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
     this.sockets = new WebSocketAcceptor({ maximumMessageBytes: MAX_WORKER_MESSAGE_BYTES, logger: options.logger, name: 'agent workers' });
@@ -87,7 +103,9 @@ export class AgentWorkers implements AgentDispatcher {
 
   /** Registered workers (tests, metrics). */
   registeredWorkers(): Array<{ id: string; agentName: string; available: boolean; load: number }> {
-    return [...this.workers].filter((worker) => worker.isRegistered).map((worker) => ({ id: worker.id, agentName: worker.agentName, available: worker.isAvailable, load: worker.load }));
+    return [...this.workers]
+      .filter((worker) => worker.isRegistered)
+      .map((worker) => ({ id: worker.id, agentName: worker.agentName, available: worker.isAvailable, load: worker.load }));
   }
 
   hasWorker(agentName: string): boolean {
@@ -100,7 +118,11 @@ export class AgentWorkers implements AgentDispatcher {
     for (const worker of this.registeredWorkers()) {
       if (worker.agentName === '') continue;
       const known = byName.get(worker.agentName);
-      byName.set(worker.agentName, { agentName: worker.agentName, workers: (known?.workers ?? 0) + 1, available: (known?.available ?? false) || worker.available });
+      byName.set(worker.agentName, {
+        agentName: worker.agentName,
+        workers: (known?.workers ?? 0) + 1,
+        available: (known?.available ?? false) || worker.available,
+      });
     }
     return [...byName.values()].sort((left, right) => (left.agentName < right.agentName ? -1 : left.agentName > right.agentName ? 1 : 0));
   }
@@ -260,11 +282,17 @@ export class AgentWorkers implements AgentDispatcher {
         });
         Object.assign(job.state!, { status: JobStatus.JS_RUNNING, participantIdentity: identity, startedAt: nowNs(), updatedAt: nowNs() });
         const running: JobRecord = { job, worker, joinTimer: undefined };
-        running.joinTimer = setTimeout(() => this.endJob(running, JobStatus.JS_FAILED, `the agent did not join within ${this.tuning.joinTimeoutMs / 1000} s`, true), this.tuning.joinTimeoutMs);
+        running.joinTimer = setTimeout(
+          () => this.endJob(running, JobStatus.JS_FAILED, `the agent did not join within ${this.tuning.joinTimeoutMs / 1000} s`, true),
+          this.tuning.joinTimeoutMs,
+        );
         running.joinTimer.unref();
         record.jobs.push(running);
         worker.assign(job, token);
-        this.options.logger.info({ room: record.room.name, job: job.id, worker: worker.id, agentName: record.dispatch.agentName, identity }, 'agent job assigned');
+        this.options.logger.info(
+          { room: record.room.name, job: job.id, worker: worker.id, agentName: record.dispatch.agentName, identity },
+          'agent job assigned',
+        );
         return;
       }
     } finally {

@@ -42,7 +42,9 @@ describe('hosted streaming STT selected by configuration', () => {
   });
 
   it('selects OpenAI realtime transcription, and has none by default', () => {
-    const openai = speechConfigFrom(loadConfig({ PALAVER_SPEECH_STREAMING_STT_PROVIDER: 'openai-realtime', PALAVER_SPEECH_STREAMING_STT_API_KEY: 'sk-x' }).speech);
+    const openai = speechConfigFrom(
+      loadConfig({ PALAVER_SPEECH_STREAMING_STT_PROVIDER: 'openai-realtime', PALAVER_SPEECH_STREAMING_STT_API_KEY: 'sk-x' }).speech,
+    );
     expect(openai.streamingStt).toEqual({ provider: 'openai-realtime', apiKey: 'sk-x', endpointingMs: 300 });
     const speech = createSpeech({ ...openai, stt: { provider: 'none' } });
     expect(speech.streamingStt).toMatchObject({ provider: 'openai-realtime', model: 'gpt-4o-transcribe' });

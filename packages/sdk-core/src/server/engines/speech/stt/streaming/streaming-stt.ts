@@ -30,12 +30,7 @@ export interface StreamingFinal extends StreamingInterim {
 }
 
 /** Why a stream failed. `fatal` errors end the stream (`closed` follows); others are reported and the stream goes on. */
-export type StreamingSttErrorCode =
-  | 'unauthorized'
-  | 'rejected'
-  | 'unreachable'
-  | 'vendor'
-  | 'protocol';
+export type StreamingSttErrorCode = 'unauthorized' | 'rejected' | 'unreachable' | 'vendor' | 'protocol';
 
 export class StreamingSttError extends Error {
   override name = 'StreamingSttError';

@@ -4,13 +4,7 @@ import type { RawData, WebSocket } from 'ws';
 import { importOptional } from '../../../../kernel/optional-package.js';
 import { LinearResampler } from '../../codecs/resample.js';
 import { backoffDelay, type ReconnectPolicy } from './reconnect-policy.js';
-import {
-  StreamingSttError,
-  type StreamingSttEvents,
-  type StreamingSttMeter,
-  type StreamingSttOptions,
-  type StreamingSttStream,
-} from './streaming-stt.js';
+import { StreamingSttError, type StreamingSttEvents, type StreamingSttMeter, type StreamingSttOptions, type StreamingSttStream } from './streaming-stt.js';
 
 /** How a vendor stream connects, buffers and closes; every field has a default in the engines. */
 export interface VendorSocketSettings {
@@ -224,7 +218,12 @@ export abstract class VendorSocketStream extends EventEmitter<StreamingSttEvents
     });
     socket.on('error', (error: Error) => {
       lastError = error;
-      if (!wasOpen) lost(new StreamingSttError(`could not connect to ${this.settings.vendor} at ${redactedUrl(this.url())}: ${error.message}`, 'unreachable', false, { cause: error }));
+      if (!wasOpen)
+        lost(
+          new StreamingSttError(`could not connect to ${this.settings.vendor} at ${redactedUrl(this.url())}: ${error.message}`, 'unreachable', false, {
+            cause: error,
+          }),
+        );
     });
     socket.on('close', (code: number, reasonBytes: Buffer) => {
       const reason = reasonBytes.toString();

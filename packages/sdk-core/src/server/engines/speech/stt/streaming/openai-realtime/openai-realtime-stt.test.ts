@@ -1,5 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiRealtimeTranscription, type FakeOpenAiRealtimeTranscription } from '../../../../../../testing/streaming-stt/fake-openai-realtime-transcription.js';
+import {
+  startFakeOpenAiRealtimeTranscription,
+  type FakeOpenAiRealtimeTranscription,
+} from '../../../../../../testing/streaming-stt/fake-openai-realtime-transcription.js';
 import { loudSpan, pushPaced, silence, toneBurst } from '../../../../../../testing/streaming-stt/paced-audio.js';
 import { recordStream } from '../../../../../../testing/streaming-stt/recorded-stream.js';
 import { hearWords, plainWord } from '../../../../../../testing/streaming-stt/seeded-word-errors.js';
@@ -35,7 +38,13 @@ describe('OpenAI realtime transcription adapter against the local fake', () => {
   it('configures a transcription session and streams deltas then a completed transcript with estimated word times', async () => {
     fake = await startFakeOpenAiRealtimeTranscription({ apiKey: API_KEY, script: [FIRST] });
     const usage: StreamingSttUsage[] = [];
-    const engine = new OpenAiRealtimeTranscription({ apiKey: API_KEY, url: fake.url, turnDetection: VAD, language: 'en-US', meter: (record) => usage.push(record) });
+    const engine = new OpenAiRealtimeTranscription({
+      apiKey: API_KEY,
+      url: fake.url,
+      turnDetection: VAD,
+      language: 'en-US',
+      meter: (record) => usage.push(record),
+    });
     const rate = speech.sampleRate;
     const audio = concatPcm([silence(rate, 400), speech.first, silence(rate, 700)]);
     const stream = engine.open({ sampleRate: rate });

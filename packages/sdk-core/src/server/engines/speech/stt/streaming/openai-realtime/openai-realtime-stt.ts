@@ -2,13 +2,7 @@ import { pcmToBase64 } from '../../../codecs/pcm.js';
 import type { EngineStatus } from '../../../engine-status.js';
 import { estimateWordTimings, wordConfidences, type TokenLogprob } from '../estimated-word-timings.js';
 import { DEFAULT_RECONNECT, type ReconnectPolicy } from '../reconnect-policy.js';
-import {
-  StreamingSttError,
-  type StreamingSttEngine,
-  type StreamingSttMeter,
-  type StreamingSttOptions,
-  type StreamingSttStream,
-} from '../streaming-stt.js';
+import { StreamingSttError, type StreamingSttEngine, type StreamingSttMeter, type StreamingSttOptions, type StreamingSttStream } from '../streaming-stt.js';
 import { VendorSocketStream, type VendorSocketSettings } from '../vendor-socket-stream.js';
 import {
   REALTIME_INVALID_KEY_CLOSE,
@@ -149,10 +143,13 @@ class OpenAiRealtimeStream extends VendorSocketStream {
         ...(language ? { language: language.split('-')[0]! } : {}),
         ...(this.openai.prompt ? { prompt: this.openai.prompt } : {}),
       },
-      turn_detection: vad ? { type: 'server_vad', threshold: vad.threshold, prefix_padding_ms: vad.prefixPaddingMs, silence_duration_ms: vad.silenceDurationMs } : null,
+      turn_detection: vad
+        ? { type: 'server_vad', threshold: vad.threshold, prefix_padding_ms: vad.prefixPaddingMs, silence_duration_ms: vad.silenceDurationMs }
+        : null,
       include: ['item.input_audio_transcription.logprobs'],
     };
-    if (this.openai.noiseReduction !== undefined) session.input_audio_noise_reduction = this.openai.noiseReduction ? { type: this.openai.noiseReduction } : null;
+    if (this.openai.noiseReduction !== undefined)
+      session.input_audio_noise_reduction = this.openai.noiseReduction ? { type: this.openai.noiseReduction } : null;
     this.event({ type: 'transcription_session.update', session });
   }
 
@@ -235,7 +232,14 @@ class OpenAiRealtimeStream extends VendorSocketStream {
         this.items.delete(event.item_id);
         if (event.logprobs) item.logprobs = event.logprobs;
         const end = item.end ?? round(this.streamPosition);
-        this.emit('final', { text: event.transcript.trim(), words: this.words(event.transcript, item, end), start: item.start, end, endOfSpeech: !item.fromFinalize, fromFinalize: item.fromFinalize });
+        this.emit('final', {
+          text: event.transcript.trim(),
+          words: this.words(event.transcript, item, end),
+          start: item.start,
+          end,
+          endOfSpeech: !item.fromFinalize,
+          fromFinalize: item.fromFinalize,
+        });
         this.closeWhenSettled();
         break;
       }

@@ -159,15 +159,13 @@ describe('OpenAI-compatible moderation endpoint', () => {
           return void response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
         }
         const flagged = body.input.includes('forbidden');
-        response
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              id: 'modr-1',
-              model: body.model,
-              results: [{ flagged, categories: { harassment: flagged, violence: false }, category_scores: {} }],
-            }),
-          );
+        response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: 'modr-1',
+            model: body.model,
+            results: [{ flagged, categories: { harassment: flagged, violence: false }, category_scores: {} }],
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));

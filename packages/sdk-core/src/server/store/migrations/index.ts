@@ -8,4 +8,12 @@ import { reservationOwnersMigration } from './0011-reservation-owners.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append new ones; never edit a released one. */
-export const migrations: Migration[] = [coreMigration, creditsUsageWebhooksMigration, chatAudioMigration, contextMemoryMigration, sessionLeasesMigration, leaseKindsMigration, reservationOwnersMigration];
+export const migrations: Migration[] = [
+  coreMigration,
+  creditsUsageWebhooksMigration,
+  chatAudioMigration,
+  contextMemoryMigration,
+  sessionLeasesMigration,
+  leaseKindsMigration,
+  reservationOwnersMigration,
+];

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AgentDispatcher, AgentTransport } from '../engines/media/index.js';
+import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
 import { SessionRegistry } from './session-registry.js';
 import type { VoiceAgentHost } from './voice-agent-host.js';
@@ -18,6 +19,8 @@ export interface RoutingAgentHostDependencies {
   transport: AgentTransport;
   /** LiveKit Agents dispatch (`services.media.dispatcher`). */
   dispatcher: AgentDispatcher;
+  /** `conversational_seconds` metering and limits of the humans' time in worker-run sessions (`usageConversationMeter`). */
+  conversation?: ConversationMeter;
   logger: Logger;
   tuning?: Partial<WorkerAgentTuning>;
 }
@@ -50,7 +53,7 @@ export function createRoutingAgentHost(dependencies: RoutingAgentHostDependencie
         },
       },
       { agentName, metadata },
-      { transport: dependencies.transport, dispatcher: dependencies.dispatcher, logger: dependencies.logger, tuning },
+      { transport: dependencies.transport, dispatcher: dependencies.dispatcher, conversation: dependencies.conversation, logger: dependencies.logger, tuning },
     );
     await session.start();
     const handle: AgentSessionHandle = {

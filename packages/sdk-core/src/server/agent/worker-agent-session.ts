@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { AGENT_NAME_ATTRIBUTE, CHAT_STREAM_TOPIC, TRANSCRIPTION_FINAL_ATTRIBUTE, TRANSCRIPTION_STREAM_TOPIC } from '../../contract/wire.js';
+import { AGENT_NAME_ATTRIBUTE, CHAT_STREAM_TOPIC, ERROR_TOPIC, TRANSCRIPTION_FINAL_ATTRIBUTE, TRANSCRIPTION_STREAM_TOPIC } from '../../contract/wire.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
 import { BadRequestError } from '../../errors/api-error.js';
 import {
@@ -12,6 +12,8 @@ import {
   RpcErrorCode,
 } from '../engines/media/index.js';
 import type { AgentSessionEvents, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
+import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
+import { ConversationTime } from './conversation-time.js';
 import { HumanPresence } from './human-presence.js';
 import { SessionCountdown } from './session-countdown.js';
 
@@ -27,11 +29,15 @@ export interface WorkerAgentTuning {
   humanLeftGraceMs: number;
   /** How long a stopped job's agent has to leave before it is let go. */
   leaveTimeoutMs: number;
+  /** How often the human's `conversational_seconds` limit is checked while they are in the room (default 2 s). */
+  conversationCheckMs?: number | undefined;
 }
 
 export interface WorkerAgentDependencies {
   transport: AgentTransport;
   dispatcher: AgentDispatcher;
+  /** `conversational_seconds` of the human's time in the room: checked against their limit, recorded at the end. */
+  conversation?: ConversationMeter | undefined;
   logger: Logger;
   tuning: WorkerAgentTuning;
 }
@@ -39,9 +45,11 @@ export interface WorkerAgentDependencies {
 /**
  * A realtime session whose agent is a LiveKit Agents worker's: dispatches the named agent to the session's
  * room and watches the room as a hidden participant. The session starts once the worker's agent joined; it
- * stops when that agent leaves (`ended`), the human is gone (`human_left`), the time limit passes, or the
- * API ends it (the dispatch is deleted and the agent leaves). Final transcriptions and typed messages in
- * the room are committed as the session's messages; `speak` is a `palaver.speak` RPC to the agent.
+ * stops when that agent leaves (`ended`), the human is gone (`human_left`), the time limit passes, the human's
+ * `conversational_seconds` run out (`usage_limit_exceeded`, told on the `error` topic), or the API ends it (the
+ * dispatch is deleted and the agent leaves). The human's seconds in the room are recorded once when it stops.
+ * Final transcriptions and typed messages in the room are committed as the session's messages; `speak` is a
+ * `palaver.speak` RPC to the agent.
  *
  * @example
  * const session = new WorkerAgentSession(spec, events, { name: 'support' }, dependencies);
@@ -56,6 +64,7 @@ export class WorkerAgentSession {
   private readonly unsubscribe: Array<() => void> = [];
   private readonly presence: HumanPresence;
   private readonly countdown: SessionCountdown;
+  private readonly conversationTime: ConversationTime;
   private readonly logger: Logger;
   private agentJoined: (() => void) | undefined;
 
@@ -73,6 +82,14 @@ export class WorkerAgentSession {
     this.countdown = new SessionCountdown({
       tick: () => undefined,
       expired: () => this.stopByItself('time_limit_exceeded', 'the session time limit was reached'),
+    });
+    this.conversationTime = new ConversationTime(dependencies.conversation, spec.principal, this.sessionId, {
+      checkMs: tuning.conversationCheckMs ?? 2000,
+      exceeded: (message) => {
+        this.sendError('The usage limit (conversational_seconds) is reached: the session ends.');
+        this.stopByItself('usage_limit_exceeded', message);
+      },
+      logger: this.logger,
     });
   }
 
@@ -115,6 +132,7 @@ export class WorkerAgentSession {
       throw error;
     }
     this.countdown.start(this.spec.session.config.general.time_limit_s);
+    this.conversationTime.start();
     if (!observer.participants().some((participant) => participant.identity === this.spec.humanIdentity)) this.presence.expectJoin();
   }
 
@@ -143,7 +161,9 @@ export class WorkerAgentSession {
 
   private participantJoined(participant: RoomParticipant): void {
     if (participant.identity === this.spec.humanIdentity) {
+      if (this.stopping) return;
       this.presence.joined();
+      this.conversationTime.joined();
       return;
     }
     if (this.agentIdentity || participant.kind !== 'agent') return;
@@ -155,8 +175,10 @@ export class WorkerAgentSession {
   }
 
   private participantLeft(participant: RoomParticipant): void {
-    if (participant.identity === this.spec.humanIdentity) this.presence.left();
-    else if (participant.identity === this.agentIdentity) this.stopByItself('ended', `the agent of worker '${this.worker.agentName}' left the room`);
+    if (participant.identity === this.spec.humanIdentity) {
+      this.presence.left();
+      this.conversationTime.left();
+    } else if (participant.identity === this.agentIdentity) this.stopByItself('ended', `the agent of worker '${this.worker.agentName}' left the room`);
   }
 
   /** Commits final transcriptions (the human's and the agent's) and typed messages. */
@@ -176,15 +198,26 @@ export class WorkerAgentSession {
       .catch((error: unknown) => this.logger.error({ err: error, role }, 'committing a message failed'));
   }
 
+  /** Tells the human (only) something they should know, on the `error` topic. */
+  private sendError(message: string): void {
+    this.observer
+      ?.sendData(JSON.stringify({ message }), { topic: ERROR_TOPIC, reliable: true, destinationIdentities: [this.spec.humanIdentity] })
+      .catch((error: unknown) => this.logger.debug({ err: error }, 'could not send an error message'));
+  }
+
   private stopByItself(reason: AgentStopReason, detail: string): void {
     if (this.stopping) return;
     this.logger.info({ reason, detail }, 'the worker-run session stops');
     void this.shutdown(reason).then(() => this.events.stopped(reason, detail));
   }
 
-  /** Takes the dispatch back, waits (bounded) for the agent to leave, then leaves the room. */
+  /**
+   * Takes the dispatch back, waits (bounded) for the agent to leave, then leaves the room. The human's seconds stop
+   * counting at once and are recorded (once) before the stop completes.
+   */
   private shutdown(reason: AgentStopReason): Promise<void> {
     this.stopping ??= (async () => {
+      const recording = this.conversationTime.finish(reason);
       this.countdown.stop();
       this.presence.stop();
       const observer = this.observer;
@@ -207,6 +240,7 @@ export class WorkerAgentSession {
       await this.commits;
       for (const unsubscribe of this.unsubscribe) unsubscribe();
       await observer?.leave().catch(() => undefined);
+      await recording;
     })();
     return this.stopping;
   }

@@ -131,19 +131,21 @@ export async function createServices(dependencies: ServiceDependencies): Promise
   );
 
   // Realtime: the agents this instance hosts, the sessions, and partner sessions over them.
+  const conversation = usageConversationMeter(usage);
   const agents = createRoutingAgentHost({
     builtin: createVoiceAgentHost({
       transport: media.transport,
       speech,
       chat,
       voices: voiceSynthesis,
-      conversation: usageConversationMeter(usage),
+      conversation,
       toolAddressPolicy: addressPolicy,
       logger: logger.child({ component: 'agent' }),
       onTurnMetrics: (turn) => metrics.turnMeasured(turn),
     }),
     transport: media.transport,
     dispatcher: media.dispatcher,
+    conversation,
     logger: logger.child({ component: 'worker-agent' }),
   });
   const personas = new PersonaService(store);

@@ -95,12 +95,13 @@ describe('agent metadata and enumerations', () => {
     expect(SDKConnectOptions.safeParse({ connection_details: { url: '', token: 't' } }).success).toBe(false);
   });
 
-  it("uses only zod/mini at runtime (its own wire schemas and the runtime API's), so the browser connector stays small", () => {
+  it("uses only zod/mini at runtime (its own wire schemas and the runtime API's) and the wire names' plain constants, so the browser connector stays small", () => {
     const runtimeImports = (file: string) => {
       const source = readFileSync(new URL(file, import.meta.url), 'utf8');
       return [...source.matchAll(/^import (?!type )[^;]*from '([^']+)'/gm)].map((match) => match[1]);
     };
-    expect(runtimeImports('./sdk.ts')).toEqual(['zod/mini', './graph/runtime-api.js']);
+    expect(runtimeImports('./sdk.ts')).toEqual(['zod/mini', './graph/runtime-api.js', './wire.js']);
+    expect(runtimeImports('./wire.ts')).toEqual([]);
     expect(runtimeImports('./graph/runtime-api.ts')).toEqual(['zod/mini', './pad-values.js']);
     expect(runtimeImports('./graph/pad-values.ts')).toEqual(['zod/mini']);
   });

@@ -103,6 +103,9 @@ describe('agent metadata and enumerations', () => {
     expect(runtimeImports('./sdk.ts')).toEqual(['zod/mini', './graph/runtime-api.js', './wire.js']);
     expect(runtimeImports('./wire.ts')).toEqual([]);
     expect(runtimeImports('./graph/runtime-api.ts')).toEqual(['zod/mini', './pad-values.js']);
-    expect(runtimeImports('./graph/pad-values.ts')).toEqual(['zod/mini']);
+    // pad-values.ts only re-exports its two halves.
+    expect(runtimeImports('./graph/pad-values.ts')).toEqual([]);
+    expect(runtimeImports('./graph/pad-value-schemas.ts')).toEqual(['zod/mini']);
+    expect(runtimeImports('./graph/pad-value-functions.ts')).toEqual([]);
   });
 });

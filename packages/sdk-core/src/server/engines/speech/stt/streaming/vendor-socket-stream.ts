@@ -3,7 +3,7 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { RawData, WebSocket } from 'ws';
 import { importOptional } from '../../../../kernel/optional-package.js';
 import { LinearResampler } from '../../codecs/resample.js';
-import { backoffDelay, type ReconnectPolicy } from './reconnect-policy.js';
+import { DEFAULT_RECONNECT, backoffDelay, type ReconnectPolicy } from './reconnect-policy.js';
 import { StreamingSttError, type StreamingSttEvents, type StreamingSttMeter, type StreamingSttOptions, type StreamingSttStream } from './streaming-stt.js';
 
 /** How a vendor stream connects, buffers and closes; every field has a default in the engines. */
@@ -24,6 +24,61 @@ export interface VendorSocketSettings {
   connectTimeoutMs: number;
   /** Engine-wide metering (e.g. the server's metrics), called once per stream. */
   meter?: StreamingSttMeter | undefined;
+}
+
+/** What an engine's options may set of its sockets; unset fields take the vendor's defaults. */
+export interface VendorSocketOptions {
+  reconnect?: Partial<ReconnectPolicy> | undefined;
+  maxBufferedSeconds?: number | undefined;
+  /** The vendor's keepalive goes out after this long without audio. */
+  keepAliveMs?: number | undefined;
+  closeTimeoutMs?: number | undefined;
+  connectTimeoutMs?: number | undefined;
+  /** Called once per stream with the seconds sent. */
+  meter?: StreamingSttMeter | undefined;
+}
+
+/** A vendor's identity and its own defaults for the socket settings an engine's options leave unset. */
+export interface VendorSocketDefaults {
+  provider: string;
+  model: string;
+  vendor: string;
+  vendorSampleRate: number;
+  keepAliveMs: number;
+  closeTimeoutMs: number;
+}
+
+/** The settings of one vendor stream: the engine's options over the vendor's defaults. */
+export function vendorSocketSettings(defaults: VendorSocketDefaults, options: VendorSocketOptions): VendorSocketSettings {
+  return {
+    provider: defaults.provider,
+    model: defaults.model,
+    vendor: defaults.vendor,
+    vendorSampleRate: defaults.vendorSampleRate,
+    reconnect: { ...DEFAULT_RECONNECT, ...options.reconnect },
+    maxBufferedSeconds: options.maxBufferedSeconds ?? 10,
+    keepAliveMs: options.keepAliveMs ?? defaults.keepAliveMs,
+    closeTimeoutMs: options.closeTimeoutMs ?? defaults.closeTimeoutMs,
+    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    meter: options.meter,
+  };
+}
+
+/** The streams an engine has open, aborted together when the engine closes. */
+export class OpenVendorStreams {
+  private readonly streams = new Set<VendorSocketStream>();
+
+  /** Keeps `stream` until it closes; answers it. */
+  track<T extends VendorSocketStream>(stream: T): T {
+    this.streams.add(stream);
+    stream.once('closed', () => this.streams.delete(stream));
+    return stream;
+  }
+
+  abortAll(): void {
+    for (const stream of this.streams) stream.abort();
+    this.streams.clear();
+  }
 }
 
 type State = 'connecting' | 'open' | 'waiting' | 'closing' | 'closed';

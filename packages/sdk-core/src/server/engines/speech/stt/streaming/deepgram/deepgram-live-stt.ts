@@ -1,20 +1,13 @@
 import { pcmToBytes } from '../../../codecs/pcm.js';
 import type { EngineStatus } from '../../../engine-status.js';
-import { DEFAULT_RECONNECT, type ReconnectPolicy } from '../reconnect-policy.js';
-import {
-  StreamingSttError,
-  type StreamingSttEngine,
-  type StreamingSttMeter,
-  type StreamingSttOptions,
-  type StreamingSttStream,
-  type TimedWord,
-} from '../streaming-stt.js';
-import { VendorSocketStream, type VendorSocketSettings } from '../vendor-socket-stream.js';
+import { StreamingSttError, type StreamingSttEngine, type StreamingSttOptions, type StreamingSttStream, type TimedWord } from '../streaming-stt.js';
+import { OpenVendorStreams, VendorSocketStream, vendorSocketSettings, type VendorSocketOptions, type VendorSocketSettings } from '../vendor-socket-stream.js';
 import { DEEPGRAM_CLOSE, type DeepgramControlMessage, type DeepgramResults, type DeepgramServerMessage } from './deepgram-messages.js';
 
 export const DEEPGRAM_LIVE_URL = 'wss://api.deepgram.com/v1/listen';
 
-export interface DeepgramLiveOptions {
+/** Deepgram closes a stream after 10 s without data: its `KeepAlive` goes out after `keepAliveMs` (4 s) without audio. */
+export interface DeepgramLiveOptions extends VendorSocketOptions {
   apiKey: string;
   /** `wss://api.deepgram.com/v1/listen` by default (ws:// for a local server). */
   url?: string | undefined;
@@ -25,14 +18,6 @@ export interface DeepgramLiveOptions {
   utteranceEndMs?: number | undefined;
   smartFormat?: boolean | undefined;
   language?: string | undefined;
-  reconnect?: Partial<ReconnectPolicy> | undefined;
-  maxBufferedSeconds?: number | undefined;
-  /** Deepgram closes a stream after 10 s without data; a `KeepAlive` goes out after this long without audio. */
-  keepAliveMs?: number | undefined;
-  closeTimeoutMs?: number | undefined;
-  connectTimeoutMs?: number | undefined;
-  /** Called once per stream with the seconds sent. */
-  meter?: StreamingSttMeter | undefined;
 }
 
 /**
@@ -46,7 +31,7 @@ export interface DeepgramLiveOptions {
 export class DeepgramLiveStt implements StreamingSttEngine {
   readonly provider = 'deepgram';
   readonly model: string;
-  private readonly streams = new Set<StreamingSttStream>();
+  private readonly streams = new OpenVendorStreams();
 
   constructor(private readonly options: DeepgramLiveOptions) {
     this.model = options.model ?? 'nova-3';
@@ -57,27 +42,15 @@ export class DeepgramLiveStt implements StreamingSttEngine {
   }
 
   open(options: StreamingSttOptions): StreamingSttStream {
-    const settings: VendorSocketSettings = {
-      provider: this.provider,
-      model: this.model,
-      vendor: 'Deepgram',
-      vendorSampleRate: options.sampleRate,
-      reconnect: { ...DEFAULT_RECONNECT, ...this.options.reconnect },
-      maxBufferedSeconds: this.options.maxBufferedSeconds ?? 10,
-      keepAliveMs: this.options.keepAliveMs ?? 4000,
-      closeTimeoutMs: this.options.closeTimeoutMs ?? 3000,
-      connectTimeoutMs: this.options.connectTimeoutMs ?? 10_000,
-      meter: this.options.meter,
-    };
-    const stream = new DeepgramLiveStream(settings, options, this.options, this.model);
-    this.streams.add(stream);
-    stream.once('closed', () => this.streams.delete(stream));
-    return stream;
+    const settings = vendorSocketSettings(
+      { provider: this.provider, model: this.model, vendor: 'Deepgram', vendorSampleRate: options.sampleRate, keepAliveMs: 4000, closeTimeoutMs: 3000 },
+      this.options,
+    );
+    return this.streams.track(new DeepgramLiveStream(settings, options, this.options, this.model));
   }
 
   async close(): Promise<void> {
-    for (const stream of this.streams) stream.abort();
-    this.streams.clear();
+    this.streams.abortAll();
   }
 }
 

@@ -1,9 +1,8 @@
 import { pcmToBase64 } from '../../../codecs/pcm.js';
 import type { EngineStatus } from '../../../engine-status.js';
 import { estimateWordTimings, wordConfidences, type TokenLogprob } from '../estimated-word-timings.js';
-import { DEFAULT_RECONNECT, type ReconnectPolicy } from '../reconnect-policy.js';
-import { StreamingSttError, type StreamingSttEngine, type StreamingSttMeter, type StreamingSttOptions, type StreamingSttStream } from '../streaming-stt.js';
-import { VendorSocketStream, type VendorSocketSettings } from '../vendor-socket-stream.js';
+import { StreamingSttError, type StreamingSttEngine, type StreamingSttOptions, type StreamingSttStream } from '../streaming-stt.js';
+import { OpenVendorStreams, VendorSocketStream, vendorSocketSettings, type VendorSocketOptions, type VendorSocketSettings } from '../vendor-socket-stream.js';
 import {
   REALTIME_INVALID_KEY_CLOSE,
   REALTIME_SAMPLE_RATE,
@@ -20,7 +19,8 @@ export interface OpenAiRealtimeVad {
   silenceDurationMs?: number | undefined;
 }
 
-export interface OpenAiRealtimeTranscriptionOptions {
+/** A websocket ping is the keepalive: it goes out after `keepAliveMs` (15 s) without audio. */
+export interface OpenAiRealtimeTranscriptionOptions extends VendorSocketOptions {
   apiKey: string;
   /** `wss://api.openai.com/v1/realtime?intent=transcription` by default (ws:// for a local server). */
   url?: string | undefined;
@@ -30,13 +30,6 @@ export interface OpenAiRealtimeTranscriptionOptions {
   /** The server VAD that cuts utterances; null leaves committing to `finalize()`. */
   turnDetection?: OpenAiRealtimeVad | null | undefined;
   noiseReduction?: 'near_field' | 'far_field' | null | undefined;
-  reconnect?: Partial<ReconnectPolicy> | undefined;
-  maxBufferedSeconds?: number | undefined;
-  /** A websocket ping goes out after this long without audio. */
-  keepAliveMs?: number | undefined;
-  closeTimeoutMs?: number | undefined;
-  connectTimeoutMs?: number | undefined;
-  meter?: StreamingSttMeter | undefined;
 }
 
 /**
@@ -52,7 +45,7 @@ export interface OpenAiRealtimeTranscriptionOptions {
 export class OpenAiRealtimeTranscription implements StreamingSttEngine {
   readonly provider = 'openai-realtime';
   readonly model: string;
-  private readonly streams = new Set<StreamingSttStream>();
+  private readonly streams = new OpenVendorStreams();
 
   constructor(private readonly options: OpenAiRealtimeTranscriptionOptions) {
     this.model = options.model ?? 'gpt-4o-transcribe';
@@ -63,27 +56,22 @@ export class OpenAiRealtimeTranscription implements StreamingSttEngine {
   }
 
   open(options: StreamingSttOptions): StreamingSttStream {
-    const settings: VendorSocketSettings = {
-      provider: this.provider,
-      model: this.model,
-      vendor: 'OpenAI realtime',
-      vendorSampleRate: REALTIME_SAMPLE_RATE,
-      reconnect: { ...DEFAULT_RECONNECT, ...this.options.reconnect },
-      maxBufferedSeconds: this.options.maxBufferedSeconds ?? 10,
-      keepAliveMs: this.options.keepAliveMs ?? 15_000,
-      closeTimeoutMs: this.options.closeTimeoutMs ?? 5000,
-      connectTimeoutMs: this.options.connectTimeoutMs ?? 10_000,
-      meter: this.options.meter,
-    };
-    const stream = new OpenAiRealtimeStream(settings, options, this.options, this.model);
-    this.streams.add(stream);
-    stream.once('closed', () => this.streams.delete(stream));
-    return stream;
+    const settings = vendorSocketSettings(
+      {
+        provider: this.provider,
+        model: this.model,
+        vendor: 'OpenAI realtime',
+        vendorSampleRate: REALTIME_SAMPLE_RATE,
+        keepAliveMs: 15_000,
+        closeTimeoutMs: 5000,
+      },
+      this.options,
+    );
+    return this.streams.track(new OpenAiRealtimeStream(settings, options, this.options, this.model));
   }
 
   async close(): Promise<void> {
-    for (const stream of this.streams) stream.abort();
-    this.streams.clear();
+    this.streams.abortAll();
   }
 }
 

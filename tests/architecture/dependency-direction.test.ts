@@ -71,9 +71,12 @@ function browserSafeFiles(): string[] {
 
 /**
  * The server's layers, lowest first; a file may import its own layer and the ones below
- * (docs/decisions/0068-server-layers.md; the graph runtime sits on the agent, decision 0071). Inside `engines/`, speech is below media and llm.
+ * (docs/decisions/0068-server-layers.md). The voice layer sits on the engines; the built-in agent and the graph runtime
+ * are two users of it side by side: neither imports the other (decision 0094). Inside `engines/`, speech is below media and llm.
  */
-const LAYERS = ['kernel', 'store', 'engines', 'agent', 'graph', 'domain', 'edge', 'app'] as const;
+const LAYERS = ['kernel', 'store', 'engines', 'voice', 'agent', 'graph', 'domain', 'edge', 'app'] as const;
+/** Layers of one floor: they may not import each other. */
+const SIDE_BY_SIDE = [['agent', 'graph']] as const;
 const ENGINES = ['bus', 'speech', 'media', 'llm'] as const;
 
 function layerOf(file: string): { layer: number; engine: number | undefined } | undefined {
@@ -169,7 +172,7 @@ describe('dependency direction', () => {
     expect(installedBy, 'installed for users').toEqual([]);
   });
 
-  it('the server keeps its layer order: app -> edge -> domain -> graph -> agent -> engines -> store -> kernel', () => {
+  it('the server keeps its layer order: app -> edge -> domain -> graph | agent -> voice -> engines -> store -> kernel', () => {
     const violations: string[] = [];
     for (const file of sourceFiles(serverSource)) {
       const from = layerOf(file);
@@ -183,6 +186,10 @@ describe('dependency direction', () => {
         if (!to) continue;
         const name = `${relative(serverSource, file)} -> ${relative(serverSource, resolve(dirname(file), specifier))}`;
         if (to.layer > from.layer) violations.push(`${name} (${LAYERS[from.layer]} imports ${LAYERS[to.layer]})`);
+        const pair = [LAYERS[from.layer], LAYERS[to.layer]];
+        if (pair[0] !== pair[1] && SIDE_BY_SIDE.some((floor) => (floor as readonly string[]).includes(pair[0]!) && (floor as readonly string[]).includes(pair[1]!))) {
+          violations.push(`${name} (${pair[0]} imports ${pair[1]}: they are side by side)`);
+        }
         if (from.engine !== undefined && to.engine !== undefined && to.engine > from.engine) {
           violations.push(`${name} (engine ${ENGINES[from.engine]} imports engine ${ENGINES[to.engine]})`);
         }

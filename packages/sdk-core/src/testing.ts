@@ -14,8 +14,8 @@ export type { TestPlatform } from './testing/test-platform.js';
 export { analyseFrames, eventually, nextAudioTrack, playTone } from './testing/media-test-support.js';
 export { concatSamples, dominantFrequency, goertzelPower, sineTone, wavFile } from './testing/tone-analysis.js';
 export type { AgentRoomConnection, AudioOutput, IncomingTextStream, MediaService, ReceivedData, RemoteAudioTrack } from './server/engines/media/index.js';
-export { DEFAULT_TURN_DETECTION } from './server/agent/human-listener.js';
-export type { TurnDetectionOptions } from './server/agent/human-listener.js';
+export { DEFAULT_TURN_DETECTION } from './server/voice/listener/human-listener.js';
+export type { TurnDetectionOptions } from './server/voice/listener/human-listener.js';
 export type { EndOfTurnDecision, TurnMetrics } from './server/kernel/ports/turn-metrics.js';
 export {
   agentHostFor,
@@ -61,6 +61,6 @@ export {
   wordErrorRate,
 } from './server/engines/speech/index.js';
 export type { TurnCorpusItem, TurnCorpusOutcome } from './testing/turn-corpus.js';
-export { scoreEndOfTurn } from './server/agent/turn-taking/end-of-turn-scorer.js';
-export { turnEndWait, DEFAULT_TURN_END } from './server/agent/turn-taking/turn-end-policy.js';
-export type { TurnEndSettings } from './server/agent/turn-taking/turn-end-policy.js';
+export { scoreEndOfTurn } from './server/voice/turn-taking/end-of-turn-scorer.js';
+export { turnEndWait, DEFAULT_TURN_END } from './server/voice/turn-taking/turn-end-policy.js';
+export type { TurnEndSettings } from './server/voice/turn-taking/turn-end-policy.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { HumanListener, type HeardPause, type HeardUtterance, type TurnDetectionOptions } from '../server/agent/human-listener.js';
+import { HumanListener, type HeardPause, type HeardUtterance, type TurnDetectionOptions } from '../server/voice/listener/human-listener.js';
 import type { AudioFrame, RemoteAudioTrack } from '../server/engines/media/index.js';
 import type { EndOfTurnDecision } from '../server/kernel/ports/turn-metrics.js';
 import { resampleLinear, type Speech } from '../server/engines/speech/index.js';

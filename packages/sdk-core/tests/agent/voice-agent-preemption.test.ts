@@ -4,7 +4,7 @@ import type { TurnMetrics } from '../../src/server/kernel/ports/turn-metrics.js'
 import type { AgentSessionHost } from '../../src/server/kernel/ports/agent-session-host.js';
 import { resampleLinear } from '../../src/server/engines/speech/codecs/resample.js';
 import { firstTokenChunks, startFakeOpenAiUpstream, textChunks, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
-import { answersTheSame } from '../../src/server/agent/turn-taking/answer-preparer.js';
+import { answersTheSame } from '../../src/server/voice/turn-taking/answer-preparer.js';
 import { agentHostFor, fliteSpeech, HumanParticipant, RecordedEvents, sessionSpec } from '../../src/testing/agent-harness.js';
 import { eventually } from '../../src/testing/media-test-support.js';
 import { turnCorpus } from '../../src/testing/turn-corpus.js';

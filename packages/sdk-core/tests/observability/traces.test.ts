@@ -6,7 +6,7 @@ import { BadRequestError, NotFoundError, UpstreamError } from '../../src/index.j
 import { HumanParticipant, offlineAnswer, RecordedEvents, sessionSpec } from '../../src/testing/agent-harness.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { eventually } from '../../src/testing/media-test-support.js';
-import { traceTurn } from '../../src/server/agent/turn-span.js';
+import { traceTurn } from '../../src/server/voice/metrics/turn-span.js';
 import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError } from '../../src/index.js';
-import { callWebRequestTool } from '../../src/server/agent/web-request-tool.js';
+import { callWebRequestTool } from '../../src/server/voice/tools/web-request-tool.js';
 import { WebhookDispatcher } from '../../src/server/domain/webhooks/webhook-dispatcher.js';
 import type { ChatDelta } from '../../src/server/engines/llm/chat-model.js';
 import { createOpenAiCompatibleModel } from '../../src/server/engines/llm/openai-compatible-model.js';

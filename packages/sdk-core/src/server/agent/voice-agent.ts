@@ -15,28 +15,28 @@ import type {
 import type { Speech, SttEngine, VoiceActivityDetector } from '../engines/speech/index.js';
 import type { OutboundPolicy } from '../kernel/outbound/index.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
-import { AgentSpeaker } from './agent-speaker.js';
+import { AgentSpeaker } from '../voice/speaker/agent-speaker.js';
 import { AgentStatePublisher, agentMetadata, livekitAgentState } from './agent-state-publisher.js';
-import { AgentToolRunner, DEFAULT_AGENT_TOOL_TUNING, type AgentToolTuning } from './agent-tool-runner.js';
-import { runTurn, type PendingTurn } from './agent-turn.js';
-import { resolveSessionVoice, type AgentVoices, type SessionVoice } from './agent-voice.js';
-import type { AgentChat } from './answer-stream.js';
-import { ClientToolCalls } from './client-tool-calls.js';
-import { Conversation } from './conversation.js';
-import { HumanListener, type HeardUtterance, type TurnDetectionOptions, type UtteranceHandler } from './human-listener.js';
-import { streamAnswer } from './answer-stream.js';
-import { buildSystemPrompt } from './system-prompt.js';
-import { AnswerPreparer } from './turn-taking/answer-preparer.js';
-import { loadListeningEngines } from './listening-engines.js';
+import { AgentToolRunner, DEFAULT_AGENT_TOOL_TUNING, type AgentToolTuning } from '../voice/tools/agent-tool-runner.js';
+import { runTurn, type PendingTurn } from '../voice/voice-turn.js';
+import { resolveSessionVoice, type AgentVoices, type SessionVoice } from '../voice/speaker/agent-voice.js';
+import type { AgentChat } from '../voice/answering/answer-stream.js';
+import { ClientToolCalls } from '../voice/tools/client-tool-calls.js';
+import { Conversation } from '../voice/answering/conversation.js';
+import { HumanListener, type HeardUtterance, type TurnDetectionOptions, type UtteranceHandler } from '../voice/listener/human-listener.js';
+import { streamAnswer } from '../voice/answering/answer-stream.js';
+import { buildSystemPrompt } from '../voice/answering/system-prompt.js';
+import { AnswerPreparer } from '../voice/turn-taking/answer-preparer.js';
+import { loadListeningEngines } from '../voice/listener/listening-engines.js';
 import { SessionCountdown } from './session-countdown.js';
 import { HumanPresence } from './human-presence.js';
 import { ConversationTime } from './conversation-time.js';
 import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
 import { settleWithin } from './settle-within.js';
-import { speechBudgetRefusal } from './speech-budget.js';
+import { speechBudgetRefusal } from '../voice/speaker/speech-budget.js';
 import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
-import { traceTurn } from './turn-span.js';
-import { UtteranceTranscript } from './utterance-transcript.js';
+import { traceTurn } from '../voice/metrics/turn-span.js';
+import { UtteranceTranscript } from '../voice/transcript/utterance-transcript.js';
 import {
   AGENT_IDENTITY,
   AGENT_STATE_ATTRIBUTE,

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import { AGENT_IDENTITY } from '../../contract/wire.js';
 import { parseDataPacket } from '../../contract/sdk.js';
-import { ClientToolCalls } from '../agent/client-tool-calls.js';
+import { ClientToolCalls } from '../voice/tools/client-tool-calls.js';
 import { ERROR_TOPIC, TOOL_CALL_TOPIC } from '../../contract/wire.js';
-import { DEFAULT_AGENT_TOOL_TUNING } from '../agent/agent-tool-runner.js';
+import { DEFAULT_AGENT_TOOL_TUNING } from '../voice/tools/agent-tool-runner.js';
 import type { AgentRoomConnection, AgentTransport } from '../engines/media/index.js';
 import type { Principal } from '../kernel/principal.js';
 import { platformNodeLibrary } from './library/node-library.js';

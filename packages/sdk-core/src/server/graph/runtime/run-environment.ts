@@ -4,10 +4,10 @@ import type { AgentRoomConnection } from '../../engines/media/index.js';
 import type { OutboundPolicy } from '../../kernel/outbound/index.js';
 import type { Speech } from '../../engines/speech/index.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { AgentVoices } from '../../agent/agent-voice.js';
-import type { AgentChat } from '../../agent/answer-stream.js';
-import type { AgentToolTuning } from '../../agent/agent-tool-runner.js';
-import type { ClientToolCalls } from '../../agent/client-tool-calls.js';
+import type { AgentVoices } from '../../voice/speaker/agent-voice.js';
+import type { AgentChat } from '../../voice/answering/answer-stream.js';
+import type { AgentToolTuning } from '../../voice/tools/agent-tool-runner.js';
+import type { ClientToolCalls } from '../../voice/tools/client-tool-calls.js';
 import type { RunLogEntry } from './run-log.js';
 
 /** The project's tool definitions, as a graph's ToolGroup nodes find them. */

@@ -1,10 +1,10 @@
 import { TRIGGER, textContextMessage } from '../../../../contract/graph/pad-values.js';
 import type { ToolDefinition } from '../../../../contract/tools.js';
-import { AgentToolRunner, DEFAULT_AGENT_TOOL_TUNING } from '../../../agent/agent-tool-runner.js';
-import { toolsForModel } from '../../../agent/agent-tool-schema.js';
-import { answerWithTools, type ToolResultMessage, type ToolRoundHandler } from '../../../agent/answer-with-tools.js';
-import type { ClientToolCalls } from '../../../agent/client-tool-calls.js';
-import { toolError, toolResultContent } from '../../../agent/tool-result.js';
+import { AgentToolRunner, DEFAULT_AGENT_TOOL_TUNING } from '../../../voice/tools/agent-tool-runner.js';
+import { toolsForModel } from '../../../voice/tools/agent-tool-schema.js';
+import { answerWithTools, type ToolResultMessage, type ToolRoundHandler } from '../../../voice/answering/answer-with-tools.js';
+import type { ClientToolCalls } from '../../../voice/tools/client-tool-calls.js';
+import { toolError, toolResultContent } from '../../../voice/tools/tool-result.js';
 import type { NodeImplementation, RuntimeNode } from '../../runtime/graph-node.js';
 import { TextStream } from '../../runtime/stream-values.js';
 import { toolGroupDefinitions } from '../tools/tool-groups.js';

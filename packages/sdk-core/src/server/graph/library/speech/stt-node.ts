@@ -1,6 +1,6 @@
 import { TRIGGER } from '../../../../contract/graph/pad-values.js';
-import { DEFAULT_TURN_DETECTION, HumanListener } from '../../../agent/human-listener.js';
-import { loadListeningEngines } from '../../../agent/listening-engines.js';
+import { DEFAULT_TURN_DETECTION, HumanListener } from '../../../voice/listener/human-listener.js';
+import { loadListeningEngines } from '../../../voice/listener/listening-engines.js';
 import type { NodeImplementation } from '../../runtime/graph-node.js';
 import { AudioClip, isAudioPacket } from '../../runtime/stream-values.js';
 import { ClipRecorder, padAudioTrack } from './pad-audio-track.js';

@@ -1,5 +1,5 @@
-import { AgentSpeaker } from '../../../agent/agent-speaker.js';
-import { FALLBACK_VOICE } from '../../../agent/agent-voice.js';
+import { AgentSpeaker } from '../../../voice/speaker/agent-speaker.js';
+import { FALLBACK_VOICE } from '../../../voice/speaker/agent-voice.js';
 import type { VoiceSelection } from '../../../engines/speech/index.js';
 import type { NodeImplementation, RuntimeNode } from '../../runtime/graph-node.js';
 import { isTextStream } from '../../runtime/stream-values.js';

@@ -4,20 +4,19 @@ import type { RealtimeSessionConfig } from '../../contract/realtime.js';
 import { UsageLimitExceededError } from '../../errors/api-error.js';
 import type { AgentRoomConnection } from '../engines/media/index.js';
 import type { Principal } from '../kernel/principal.js';
-import type { AgentSpeaker, SpokenUtterance } from './agent-speaker.js';
-import type { AgentStatePublisher } from './agent-state-publisher.js';
-import type { SessionVoice } from './agent-voice.js';
-import type { AgentToolRunner } from './agent-tool-runner.js';
-import type { AgentChat, Answer } from './answer-stream.js';
-import { answerWithTools } from './answer-with-tools.js';
-import { toolsForModel } from './agent-tool-schema.js';
-import type { Conversation } from './conversation.js';
-import type { SpeechRefusal } from './speech-budget.js';
-import { buildSystemPrompt } from './system-prompt.js';
-import { turnToolHandler } from './turn-tools.js';
+import type { AgentSpeaker, SpokenUtterance } from './speaker/agent-speaker.js';
+import type { SessionVoice } from './speaker/agent-voice.js';
+import type { AgentToolRunner } from './tools/agent-tool-runner.js';
+import type { AgentChat, Answer } from './answering/answer-stream.js';
+import { answerWithTools } from './answering/answer-with-tools.js';
+import { toolsForModel } from './tools/agent-tool-schema.js';
+import type { Conversation } from './answering/conversation.js';
+import type { SpeechRefusal } from './speaker/speech-budget.js';
+import { buildSystemPrompt } from './answering/system-prompt.js';
+import { turnToolHandler } from './tools/turn-tools.js';
 import type { PreparedAnswer } from './turn-taking/answer-preparer.js';
 import type { EndOfTurnDecision, TurnMetrics } from '../kernel/ports/turn-metrics.js';
-import { UtteranceTranscript } from './utterance-transcript.js';
+import { UtteranceTranscript } from './transcript/utterance-transcript.js';
 
 /** Something the agent has to do: answer the human, or say a given text. */
 export type PendingTurn =
@@ -49,7 +48,8 @@ export interface TurnContext {
   connection: Pick<AgentRoomConnection, 'sendData' | 'sendText' | 'sendTranscription' | 'identity'>;
   audioTrackSid: string;
   speaker: AgentSpeaker;
-  publisher: AgentStatePublisher;
+  /** Where the turn's states go (the room's agent state, for the built-in agent). */
+  publisher: { setState(state: 'thinking' | 'speaking'): void };
   conversation: Conversation;
   voice: () => Promise<SessionVoice>;
   commit: (message: ContextMessageCreateParams) => void;

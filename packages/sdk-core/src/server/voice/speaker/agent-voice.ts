@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { RealtimeSessionConfig } from '../../contract/realtime.js';
-import type { Voice } from '../../contract/voices.js';
-import type { Principal } from '../kernel/principal.js';
-import type { VoiceSelection } from '../engines/speech/index.js';
+import type { RealtimeSessionConfig } from '../../../contract/realtime.js';
+import type { Voice } from '../../../contract/voices.js';
+import type { Principal } from '../../kernel/principal.js';
+import type { VoiceSelection } from '../../engines/speech/index.js';
 
 /** Voice lookups and speech metering (the voice synthesis service fits). */
 export interface AgentVoices {

@@ -1,6 +1,6 @@
 import { context, trace, type Attributes } from '@opentelemetry/api';
-import { recordFailure, tracer } from '../kernel/telemetry/tracer.js';
-import type { PendingTurn, TurnOutcome } from './agent-turn.js';
+import { recordFailure, tracer } from '../../kernel/telemetry/tracer.js';
+import type { PendingTurn, TurnOutcome } from '../voice-turn.js';
 
 /** A `performance.now()` instant as the wall-clock time spans carry. */
 function wallClock(clock: number): Date {

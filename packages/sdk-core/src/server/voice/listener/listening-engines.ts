@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Speech, SttEngine, VoiceActivityDetector } from '../engines/speech/index.js';
+import type { Speech, SttEngine, VoiceActivityDetector } from '../../engines/speech/index.js';
 
 /** What the agent listens with; either may be missing (then it says why). */
 export interface ListeningEngines {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolDefinition } from '../../contract/tools.js';
+import type { ToolDefinition } from '../../../contract/tools.js';
 import { toolsForModel } from './agent-tool-schema.js';
 
 const definition: ToolDefinition = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Answer } from '../answer-stream.js';
+import type { Answer } from '../answering/answer-stream.js';
 import { AnswerPreparer, answersTheSame } from './answer-preparer.js';
 
 describe('answersTheSame', () => {

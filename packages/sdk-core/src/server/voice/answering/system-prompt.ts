@@ -1,4 +1,4 @@
-import type { RealtimeSessionConfig } from '../../contract/realtime.js';
+import type { RealtimeSessionConfig } from '../../../contract/realtime.js';
 
 /** How the agent talks, whoever it plays: its words are heard, not read. */
 const SPOKEN_STYLE =

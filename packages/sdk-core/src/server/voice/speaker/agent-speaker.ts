@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { AudioOutput } from '../engines/media/index.js';
-import { LinearResampler, type PcmChunk, TextSegmenter, type TtsRouter, type VoiceSelection } from '../engines/speech/index.js';
+import type { AudioOutput } from '../../engines/media/index.js';
+import { LinearResampler, type PcmChunk, TextSegmenter, type TtsRouter, type VoiceSelection } from '../../engines/speech/index.js';
 import { trimSilence } from './silence-trimmer.js';
 
 /** Silence kept around each synthesized segment, ms: little before the first, a short pause between clauses. */

@@ -1,5 +1,5 @@
-import type { ChatMessageToolCall } from '../../contract/chat.js';
-import type { ContextMessageToolCall } from '../../contract/contexts.js';
+import type { ChatMessageToolCall } from '../../../contract/chat.js';
+import type { ContextMessageToolCall } from '../../../contract/contexts.js';
 
 /** A model's tool call arguments (a JSON string) as an object; undefined when they are not a JSON object. */
 export function parseToolArguments(text: string): Record<string, unknown> | undefined {

@@ -1,5 +1,5 @@
-import type { ChatMessage, ChatMessageToolCall } from '../../contract/chat.js';
-import { AsyncQueue } from '../kernel/async-queue.js';
+import type { ChatMessage, ChatMessageToolCall } from '../../../contract/chat.js';
+import { AsyncQueue } from '../../kernel/async-queue.js';
 import { streamAnswer, type AgentChat, type Answer, type AnswerRequest, type AnswerResult } from './answer-stream.js';
 
 export type AssistantToolCallMessage = Extract<ChatMessage, { role: 'assistant' }> & { tool_calls: ChatMessageToolCall[] };

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { allowSettingOf, OutboundRefusedError, outboundRequest, type OutboundPolicy, type OutboundResponse } from '../kernel/outbound/index.js';
+import { allowSettingOf, OutboundRefusedError, outboundRequest, type OutboundPolicy, type OutboundResponse } from '../../kernel/outbound/index.js';
 import { toolError, type ToolResult } from './tool-result.js';
 
 /** Most bytes of a tool URL's answer that are read. */

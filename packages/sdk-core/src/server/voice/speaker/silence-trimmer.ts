@@ -1,4 +1,4 @@
-import type { PcmChunk } from '../engines/speech/index.js';
+import type { PcmChunk } from '../../engines/speech/index.js';
 
 export interface SilenceTrimOptions {
   /** Silence kept before the first sound, ms. */

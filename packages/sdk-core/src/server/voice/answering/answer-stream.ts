@@ -1,7 +1,7 @@
-import type { ChatCompletionTool, ChatMessage, ChatMessageToolCall, ChatToolChoice } from '../../contract/chat.js';
-import type { ChatPort } from '../kernel/ports/chat.js';
-import type { Principal } from '../kernel/principal.js';
-import { AsyncQueue } from '../kernel/async-queue.js';
+import type { ChatCompletionTool, ChatMessage, ChatMessageToolCall, ChatToolChoice } from '../../../contract/chat.js';
+import type { ChatPort } from '../../kernel/ports/chat.js';
+import type { Principal } from '../../kernel/principal.js';
+import { AsyncQueue } from '../../kernel/async-queue.js';
 
 /** The part of the LLM gateway the agent uses. */
 export type AgentChat = Pick<ChatPort, 'stream'>;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import type { ChatMessageToolCall } from '../../contract/chat.js';
-import type { ToolDefinition } from '../../contract/tools.js';
-import type { OutboundPolicy } from '../kernel/outbound/index.js';
+import type { ChatMessageToolCall } from '../../../contract/chat.js';
+import type { ToolDefinition } from '../../../contract/tools.js';
+import type { OutboundPolicy } from '../../kernel/outbound/index.js';
 import type { ClientToolCalls } from './client-tool-calls.js';
 import { parseToolArguments } from './tool-arguments.js';
 import { toolError, type ToolResult } from './tool-result.js';

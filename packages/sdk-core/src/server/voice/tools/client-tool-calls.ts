@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { ClientToolCall, ToolCallMessage } from '../../contract/sdk.js';
-import type { ToolDefinition } from '../../contract/tools.js';
+import type { ClientToolCall, ToolCallMessage } from '../../../contract/sdk.js';
+import type { ToolDefinition } from '../../../contract/tools.js';
 import { toolError, type ToolResult } from './tool-result.js';
 
 export interface ClientToolTimeouts {

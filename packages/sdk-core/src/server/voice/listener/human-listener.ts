@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RemoteAudioTrack } from '../engines/media/index.js';
+import type { RemoteAudioTrack } from '../../engines/media/index.js';
 import {
   LinearResampler,
   type SttEngine,
@@ -9,12 +9,12 @@ import {
   type VadEvent,
   type VadStream,
   type VoiceActivityDetector,
-} from '../engines/speech/index.js';
-import type { EndOfTurnReason } from '../../contract/sdk.js';
-import type { EndOfTurnDecision } from '../kernel/ports/turn-metrics.js';
+} from '../../engines/speech/index.js';
+import type { EndOfTurnReason } from '../../../contract/sdk.js';
+import type { EndOfTurnDecision } from '../../kernel/ports/turn-metrics.js';
 import { RecentAudio } from './recent-audio.js';
-import { heardConfidence, scoreEndOfTurn } from './turn-taking/end-of-turn-scorer.js';
-import { DEFAULT_TURN_END, turnEndWait, type TurnEndDecision, type TurnEndSettings } from './turn-taking/turn-end-policy.js';
+import { heardConfidence, scoreEndOfTurn } from '../turn-taking/end-of-turn-scorer.js';
+import { DEFAULT_TURN_END, turnEndWait, type TurnEndDecision, type TurnEndSettings } from '../turn-taking/turn-end-policy.js';
 
 /** Turn detection settings: the VAD's, and how a turn ends (fixed silence, or adaptive to the words). */
 export interface TurnDetectionOptions extends TurnEndSettings {

@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../../contract/chat.js';
-import type { ContextMessage } from '../../contract/contexts.js';
+import type { ChatMessage } from '../../../contract/chat.js';
+import type { ContextMessage } from '../../../contract/contexts.js';
 
 /** Messages kept for the model; older ones are dropped (the context keeps them all). */
 export const MAX_HISTORY_MESSAGES = 100;

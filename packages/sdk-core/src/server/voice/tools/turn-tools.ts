@@ -1,11 +1,11 @@
-import type { ContextMessageCreateParams } from '../../contract/contexts.js';
-import type { ToolDefinition } from '../../contract/tools.js';
+import type { ContextMessageCreateParams } from '../../../contract/contexts.js';
+import type { ToolDefinition } from '../../../contract/tools.js';
 import type { AgentToolRunner } from './agent-tool-runner.js';
-import type { ToolResultMessage, ToolRoundHandler } from './answer-with-tools.js';
-import type { Conversation } from './conversation.js';
+import type { ToolResultMessage, ToolRoundHandler } from '../answering/answer-with-tools.js';
+import type { Conversation } from '../answering/conversation.js';
 import { recordedToolCall } from './tool-arguments.js';
 import { toolResultContent } from './tool-result.js';
-import type { UtteranceTranscript } from './utterance-transcript.js';
+import type { UtteranceTranscript } from '../transcript/utterance-transcript.js';
 
 export interface TurnToolContext {
   definitions: readonly ToolDefinition[];

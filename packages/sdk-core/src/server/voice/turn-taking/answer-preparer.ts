@@ -1,4 +1,4 @@
-import type { Answer } from '../answer-stream.js';
+import type { Answer } from '../answering/answer-stream.js';
 import { transcriptWords } from './transcript-words.js';
 
 /** An answer asked for at a pause of the human, before their turn was confirmed over. */

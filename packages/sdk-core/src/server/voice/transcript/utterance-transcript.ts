@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
-import type { SDKSessionTranscription } from '../../contract/sdk.js';
-import type { AgentRoomConnection } from '../engines/media/index.js';
-import { newId } from '../store/ids.js';
+import type { SDKSessionTranscription } from '../../../contract/sdk.js';
+import type { AgentRoomConnection } from '../../engines/media/index.js';
+import { newId } from '../../store/ids.js';
 import {
   MESSAGE_TOPIC,
   SEGMENT_ID_ATTRIBUTE,
   TRANSCRIBED_TRACK_ATTRIBUTE,
   TRANSCRIPTION_FINAL_ATTRIBUTE,
   TRANSCRIPTION_STREAM_TOPIC,
-} from '../../contract/wire.js';
+} from '../../../contract/wire.js';
 
 type SDKToolCall = NonNullable<SDKSessionTranscription['tool_calls']>[number];
 

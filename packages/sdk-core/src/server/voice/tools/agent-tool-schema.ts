@@ -1,5 +1,5 @@
-import type { ChatCompletionTool } from '../../contract/chat.js';
-import type { ToolDefinition, ToolDefinitionParameter } from '../../contract/tools.js';
+import type { ChatCompletionTool } from '../../../contract/chat.js';
+import type { ToolDefinition, ToolDefinitionParameter } from '../../../contract/tools.js';
 
 /** A JSON Schema of one parameter; a non-string `default` is kept when it is JSON of the parameter's type. */
 function parameterSchema(parameter: ToolDefinitionParameter): Record<string, unknown> {

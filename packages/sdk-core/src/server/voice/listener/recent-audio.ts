@@ -1,4 +1,4 @@
-import { joinArrays } from '../engines/speech/index.js';
+import { joinArrays } from '../../engines/speech/index.js';
 
 interface Block {
   pcm: Int16Array;

@@ -1,5 +1,5 @@
-import { UsageLimitExceededError } from '../../errors/api-error.js';
-import type { Principal } from '../kernel/principal.js';
+import { UsageLimitExceededError } from '../../../errors/api-error.js';
+import type { Principal } from '../../kernel/principal.js';
 import type { AgentVoices } from './agent-voice.js';
 
 /** Why the agent may not speak now; a `failed` message is a sentence for the human. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PcmChunk } from '../engines/speech/index.js';
+import type { PcmChunk } from '../../engines/speech/index.js';
 import { trimSilence } from './silence-trimmer.js';
 
 const RATE = 1000;

@@ -20,7 +20,7 @@ export type { RealtimeSessionEvents } from './realtime/session-events.js';
 export { initialRealtimeState } from './realtime/session-state.js';
 export type { RealtimeEnd, RealtimeEndReason, RealtimePhase, RealtimeState, RealtimeStateBase, RealtimeStatus } from './realtime/session-state.js';
 export { reduceRealtime } from './realtime/session-reducer.js';
-export type { RealtimeTransition } from './realtime/session-reducer.js';
+export type { RealtimeReducerSettings, RealtimeTransition } from './realtime/session-reducer.js';
 export type { RealtimeEffect, RealtimeInput } from './realtime/session-actions.js';
 export { AGENT_IDENTITY } from './contract/wire.js';
 export type { ParticipantView } from './realtime/agent-participant.js';

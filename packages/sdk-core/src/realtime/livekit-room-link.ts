@@ -24,6 +24,8 @@ export interface RoomLinkOptions {
   attempt: number;
   dispatch: (input: RealtimeInput) => void;
   roomOptions?: RoomOptions;
+  /** The agent's speech starts silenced. */
+  agentSpeechMuted?: boolean;
   /** Where the agent's audio plays; a hidden element appended to the document otherwise. */
   audioElement?: HTMLAudioElement;
   /** Name of the published microphone track (an app run's Publish node takes `<node id>:audio`). */
@@ -70,9 +72,11 @@ export class LiveKitRoomLink {
   private agentTrack: RemoteAudioTrack | undefined;
   private ownElement: HTMLMediaElement | undefined;
   private closed = false;
+  private speechMuted: boolean;
 
   constructor(private readonly options: RoomLinkOptions) {
     this.room = new Room(options.roomOptions);
+    this.speechMuted = options.agentSpeechMuted ?? false;
     this.listen();
   }
 
@@ -124,7 +128,7 @@ export class LiveKitRoomLink {
     const audio = track as RemoteAudioTrack;
     this.agentTrack = audio;
     const element = this.options.audioElement ? audio.attach(this.options.audioElement) : audio.attach();
-    element.muted = false;
+    element.muted = this.speechMuted;
     if (!this.options.audioElement && typeof document !== 'undefined') {
       // Chromium only pulls remote WebRTC audio that is attached to a playing media element.
       element.hidden = true;
@@ -139,6 +143,15 @@ export class LiveKitRoomLink {
     this.agentTrack = undefined;
     this.ownElement?.remove();
     this.ownElement = undefined;
+  }
+
+  /**
+   * Silences the agent's audio element (the track stays subscribed: level meters and turn latencies keep
+   * working, and unmuting is instant).
+   */
+  setAgentSpeechMuted(muted: boolean): void {
+    this.speechMuted = muted;
+    for (const element of this.agentTrack?.attachedElements ?? []) element.muted = muted;
   }
 
   /** The agent's subscribed audio track, for level meters. */

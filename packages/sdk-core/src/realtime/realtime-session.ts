@@ -10,7 +10,7 @@ import { ClientToolRunner, type ClientToolHandler } from './client-tools.js';
 import { LiveKitRoomLink, joinError } from './livekit-room-link.js';
 import type { RealtimeEffect, RealtimeInput } from './session-actions.js';
 import type { RealtimeSessionEvents } from './session-events.js';
-import { reduceRealtime } from './session-reducer.js';
+import { DEFAULT_REDUCER_SETTINGS, reduceRealtime, type RealtimeReducerSettings } from './session-reducer.js';
 import { initialRealtimeState, type RealtimeState } from './session-state.js';
 import { TurnLatencyTracker } from './turn-latency.js';
 
@@ -19,8 +19,12 @@ export interface RealtimeSessionOptions {
   baseUrl?: string;
   /** Custom fetch for the REST call that starts the session. */
   fetch?: (input: Request) => Promise<Response>;
-  /** Publish the microphone once joined (default true). */
+  /** Publish the microphone once joined (default true); false starts text only (`setMicrophoneEnabled(true)` later). */
   microphone?: boolean;
+  /** Start with the agent's speech silenced here (default false); its text answers still arrive. */
+  agentSpeechMuted?: boolean;
+  /** Seconds left at which the `remainingSecondsWarning` event fires and the snapshot's flag turns on (default 60; 0: never). */
+  remainingSecondsWarningAt?: number;
   /** Give up when no agent is in the room this long after joining (default 20 000 ms; 0 waits forever). */
   agentTimeoutMs?: number;
   /** Where the agent's audio plays (default: a hidden `<audio>` appended to the document). */
@@ -81,10 +85,15 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   private readonly clientTools: ClientToolRunner;
   private readonly latency: TurnLatencyTracker;
   private readonly chosenDevices: Partial<Record<AudioDeviceKind, string>> = {};
+  private readonly settings: RealtimeReducerSettings;
 
   constructor(private readonly options: RealtimeSessionOptions = {}) {
     super();
-    this.state = initialRealtimeState({ microphone: options.microphone ?? true });
+    this.state = initialRealtimeState({ microphone: options.microphone ?? true, agentSpeechMuted: options.agentSpeechMuted ?? false });
+    const warningAt = options.remainingSecondsWarningAt;
+    if (warningAt !== undefined && !(Number.isFinite(warningAt) && warningAt >= 0))
+      throw new TypeError('remainingSecondsWarningAt must be a number of seconds >= 0');
+    this.settings = warningAt === undefined ? DEFAULT_REDUCER_SETTINGS : { remainingSecondsWarningAt: warningAt };
     this.clientTools = new ClientToolRunner(
       async (message, agentIdentity) => {
         const link = this.link;
@@ -180,6 +189,17 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
     return operation;
   }
 
+  /**
+   * Silences (true) or plays again (false) the agent's speech in this page, at once and for later connects. The
+   * agent keeps answering: its transcriptions, states and data still arrive (text and voice in one session).
+   *
+   * @example
+   * session.setAgentSpeechMuted(true); // read the answers instead of hearing them
+   */
+  setAgentSpeechMuted(muted: boolean): void {
+    this.dispatch({ type: 'agent_speech_mute_requested', muted });
+  }
+
   /** Unblocks audio playback where the browser requires a user gesture: call it from a click handler. */
   async startAudio(): Promise<void> {
     const link = this.link;
@@ -253,7 +273,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
     this.dispatching = true;
     try {
       for (let next = this.queue.shift(); next; next = this.queue.shift()) {
-        const { state, effects } = reduceRealtime(this.state, next);
+        const { state, effects } = reduceRealtime(this.state, next, this.settings);
         if (state !== this.state) {
           this.state = state;
           for (const listener of [...this.stateListeners]) {
@@ -322,6 +342,9 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
         this.microphoneOperation.catch(() => {});
         return;
       }
+      case 'set_agent_speech_muted':
+        this.link?.setAgentSpeechMuted(effect.muted);
+        return;
       case 'schedule_agent_wait': {
         clearTimeout(this.agentWait);
         const timeout = this.options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
@@ -380,6 +403,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
       attempt,
       dispatch: (input) => this.dispatch(input),
       roomOptions: this.roomOptions(),
+      agentSpeechMuted: this.state.agentSpeechMuted,
       ...(this.options.audioElement ? { audioElement: this.options.audioElement } : {}),
       ...(this.options.microphoneTrackName ? { microphoneTrackName: this.options.microphoneTrackName } : {}),
     });

@@ -26,6 +26,7 @@ export type RealtimeInput =
   | { type: 'microphone_changed'; attempt: number; enabled: boolean }
   | { type: 'microphone_failed'; attempt: number; error: Error }
   | { type: 'agent_audio_changed'; attempt: number; subscribed: boolean }
+  | { type: 'agent_speech_mute_requested'; muted: boolean }
   | { type: 'audio_playback_changed'; attempt: number; canPlay: boolean }
   | { type: 'tool_call_settled'; attempt: number; callId: string }
   | { type: 'turn_latency_measured'; attempt: number; latencyMs: number };
@@ -39,6 +40,8 @@ export type RealtimeEffect =
   | { type: 'join_room'; attempt: number; url: string; token: string }
   | { type: 'leave_room'; attempt: number }
   | { type: 'set_microphone'; attempt: number; enabled: boolean }
+  /** Silence (or play again) the agent's audio here. */
+  | { type: 'set_agent_speech_muted'; muted: boolean }
   | { type: 'schedule_agent_wait'; attempt: number }
   | { type: 'cancel_agent_wait' }
   /** Acknowledge and run a client-side tool call, answering `agentIdentity`. */

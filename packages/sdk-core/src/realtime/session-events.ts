@@ -14,6 +14,8 @@ export interface RealtimeSessionEvents {
   connectionStateChanged: (state: SDKConnectionState) => void;
   agentStateChanged: (state: SDKAgentState | undefined) => void;
   remainingSecondsChanged: (seconds: number | null) => void;
+  /** Once per connection, when the seconds left reach `remainingSecondsWarningAt` (default 60): time is almost up. */
+  remainingSecondsWarning: (remainingSeconds: number) => void;
   /** An utterance was added or replaced (same `id` and `agent`). */
   transcription: (transcription: SDKSessionTranscription) => void;
   /** Connection failures, agent `error` packets, microphone failures. */
@@ -21,6 +23,8 @@ export interface RealtimeSessionEvents {
   /** The session is no longer connected, and why. */
   ended: (end: RealtimeEnd) => void;
   microphoneChanged: (enabled: boolean) => void;
+  /** The agent's speech was silenced (true) or plays again (false) here; its text keeps arriving. */
+  agentSpeechMutedChanged: (muted: boolean) => void;
   /** False: the browser blocks playback until `startAudio()` is called from a user gesture. */
   audioPlaybackChanged: (canPlay: boolean) => void;
   /** A turn's latency as the human heard it (microphone speech end -> first agent audio), ms. */

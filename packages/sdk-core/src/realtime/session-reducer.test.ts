@@ -213,6 +213,8 @@ describe('reduceRealtime: the agent', () => {
     expect(seen).toEqual([
       { name: 'agentStateChanged', args: ['thinking'] },
       { name: 'remainingSecondsChanged', args: [30] },
+      // 30 s left is under the default warning threshold (60 s): the warning fires once.
+      { name: 'remainingSecondsWarning', args: [30] },
       { name: 'agentStateChanged', args: ['speaking'] },
       { name: 'remainingSecondsChanged', args: [29] },
       { name: 'agentStateChanged', args: ['listening'] },

@@ -36,9 +36,11 @@ function baseOf(state: RealtimeState): RealtimeStateBase {
     sessionId,
     agentState,
     remainingSeconds,
+    remainingSecondsWarning,
     transcriptions,
     microphone,
     canPlayAudio,
+    agentSpeechMuted,
     agentAudio,
     error,
     toolCalls,
@@ -51,9 +53,11 @@ function baseOf(state: RealtimeState): RealtimeStateBase {
     sessionId,
     agentState,
     remainingSeconds,
+    remainingSecondsWarning,
     transcriptions,
     microphone,
     canPlayAudio,
+    agentSpeechMuted,
     agentAudio,
     error,
     toolCalls,
@@ -242,6 +246,7 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
         sessionId: undefined,
         agentState: undefined,
         remainingSeconds: null,
+        remainingSecondsWarning: false,
         transcriptions: Object.freeze([]),
         microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
         canPlayAudio: true,
@@ -321,6 +326,9 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
         state: update(state, { error: input.error, microphone: Object.freeze({ wanted: false, enabled: false }) }),
         effects: [emit({ name: 'error', args: [input.error] })],
       };
+    case 'agent_speech_mute_requested':
+      if (state.agentSpeechMuted === input.muted) return unchanged(state);
+      return { state: update(state, { agentSpeechMuted: input.muted }), effects: [{ type: 'set_agent_speech_muted', muted: input.muted }] };
     case 'agent_audio_changed':
       return state.agentAudio === input.subscribed ? unchanged(state) : { state: update(state, { agentAudio: input.subscribed }), effects: [] };
     case 'audio_playback_changed':
@@ -345,9 +353,28 @@ function changeNotifications(previous: RealtimeState, next: RealtimeState): Real
   if (previous.connectionState !== next.connectionState) effects.push(emit({ name: 'connectionStateChanged', args: [next.connectionState] }));
   if (previous.agentState !== next.agentState) effects.push(emit({ name: 'agentStateChanged', args: [next.agentState] }));
   if (previous.remainingSeconds !== next.remainingSeconds) effects.push(emit({ name: 'remainingSecondsChanged', args: [next.remainingSeconds] }));
+  if (!previous.remainingSecondsWarning && next.remainingSecondsWarning && next.remainingSeconds !== null) {
+    effects.push(emit({ name: 'remainingSecondsWarning', args: [next.remainingSeconds] }));
+  }
   if (previous.microphone.enabled !== next.microphone.enabled) effects.push(emit({ name: 'microphoneChanged', args: [next.microphone.enabled] }));
+  if (previous.agentSpeechMuted !== next.agentSpeechMuted) effects.push(emit({ name: 'agentSpeechMutedChanged', args: [next.agentSpeechMuted] }));
   if (previous.canPlayAudio !== next.canPlayAudio) effects.push(emit({ name: 'audioPlaybackChanged', args: [next.canPlayAudio] }));
   return effects;
+}
+
+/** How the reducer is tuned per session. */
+export interface RealtimeReducerSettings {
+  /** Seconds left at which `remainingSecondsWarning` turns on (0: never). */
+  remainingSecondsWarningAt: number;
+}
+
+export const DEFAULT_REDUCER_SETTINGS: RealtimeReducerSettings = Object.freeze({ remainingSecondsWarningAt: 60 });
+
+/** Turns the time warning on the first time the seconds left reach the threshold while in a session. */
+function withTimeWarning(state: RealtimeState, settings: RealtimeReducerSettings): RealtimeState {
+  const seconds = state.remainingSeconds;
+  if (state.remainingSecondsWarning || seconds === null || !isJoined(state)) return state;
+  return settings.remainingSecondsWarningAt > 0 && seconds <= settings.remainingSecondsWarningAt ? { ...state, remainingSecondsWarning: true } : state;
 }
 
 /**
@@ -358,11 +385,11 @@ function changeNotifications(previous: RealtimeState, next: RealtimeState): Real
  * @example
  * const { state, effects } = reduceRealtime(initialRealtimeState(), { type: 'connect_requested', options });
  */
-export function reduceRealtime(state: RealtimeState, input: RealtimeInput): RealtimeTransition {
+export function reduceRealtime(state: RealtimeState, input: RealtimeInput, settings: RealtimeReducerSettings = DEFAULT_REDUCER_SETTINGS): RealtimeTransition {
   if ('attempt' in input && input.attempt !== state.attempt) return unchanged(state);
   const step = transition(state, input);
   if (step.state === state) return step;
-  const next = Object.freeze({ ...step.state, connectionState: connectionStateOf(step.state.status) }) as RealtimeState;
+  const next = Object.freeze({ ...withTimeWarning(step.state, settings), connectionState: connectionStateOf(step.state.status) }) as RealtimeState;
   const notifications = step.effects.filter((effect) => effect.type === 'emit');
   const work = step.effects.filter((effect) => effect.type !== 'emit');
   return { state: next, effects: [...changeNotifications(state, next), ...notifications, ...work] };

@@ -44,12 +44,22 @@ export interface RealtimeStateBase {
   agentState: SDKAgentState | undefined;
   /** Seconds left when the session has a time limit; null otherwise. */
   remainingSeconds: number | null;
+  /**
+   * True once `remainingSeconds` reached the session's warning threshold (`remainingSecondsWarningAt`, default
+   * 60 s) in this connection; the `remainingSecondsWarning` event fires at that moment. Reset by the next connect.
+   */
+  remainingSecondsWarning: boolean;
   /** Utterances of both sides, upserted by (`id`, `agent`), ordered by `created_at`. */
   transcriptions: readonly SDKSessionTranscription[];
   /** `wanted`: what the app asked for; `enabled`: what is published and unmuted right now. */
   microphone: { readonly wanted: boolean; readonly enabled: boolean };
   /** False when the browser blocks playback until a user gesture calls `startAudio()`. */
   canPlayAudio: boolean;
+  /**
+   * The agent's speech is silenced here (`setAgentSpeechMuted`); its transcriptions, states and data still
+   * arrive. Kept across connects.
+   */
+  agentSpeechMuted: boolean;
   /** The agent's audio track is subscribed and attached to an audio element. */
   agentAudio: boolean;
   /** The last error (connection, agent `error` topic, microphone); cleared by the next connect. */
@@ -87,7 +97,7 @@ export function connectionStateOf(status: RealtimeStatus): SDKConnectionState {
 }
 
 /** The state before the first connect. */
-export function initialRealtimeState(options: { microphone?: boolean } = {}): RealtimeState {
+export function initialRealtimeState(options: { microphone?: boolean; agentSpeechMuted?: boolean } = {}): RealtimeState {
   return Object.freeze({
     status: 'not_connected',
     ended: undefined,
@@ -96,9 +106,11 @@ export function initialRealtimeState(options: { microphone?: boolean } = {}): Re
     sessionId: undefined,
     agentState: undefined,
     remainingSeconds: null,
+    remainingSecondsWarning: false,
     transcriptions: Object.freeze([]),
     microphone: Object.freeze({ wanted: options.microphone ?? true, enabled: false }),
     canPlayAudio: true,
+    agentSpeechMuted: options.agentSpeechMuted ?? false,
     agentAudio: false,
     error: undefined,
     toolCalls: Object.freeze([]),

@@ -25,10 +25,13 @@ export type {
   StreamingSttClosed,
   StreamingSttEngine,
   StreamingSttError,
+  StreamingSttMeter,
+  StreamingSttOptions,
   StreamingSttStream,
+  StreamingSttUsage,
   TimedWord,
 } from './stt/streaming/streaming-stt.js';
-export type { SttEngine, SttSession, TranscriptWord } from './stt/stt-engine.js';
+export { BaseSttSession, type SttEngine, type SttSession, type SttSessionOptions, type TranscriptWord } from './stt/stt-engine.js';
 export { wordErrorRate } from './stt/word-error-rate.js';
 export { collectSynthesis } from './tts/collect-synthesis.js';
 export { EspeakEngine } from './tts/espeak-engine.js';

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { RemoteAudioTrack } from '../../engines/media/index.js';
 import {
   LinearResampler,
+  type StreamingFinal,
+  type StreamingSttMeter,
   type SttEngine,
   type SttSession,
   type TranscriptWord,
@@ -13,6 +15,8 @@ import {
 import type { EndOfTurnReason } from '../../../contract/sdk.js';
 import type { EndOfTurnDecision } from '../../kernel/ports/turn-metrics.js';
 import { RecentAudio } from './recent-audio.js';
+import { StreamingListeningStt, type TrackStream } from './streaming-listening-stt.js';
+import type { StreamSegmentSession } from './stream-segment-session.js';
 import { heardConfidence, scoreEndOfTurn } from '../turn-taking/end-of-turn-scorer.js';
 import { DEFAULT_TURN_END, turnEndWait, type TurnEndDecision, type TurnEndSettings } from '../turn-taking/turn-end-policy.js';
 
@@ -39,6 +43,12 @@ const MAX_FILL_MS = 1000;
 const EARLY_READ_MIN_PROBABILITY = 0.5;
 /** While speech may be starting at the end of a wait, the decision is checked again this often. */
 const RECHECK_MS = 32;
+/**
+ * A streaming vendor's endpointing hint (its end of speech) ends a pause's wait early only when the words read at
+ * least this likely as a finished turn: after an unfinished clause ("a table for") the vendor's silence rule is no
+ * better than ours, and the words keep the turn open.
+ */
+const VENDOR_HINT_MIN_PROBABILITY = 0.5;
 
 /** A finished human utterance. */
 export interface HeardUtterance {
@@ -105,8 +115,14 @@ export interface HumanListenerCallbacks {
 export interface HumanListenerOptions {
   track: RemoteAudioTrack;
   vad: VoiceActivityDetector;
-  /** Undefined when no STT engine is available: speech is detected (barge-in) but not transcribed. */
+  /**
+   * Undefined when no STT engine is available: speech is detected (barge-in) but not transcribed. A
+   * {@link StreamingListeningStt} (as `loadListeningEngines` gives when a hosted streaming engine is configured)
+   * gets one vendor stream for the track, fed all the audio as it arrives.
+   */
   stt: SttEngine | undefined;
+  /** A streaming engine's audio seconds, reported once when the track's stream ends (the session's human's usage). */
+  meter?: StreamingSttMeter;
   turnDetection: TurnDetectionOptions;
   callbacks: HumanListenerCallbacks;
   logger: Logger;
@@ -127,7 +143,7 @@ interface OpenUtterance {
   /** Set once the words were read early in the current quiet (adaptive, preemptive), until the voice is back. */
   earlyRead: boolean;
   /** Set while the human is silent after speech (adaptive): the turn ends when its timer fires. */
-  pause: { speechEndedAt: number; timer: NodeJS.Timeout | undefined; decision?: EndOfTurnDecision } | undefined;
+  pause: { speechEndedAt: number; timer: NodeJS.Timeout | undefined; decision?: EndOfTurnDecision; decide?: () => void } | undefined;
   resumptions: number;
 }
 
@@ -157,6 +173,8 @@ export class HumanListener {
   private onsetReported = false;
   private readonly stallTimer: NodeJS.Timeout;
   private closed = false;
+  /** The streaming engine's one stream for this track (undefined without one, or once it failed). */
+  private trackStream: TrackStream | undefined;
 
   constructor(private readonly options: HumanListenerOptions) {
     const { mode, silenceMs, pauseMs, minSpeechMs, threshold } = options.turnDetection;
@@ -164,6 +182,20 @@ export class HumanListener {
     this.vadStream = options.vad.createStream({ sampleRate: VAD_SAMPLE_RATE, hangoverMs, minSpeechMs, threshold });
     this.stallTimer = setInterval(() => this.fillStall(), STALL_CHECK_MS);
     this.stallTimer.unref();
+    if (options.stt instanceof StreamingListeningStt) this.trackStream = this.openTrackStream(options.stt);
+  }
+
+  private openTrackStream(stt: StreamingListeningStt): TrackStream {
+    const stream = stt.openTrack({
+      sampleRate: VAD_SAMPLE_RATE,
+      meter: this.options.meter,
+      logger: this.options.logger,
+      failed: (error) => {
+        if (this.trackStream === stream) this.trackStream = undefined;
+        if (!this.closed) this.options.callbacks.failed(error);
+      },
+    });
+    return stream;
   }
 
   get trackSid(): string {
@@ -200,6 +232,7 @@ export class HumanListener {
     clearTimeout(this.open?.pause?.timer);
     this.open?.session?.close();
     this.open = undefined;
+    void this.trackStream?.close();
   }
 
   private enqueue(pcm: Int16Array, arrivedAt: number): void {
@@ -222,6 +255,8 @@ export class HumanListener {
   private async process(pcm: Int16Array, arrivedAt: number): Promise<void> {
     if (this.closed || pcm.length === 0) return;
     this.recent.append(pcm, arrivedAt);
+    // A streaming vendor hears everything as it arrives (its own endpointing needs the silences too).
+    this.trackStream?.push(pcm);
     const wasOpen = this.open;
     const events = await this.vadStream.push(pcm);
     if (this.closed) return;
@@ -334,8 +369,21 @@ export class HumanListener {
       };
       pause.timer = setTimeout(decide, remaining);
       pause.decision = { reason: decision.score.reason, probability: decision.score.probability, waitMs: decision.waitMs };
+      pause.decide = decide;
       open.handler.paused?.({ text, speechEndedAt, ...pause.decision });
     });
+  }
+
+  /**
+   * The streaming vendor called the end of the speech: a pause whose words read as a finished turn ends now
+   * rather than at the end of its wait; one whose words go on keeps its wait (the hint is a signal, not a rule).
+   */
+  private vendorEndOfSpeech(open: OpenUtterance, final: StreamingFinal): void {
+    const pause = open.pause;
+    if (!pause?.decide || !pause.decision || this.open !== open || pause.decision.probability < VENDOR_HINT_MIN_PROBABILITY) return;
+    this.options.logger.debug({ probability: pause.decision.probability, waitMs: pause.decision.waitMs, end: final.end }, 'the vendor ended the speech');
+    clearTimeout(pause.timer);
+    pause.decide();
   }
 
   /** Adaptive: speech again before the turn ended: the same utterance goes on in a new STT segment. */
@@ -368,15 +416,7 @@ export class HumanListener {
     const startedAt = new Date(Date.now() - Math.max(0, (this.recent.time - at) * 1000));
     const handler = this.options.callbacks.speechStarted(startedAt);
     if (!handler) return;
-    const stt = this.options.stt;
-    let session: SttSession | undefined;
-    if (stt) {
-      try {
-        session = stt.createSession({ sampleRate: VAD_SAMPLE_RATE });
-      } catch (error) {
-        this.options.callbacks.failed(error instanceof Error ? error : new Error(String(error)));
-      }
-    }
+    const session = this.createSession();
     const open: OpenUtterance = {
       session,
       handler,
@@ -391,6 +431,7 @@ export class HumanListener {
     };
     this.open = open;
     if (!session) return;
+    if (this.trackStream) (session as StreamSegmentSession).onEndOfSpeech = (final) => this.vendorEndOfSpeech(open, final);
     session.on('transcript', (transcript) => {
       if (transcript.type === 'final') {
         if (transcript.text.trim() !== '') open.lastFinalWords = transcript.words ?? [];
@@ -402,6 +443,18 @@ export class HumanListener {
     });
     session.on('error', () => undefined);
     session.push(this.recent.since(at - PREROLL_SECONDS));
+  }
+
+  /** The utterance's STT session: over the track's stream (streaming engine), else a new session of the engine. */
+  private createSession(): SttSession | undefined {
+    if (this.trackStream) return this.trackStream.session();
+    if (this.options.stt instanceof StreamingListeningStt) return undefined;
+    try {
+      return this.options.stt?.createSession({ sampleRate: VAD_SAMPLE_RATE });
+    } catch (error) {
+      this.options.callbacks.failed(error instanceof Error ? error : new Error(String(error)));
+      return undefined;
+    }
   }
 
   private async finishUtterance(

@@ -6,7 +6,8 @@
  */
 export { PalaverProvider, useOptionalPalaverClient, usePalaverClient } from './palaver-provider.js';
 export type { PalaverProviderProps } from './palaver-provider.js';
-export { useVoiceAgent } from './use-voice-agent.js';
+export { useVoiceAgent, VoiceAgentProvider } from './use-voice-agent.js';
+export { shallowEqual } from './use-selected-snapshot.js';
 export { useClientTool, useClientTools } from './use-client-tool.js';
 export type { UseVoiceAgentOptions, VoiceAgent } from './use-voice-agent.js';
 export { useAudioLevels } from './use-audio-levels.js';

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import {
   createAppRun,
   type AppRun,
@@ -14,6 +14,7 @@ import {
 } from '@palaver/sdk-core/realtime';
 import { useOwnedConnection } from './use-owned-connection.js';
 import { useClientTools } from './use-client-tool.js';
+import { useSelectedSnapshot } from './use-selected-snapshot.js';
 
 export interface UseAppRunOptions extends AppRunOptions {
   /**
@@ -23,6 +24,8 @@ export interface UseAppRunOptions extends AppRunOptions {
   run?: AppRun;
   /** Connect on mount with these options, and leave on unmount. */
   connectOnMount?: AppRunConnectOptions;
+  /** With a selector: whether two selections are the same (default: shallow, each key or item by `Object.is`). */
+  isEqual?: (a: unknown, b: unknown) => boolean;
 }
 
 export interface AppRunControls {
@@ -54,43 +57,28 @@ export interface AppRunControls {
 
 const ignore = () => {};
 
-/**
- * An app run: creates it with a usage token (or joins one your backend created), with its state, logs and
- * controls, re-rendering on every change. Inside a `PalaverProvider`, runs are created on the provider
- * client's base URL. Wrap the components that read pads in `<AppRunProvider run={appRun.run}>`.
- *
- * @example
- * function Assistant({ usageToken }) {
- *   const appRun = useAppRun({ publishNode: 'publish' });
- *   if (appRun.connectionState === 'not_connected')
- *     return <button onClick={() => appRun.connect({ token: usageToken, app: 'app_123' })}>Start</button>;
- *   return <AppRunProvider run={appRun.run}><Conversation /></AppRunProvider>;
- * }
- */
-export function useAppRun(options: UseAppRunOptions = {}): AppRunControls {
-  const run = useOwnedConnection({
-    given: options.run,
-    options,
-    connectOnMount: options.connectOnMount,
-    create: (transport) => {
-      const { run: _run, connectOnMount: _connect, tools: _tools, ...runOptions } = options;
-      return createAppRun({ ...runOptions, ...transport });
-    },
-    removedMessage: 'useAppRun: the `run` option cannot be removed once given',
-  });
-  const state = useSyncExternalStore(run.subscribe, run.getSnapshot, run.getSnapshot);
-  useClientTools(run.session, options.tools);
+type AppRunFunctions = Pick<
+  AppRunControls,
+  'run' | 'connect' | 'disconnect' | 'pushValue' | 'getValue' | 'setMicrophoneEnabled' | 'startAudio' | 'getAudioLevels'
+>;
 
-  const connect = useCallback((connectOptions: AppRunConnectOptions) => run.connect(connectOptions).catch(ignore), [run]);
-  const disconnect = useCallback(() => run.disconnect(), [run]);
-  const pushValue = useCallback((node: string, pad: string, value?: unknown) => run.pushValue(node, pad, value), [run]);
-  const getValue = useCallback((node: string, pad: string) => run.getValue(node, pad), [run]);
-  const setMicrophoneEnabled = useCallback((enabled: boolean) => run.setMicrophoneEnabled(enabled).catch(ignore), [run]);
-  const startAudio = useCallback(() => run.startAudio(), [run]);
-  const getAudioLevels = useCallback(() => run.getAudioLevels(), [run]);
-
+/** The hook's functions: made once per run, so selecting them never re-renders. */
+function functionsOf(run: AppRun): AppRunFunctions {
   return {
     run,
+    connect: (connectOptions: AppRunConnectOptions) => run.connect(connectOptions).catch(ignore),
+    disconnect: () => run.disconnect(),
+    pushValue: (node: string, pad: string, value?: unknown) => run.pushValue(node, pad, value),
+    getValue: (node: string, pad: string) => run.getValue(node, pad),
+    setMicrophoneEnabled: (enabled: boolean) => run.setMicrophoneEnabled(enabled).catch(ignore),
+    startAudio: () => run.startAudio(),
+    getAudioLevels: () => run.getAudioLevels(),
+  };
+}
+
+function appRunOf(state: AppRunState, functions: AppRunFunctions): AppRunControls {
+  return {
+    ...functions,
     state,
     status: state.status,
     connectionState: state.connectionState,
@@ -100,14 +88,47 @@ export function useAppRun(options: UseAppRunOptions = {}): AppRunControls {
     ended: state.ended,
     microphoneEnabled: state.session.microphone.enabled,
     canPlayAudio: state.session.canPlayAudio,
-    connect,
-    disconnect,
-    pushValue,
-    getValue,
-    setMicrophoneEnabled,
-    startAudio,
-    getAudioLevels,
   };
+}
+
+/**
+ * An app run: creates it with a usage token (or joins one your backend created), with its state, logs and
+ * controls. Without a selector it re-renders on every change; with one (`useAppRun((run) => run.logs.length)`) only
+ * when the selection changes (shallowly compared). Inside a `PalaverProvider`, runs are created on the provider
+ * client's base URL. Wrap the components that read pads in `<AppRunProvider run={appRun.run}>`; below it,
+ * `useAppRun()` and `useAppRun(selector)` read that run (without a `run` option).
+ *
+ * @example
+ * function Assistant({ usageToken }) {
+ *   const appRun = useAppRun({ publishNode: 'publish' });
+ *   if (appRun.connectionState === 'not_connected')
+ *     return <button onClick={() => appRun.connect({ token: usageToken, app: 'app_123' })}>Start</button>;
+ *   return <AppRunProvider run={appRun.run}><Conversation /></AppRunProvider>;
+ * }
+ * function RunId() {
+ *   return <code>{useAppRun((run) => run.runId)}</code>;
+ * }
+ */
+export function useAppRun(options?: UseAppRunOptions): AppRunControls;
+export function useAppRun<T>(select: (run: AppRunControls) => T, options?: UseAppRunOptions): T;
+export function useAppRun<T>(first?: UseAppRunOptions | ((run: AppRunControls) => T), second?: UseAppRunOptions): AppRunControls | T {
+  const select = typeof first === 'function' ? first : undefined;
+  const options = (typeof first === 'function' ? second : first) ?? {};
+  const shared = useContext(RunContext);
+  const run = useOwnedConnection({
+    given: options.run ?? shared ?? undefined,
+    options,
+    connectOnMount: options.connectOnMount,
+    create: (transport) => {
+      const { run: _run, connectOnMount: _connect, tools: _tools, isEqual: _isEqual, ...runOptions } = options;
+      return createAppRun({ ...runOptions, ...transport });
+    },
+    removedMessage: 'useAppRun: the `run` option (or the AppRunProvider above) cannot be removed once given',
+  });
+  useClientTools(run.session, options.tools);
+  const functions = useMemo(() => functionsOf(run), [run]);
+  const pick = select ?? ((controls: AppRunControls) => controls as T | AppRunControls);
+  return useSelectedSnapshot(run.subscribe, run.getSnapshot, (state: AppRunState) => pick(appRunOf(state, functions)), select ? options.isEqual : Object.is);
 }
 
 const RunContext = createContext<AppRun | null>(null);

@@ -1,4 +1,4 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { createContext, createElement, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import {
   createRealtimeSession,
   type AudioSource,
@@ -17,6 +17,7 @@ import {
 } from '@palaver/sdk-core/realtime';
 import { useOwnedConnection } from './use-owned-connection.js';
 import { useClientTools } from './use-client-tool.js';
+import { useSelectedSnapshot } from './use-selected-snapshot.js';
 
 export interface UseVoiceAgentOptions extends RealtimeSessionOptions {
   /**
@@ -28,6 +29,10 @@ export interface UseVoiceAgentOptions extends RealtimeSessionOptions {
   connectOnMount?: SDKConnectOptions;
   /** Handlers of `client_app` tools by name, registered on the session while mounted (each render's are called). */
   tools?: RealtimeSessionOptions['tools'];
+  /** Called once per connection when the seconds left reach `remainingSecondsWarningAt` (default 60): time is almost up. */
+  onRemainingSecondsWarning?: (remainingSeconds: number) => void;
+  /** With a selector: whether two selections are the same (default: shallow, each key or item by `Object.is`). */
+  isEqual?: (a: unknown, b: unknown) => boolean;
 }
 
 export interface VoiceAgent {
@@ -50,11 +55,15 @@ export interface VoiceAgent {
   /** The agent's own timings of each turn (end-of-turn decision, STT, LLM, TTS), oldest first. */
   agentTurns: readonly AgentTurnMetrics[];
   remainingSeconds: number | null;
+  /** True once the seconds left reached `remainingSecondsWarningAt` (default 60) in this connection. */
+  remainingSecondsWarning: boolean;
   error: Error | undefined;
   /** Why the last session ended (undefined while connected or before the first). */
   ended: RealtimeEnd | undefined;
   sessionId: string | undefined;
   microphoneEnabled: boolean;
+  /** The agent's speech is silenced here; its text answers still arrive. */
+  agentSpeechMuted: boolean;
   /** False: show a button that calls `startAudio` (browsers that need a user gesture). */
   canPlayAudio: boolean;
   /** Connects; never rejects (a failure is in `error` and `ended`). */
@@ -64,6 +73,8 @@ export interface VoiceAgent {
   sendChatMessage(params: SDKSendChatMessageParams): Promise<void>;
   /** Never rejects (a refused microphone is in `error`). */
   setMicrophoneEnabled(enabled: boolean): Promise<void>;
+  /** Silences (true) or plays again (false) the agent's speech here; the agent keeps answering in text. */
+  setAgentSpeechMuted(muted: boolean): void;
   startAudio(): Promise<void>;
   /** Volumes (0..1) right now; call from an animation frame for visualizers. */
   getAudioLevels(): Record<AudioSource, number>;
@@ -72,49 +83,38 @@ export interface VoiceAgent {
 
 const ignore = () => {};
 
-/**
- * A voice session with a Palaver agent: state, transcript and controls, re-rendering on every change.
- * Inside a `PalaverProvider`, sessions are started on the provider client's base URL.
- *
- * @example
- * function Call({ usageToken, config }) {
- *   const agent = useVoiceAgent();
- *   if (agent.connectionState === 'not_connected')
- *     return <button onClick={() => agent.connect({ token: usageToken, config })}>Call</button>;
- *   return (
- *     <>
- *       <p>{agent.connectionState} / {agent.agentState}</p>
- *       {agent.transcriptions.map((t) => <p key={`${t.agent}:${t.id}`}>{t.text}{t.interrupted && '… (interrupted)'}</p>)}
- *       {!agent.canPlayAudio && <button onClick={agent.startAudio}>Enable audio</button>}
- *       <button onClick={agent.disconnect}>Hang up</button>
- *     </>
- *   );
- * }
- */
-export function useVoiceAgent(options: UseVoiceAgentOptions = {}): VoiceAgent {
-  const session = useOwnedConnection({
-    given: options.session,
-    options,
-    connectOnMount: options.connectOnMount,
-    create: (transport) => {
-      const { session: _session, connectOnMount: _connect, tools: _tools, ...sessionOptions } = options;
-      return createRealtimeSession({ ...sessionOptions, ...transport });
-    },
-    removedMessage: 'useVoiceAgent: the `session` option cannot be removed once given',
-  });
-  const state = useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
-  useClientTools(session, options.tools);
+type VoiceAgentControls = Pick<
+  VoiceAgent,
+  | 'session'
+  | 'connect'
+  | 'disconnect'
+  | 'sendChatMessage'
+  | 'setMicrophoneEnabled'
+  | 'setAgentSpeechMuted'
+  | 'startAudio'
+  | 'getAudioLevels'
+  | 'getFrequencyBands'
+>;
 
-  const connect = useCallback((connectOptions: SDKConnectOptions) => session.connect(connectOptions).catch(ignore), [session]);
-  const disconnect = useCallback(() => session.disconnect(), [session]);
-  const sendChatMessage = useCallback((params: SDKSendChatMessageParams) => session.sendChatMessage(params), [session]);
-  const setMicrophoneEnabled = useCallback((enabled: boolean) => session.setMicrophoneEnabled(enabled).catch(ignore), [session]);
-  const startAudio = useCallback(() => session.startAudio(), [session]);
-  const getAudioLevels = useCallback(() => session.getAudioLevels(), [session]);
-  const getFrequencyBands = useCallback((source: AudioSource, count?: number) => session.getFrequencyBands(source, count), [session]);
-
+/** The hook's functions: made once per session, so selecting them never re-renders. */
+function controlsOf(session: RealtimeSession): VoiceAgentControls {
   return {
     session,
+    connect: (connectOptions: SDKConnectOptions) => session.connect(connectOptions).catch(ignore),
+    disconnect: () => session.disconnect(),
+    sendChatMessage: (params: SDKSendChatMessageParams) => session.sendChatMessage(params),
+    setMicrophoneEnabled: (enabled: boolean) => session.setMicrophoneEnabled(enabled).catch(ignore),
+    setAgentSpeechMuted: (muted: boolean) => session.setAgentSpeechMuted(muted),
+    startAudio: () => session.startAudio(),
+    getAudioLevels: () => session.getAudioLevels(),
+    getFrequencyBands: (source: AudioSource, count?: number) => session.getFrequencyBands(source, count),
+  };
+}
+
+/** What the hook returns for one snapshot. */
+function voiceAgentOf(state: RealtimeState, controls: VoiceAgentControls): VoiceAgent {
+  return {
+    ...controls,
     state,
     status: state.status,
     connectionState: state.connectionState,
@@ -125,17 +125,92 @@ export function useVoiceAgent(options: UseVoiceAgentOptions = {}): VoiceAgent {
     turnLatencies: state.turnLatencies,
     agentTurns: state.agentTurns,
     remainingSeconds: state.remainingSeconds,
+    remainingSecondsWarning: state.remainingSecondsWarning,
     error: state.error,
     ended: state.status === 'not_connected' ? state.ended : undefined,
     sessionId: state.sessionId,
     microphoneEnabled: state.microphone.enabled,
+    agentSpeechMuted: state.agentSpeechMuted,
     canPlayAudio: state.canPlayAudio,
-    connect,
-    disconnect,
-    sendChatMessage,
-    setMicrophoneEnabled,
-    startAudio,
-    getAudioLevels,
-    getFrequencyBands,
   };
+}
+
+const SessionContext = createContext<RealtimeSession | null>(null);
+
+/**
+ * Shares a session with the components below: their `useVoiceAgent(selector)` read it (no `session` option needed),
+ * each re-rendering only when its own selection changes.
+ *
+ * @example
+ * const agent = useVoiceAgent();
+ * return <VoiceAgentProvider session={agent.session}><AgentStateBadge /><Transcript /></VoiceAgentProvider>;
+ */
+export function VoiceAgentProvider({ session, children }: { session: RealtimeSession; children?: ReactNode }) {
+  return createElement(SessionContext.Provider, { value: session }, children);
+}
+
+/**
+ * A voice session with a Palaver agent: state, transcript and controls. Without a selector the component re-renders
+ * on every change of the session; with one (`useVoiceAgent((agent) => agent.agentState)`) only when the selected
+ * value changes (compared shallowly, as TanStack Query's `select` and zustand's `useShallow` do), so a badge does not
+ * re-render for each transcription. The session is the `session` option's, else the nearest `<VoiceAgentProvider>`'s,
+ * else one the hook creates (inside a `PalaverProvider`, on the provider client's base URL).
+ *
+ * @example
+ * function Call({ usageToken, config }) {
+ *   const agent = useVoiceAgent();
+ *   if (agent.connectionState === 'not_connected')
+ *     return <button onClick={() => agent.connect({ token: usageToken, config })}>Call</button>;
+ *   return (
+ *     <VoiceAgentProvider session={agent.session}>
+ *       <AgentStateBadge />
+ *       {!agent.canPlayAudio && <button onClick={agent.startAudio}>Enable audio</button>}
+ *       <button onClick={agent.disconnect}>Hang up</button>
+ *     </VoiceAgentProvider>
+ *   );
+ * }
+ * function AgentStateBadge() {
+ *   const agentState = useVoiceAgent((agent) => agent.agentState); // re-renders only when it changes
+ *   return <p>{agentState}</p>;
+ * }
+ */
+export function useVoiceAgent(options?: UseVoiceAgentOptions): VoiceAgent;
+export function useVoiceAgent<T>(select: (agent: VoiceAgent) => T, options?: UseVoiceAgentOptions): T;
+export function useVoiceAgent<T>(first?: UseVoiceAgentOptions | ((agent: VoiceAgent) => T), second?: UseVoiceAgentOptions): VoiceAgent | T {
+  const select = typeof first === 'function' ? first : undefined;
+  const options = (typeof first === 'function' ? second : first) ?? {};
+  const shared = useContext(SessionContext);
+  const session = useOwnedConnection({
+    given: options.session ?? shared ?? undefined,
+    options,
+    connectOnMount: options.connectOnMount,
+    create: (transport) => {
+      const { session: _session, connectOnMount: _connect, tools: _tools, onRemainingSecondsWarning: _warn, isEqual: _isEqual, ...sessionOptions } = options;
+      return createRealtimeSession({ ...sessionOptions, ...transport });
+    },
+    removedMessage: 'useVoiceAgent: the `session` option (or the VoiceAgentProvider above) cannot be removed once given',
+  });
+  useClientTools(session, options.tools);
+  useRemainingSecondsWarning(session, options.onRemainingSecondsWarning);
+  const controls = useMemo(() => controlsOf(session), [session]);
+  const pick = select ?? ((agent: VoiceAgent) => agent as T | VoiceAgent);
+  return useSelectedSnapshot(
+    session.subscribe,
+    session.getSnapshot,
+    (state: RealtimeState) => pick(voiceAgentOf(state, controls)),
+    select ? options.isEqual : Object.is,
+  );
+}
+
+/** Calls the latest `listener` on the session's `remainingSecondsWarning` events while mounted. */
+function useRemainingSecondsWarning(session: RealtimeSession, listener: ((remainingSeconds: number) => void) | undefined): void {
+  const latest = useRef(listener);
+  useEffect(() => {
+    latest.current = listener;
+  });
+  useEffect(() => {
+    const forward = (seconds: number) => latest.current?.(seconds);
+    session.on('remainingSecondsWarning', forward);
+    return () => void session.off('remainingSecondsWarning', forward);
+  }, [session]);
 }

@@ -1,11 +1,12 @@
 import type { Hono } from 'hono';
 import type { UpgradeHandler } from './upgrade-router.js';
-import { agentDispatchCall, type MediaService, roomServiceCall, SIGNAL_PATHS } from '../engines/media/index.js';
+import { agentDispatchCall, type MediaService, roomServiceCall, SIGNAL_PATHS, unservedTwirpRoute } from '../engines/media/index.js';
 
 /**
  * Adds the embedded endpoint's HTTP routes: `GET /rtc/validate`, `GET /rtc/v1/validate` (what
- * clients ask after a failed upgrade), and the RoomService and AgentDispatchService Twirp subsets under `/twirp`.
- * Nothing is added with a LiveKit deployment.
+ * clients ask after a failed upgrade), and the RoomService and AgentDispatchService Twirp subsets under `/twirp`;
+ * every other `/twirp/...` call (Egress, Ingress, SIP) gets Twirp's `bad_route` 404. Nothing is added with a LiveKit
+ * deployment.
  *
  * @example
  * registerMediaRoutes(app, services.media);
@@ -29,6 +30,10 @@ export function registerMediaRoutes(app: Hono<any>, media: MediaService): void {
     const body: unknown = await context.req.json().catch(() => ({}));
     const answer = await agentDispatchCall(endpoint, context.req.param('method'), body, context.req.header('authorization'));
     return context.json(answer.body as object, answer.status as 200);
+  });
+  app.all('/twirp/*', (context) => {
+    const answer = unservedTwirpRoute(context.req.method, new URL(context.req.url).pathname);
+    return context.json(answer.body as object, answer.status as 404);
   });
 }
 

@@ -13,6 +13,7 @@ export type {
 } from './agent-transport.js';
 export { frameDurationMs, type AudioFrame } from './audio/audio-frame.js';
 export { roomServiceCall } from './embedded/room-service-api.js';
+export { unservedTwirpRoute } from './embedded/twirp.js';
 export { agentDispatchCall } from './embedded/workers/agent-dispatch-api.js';
 export { createMediaService, SIGNAL_PATHS, type MediaService } from './media-service.js';
 export { RpcCallError, RpcErrorCode } from './rpc-error.js';

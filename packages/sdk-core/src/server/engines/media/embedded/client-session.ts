@@ -17,12 +17,14 @@ import {
   RoomUpdate,
   SessionDescription,
   SignalTarget,
+  SpeakersChanged,
   TrackPublishedResponse,
   TrackType,
   TrickleRequest,
   type AddTrackRequest,
   type ParticipantInfo,
   type Room as RoomInfo,
+  type SpeakerInfo,
 } from '@livekit/protocol';
 import type { Logger } from 'pino';
 import type { MediaStreamTrack } from 'werift';
@@ -33,6 +35,7 @@ import type { JoinParameters } from './join-parameters.js';
 import type { IceCandidateJson } from './media-peer.js';
 import type { ParticipantState } from './participant-state.js';
 import { PublishedAudioTrack } from './published-audio-track.js';
+import { observeAudioLevel } from './rtp-audio-level.js';
 import type { Room } from './room.js';
 import type { RoomMember } from './room-member.js';
 import { OutgoingDataQueue } from './outgoing-data-queue.js';
@@ -175,6 +178,10 @@ export class ClientSession implements RoomMember {
   trackPublished(track: PublishedAudioTrack): void {
     if (!this.parameters.autoSubscribe || !this.state.permission.canSubscribe) return;
     this.subscribe(track);
+  }
+
+  deliverSpeakers(speakers: SpeakerInfo[]): void {
+    this.send({ case: 'speakersChanged', value: new SpeakersChanged({ speakers }) });
   }
 
   trackMutedByServer(trackSid: string, muted: boolean): void {
@@ -338,7 +345,10 @@ export class ClientSession implements RoomMember {
     const track = this.pendingTracks.get(trackId);
     if (!track) return;
     this.pendingTracks.delete(trackId);
-    mediaTrack.onReceiveRtp.subscribe((packet) => track.push(packet));
+    mediaTrack.onReceiveRtp.subscribe((packet, extensions) => {
+      observeAudioLevel(track, packet, extensions);
+      track.push(packet);
+    });
     this.room.publishTrack(this, track);
   }
 

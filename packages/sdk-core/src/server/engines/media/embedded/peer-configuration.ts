@@ -1,10 +1,21 @@
-import { RTCRtpCodecParameters, useNACK, usePLI, useREMB, useSdesMid, useTWCC, useTransportWideCC, type RTCPeerConnectionConfig } from 'werift';
+import {
+  RTCRtpCodecParameters,
+  useAudioLevelIndication,
+  useNACK,
+  usePLI,
+  useREMB,
+  useSdesMid,
+  useTWCC,
+  useTransportWideCC,
+  type RTCPeerConnectionConfig,
+} from 'werift';
 
 /**
  * The werift configuration every peer connection uses. No ICE servers: nothing contacts an outside
  * host (werift's default is a public STUN server). VP8 is configured although rooms are audio-only,
  * so the client's recvonly video m-sections are answered `inactive` instead of rejected (rejected
- * slots get recycled by Chrome and break later renegotiation). Full ICE: ice-lite broke Chrome.
+ * slots get recycled by Chrome and break later renegotiation). Full ICE: ice-lite broke Chrome. Audio negotiates
+ * the `ssrc-audio-level` header extension: publishers' levels drive `SpeakersChanged` (active-speakers.ts).
  */
 export function peerConfiguration(): RTCPeerConnectionConfig {
   return {
@@ -31,7 +42,7 @@ export function peerConfiguration(): RTCPeerConnectionConfig {
       ],
     },
     headerExtensions: {
-      audio: [useSdesMid(), useTransportWideCC()],
+      audio: [useSdesMid(), useTransportWideCC(), useAudioLevelIndication()],
       video: [useSdesMid()],
     },
   };

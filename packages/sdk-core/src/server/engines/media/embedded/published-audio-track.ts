@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { TrackInfo, TrackSource, TrackType } from '@livekit/protocol';
 import type { RtpPacket } from 'werift';
+import { AudioLevelMeter } from './audio-level.js';
 
 /** A new LiveKit-style id: `TR_` / `PA_` / `RM_` + 12 random characters. */
 export function newSid(prefix: 'TR' | 'PA' | 'RM' | 'AW' | 'AJ' | 'AD'): string {
@@ -20,6 +21,8 @@ export type RtpSink = (packet: RtpPacket) => void;
 export class PublishedAudioTrack {
   readonly sid: string;
   readonly info: TrackInfo;
+  /** How loud the track is (fed by its publisher: RTP audio-level extension, or the agent's PCM). */
+  readonly audioLevel = new AudioLevelMeter();
   private readonly sinks = new Set<RtpSink>();
   private endListeners: Array<() => void> = [];
   private endedFlag = false;

@@ -1,4 +1,4 @@
-import type { DataPacket, DisconnectReason, ParticipantInfo, Room as RoomInfo } from '@livekit/protocol';
+import type { DataPacket, DisconnectReason, ParticipantInfo, Room as RoomInfo, SpeakerInfo } from '@livekit/protocol';
 import type { ParticipantState } from './participant-state.js';
 import type { PublishedAudioTrack } from './published-audio-track.js';
 
@@ -19,6 +19,8 @@ export interface RoomMember {
   removed(reason: DisconnectReason): void;
   /** The server muted (or unmuted) one of the member's tracks (RoomService `MutePublishedTrack`). */
   trackMutedByServer?(trackSid: string, muted: boolean): void;
+  /** Who started or stopped speaking, or speaks louder or softer (LiveKit's `SpeakersChanged`: only the changes). */
+  deliverSpeakers?(speakers: SpeakerInfo[]): void;
   /** The server (un)subscribes the member to tracks (RoomService `UpdateSubscriptions`). */
   setSubscriptions?(trackSids: string[], subscribe: boolean): void;
 }

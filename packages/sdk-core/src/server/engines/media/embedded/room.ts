@@ -1,4 +1,6 @@
 import { DataPacket, DisconnectReason, ParticipantInfo_State, Room as RoomInfo, type ParticipantInfo } from '@livekit/protocol';
+import { ActiveSpeakers } from './active-speakers.js';
+import { LIVEKIT_AUDIO_LEVELS } from './audio-level.js';
 import type { PublishedAudioTrack } from './published-audio-track.js';
 import { newSid } from './published-audio-track.js';
 import type { RoomMember } from './room-member.js';
@@ -31,6 +33,8 @@ export class Room {
   private readonly membershipListeners = new Set<(member: RoomMember, joined: boolean) => void>();
   private emptyTimer: NodeJS.Timeout | undefined;
   private closedFlag = false;
+  private readonly speakers = new ActiveSpeakers();
+  private speakerTimer: NodeJS.Timeout | undefined;
 
   constructor(options: RoomOptions) {
     this.name = options.name;
@@ -96,6 +100,7 @@ export class Room {
       if (other === member) continue;
       for (const track of other.state.tracks.values()) member.trackPublished(track);
     }
+    this.watchSpeakers();
     for (const listener of [...this.membershipListeners]) listener(member, true);
   }
 
@@ -111,6 +116,7 @@ export class Room {
     this.broadcastParticipant(member);
     member.removed(reason);
     this.armEmptyTimer();
+    this.watchSpeakers();
     for (const listener of [...this.membershipListeners]) listener(member, false);
   }
 
@@ -202,7 +208,26 @@ export class Room {
     for (const member of [...this.members.values()]) this.remove(member, DisconnectReason.ROOM_DELETED);
     this.closedFlag = true;
     if (this.emptyTimer) clearTimeout(this.emptyTimer);
+    clearInterval(this.speakerTimer);
     for (const listener of this.closeListeners) listener();
+  }
+
+  /** Looks for speakers every update interval while anyone is in the room (LiveKit's audio update worker). */
+  private watchSpeakers(): void {
+    if (this.members.size > 0 && !this.closedFlag) {
+      this.speakerTimer ??= setInterval(() => this.announceSpeakers(Date.now()), LIVEKIT_AUDIO_LEVELS.observeMs);
+      this.speakerTimer.unref();
+      return;
+    }
+    clearInterval(this.speakerTimer);
+    this.speakerTimer = undefined;
+  }
+
+  /** Tells every member who started or stopped speaking since the last look (nothing when nothing changed). */
+  announceSpeakers(nowMs: number): void {
+    const changes = this.speakers.look(this.list(), nowMs);
+    if (changes.length === 0) return;
+    for (const member of this.members.values()) member.deliverSpeakers?.(changes);
   }
 
   private armEmptyTimer(): void {

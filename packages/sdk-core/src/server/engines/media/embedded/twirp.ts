@@ -27,3 +27,17 @@ export function administers(grant: VideoGrant, room: string): boolean {
 export function isTwirpAnswer(value: VideoGrant | TwirpAnswer): value is TwirpAnswer {
   return 'status' in value && 'body' in value;
 }
+
+/** The Twirp services the embedded endpoint serves. */
+export const SERVED_TWIRP_SERVICES = ['livekit.RoomService', 'livekit.AgentDispatchService'] as const;
+
+/**
+ * The answer to a Twirp call of a service the embedded endpoint does not serve (Egress, Ingress, SIP...) or of a
+ * malformed Twirp path: Twirp's `bad_route` (404 `{code, msg}`), which LiveKit's server SDKs turn into a readable
+ * error instead of "Unknown internal error".
+ */
+export function unservedTwirpRoute(httpMethod: string, path: string): TwirpAnswer {
+  if (httpMethod !== 'POST') return twirpError(404, 'bad_route', `unsupported method ${httpMethod} (only POST is allowed)`);
+  const service = /^\/twirp\/([^/]+)\//.exec(path)?.[1] ?? path;
+  return twirpError(404, 'bad_route', `${service} is not served by the embedded media endpoint (it serves ${SERVED_TWIRP_SERVICES.join(' and ')}): ${path}`);
+}

@@ -1,9 +1,10 @@
 import type { AudioOutput } from '../../agent-transport.js';
 import type { AudioFrame } from '../../audio/audio-frame.js';
-import { OpusFrameEncoder } from '../../audio/opus-codec.js';
+import { OPUS_SAMPLE_RATE, OpusFrameEncoder } from '../../audio/opus-codec.js';
 import { OpusPacketizer } from '../../audio/opus-rtp.js';
 import { PacedAudioQueue } from '../../audio/paced-audio-queue.js';
 import type { PublishedAudioTrack } from '../published-audio-track.js';
+import { dBovOfPcm } from '../audio-level.js';
 
 /**
  * The agent's voice in the embedded endpoint: PCM paced at real time, Opus-encoded once, and the
@@ -25,7 +26,11 @@ export class LocalAudioOutput implements AudioOutput {
   ) {
     this.queue = new PacedAudioQueue({
       sampleRate,
-      onFrame: (samples) => this.track.push(this.packetizer.packetize(this.encoder.encode(samples))),
+      onFrame: (samples) => {
+        // The agent's voice has no RTP audio-level extension to read: its level comes from the PCM it sends.
+        this.track.audioLevel.observe(dBovOfPcm(samples), (samples.length / OPUS_SAMPLE_RATE) * 1000, Date.now());
+        this.track.push(this.packetizer.packetize(this.encoder.encode(samples)));
+      },
       onGap: (frames) => this.packetizer.skip(frames),
     });
   }

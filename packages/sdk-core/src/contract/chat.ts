@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChatChoiceLogprobs, chatParameterFields } from './chat-parameters.js';
 import { FreeObject } from './common.js';
 import { defineRoute } from './define-route.js';
 
@@ -55,6 +56,11 @@ export const ChatSystemMessage = z
   .object({ role: z.literal('system'), content: TextContent, name: z.string().max(256).optional() })
   .meta({ id: 'ChatSystemMessage' });
 
+export const ChatDeveloperMessage = z.object({ role: z.literal('developer'), content: TextContent, name: z.string().max(256).optional() }).meta({
+  id: 'ChatDeveloperMessage',
+  description: "Instructions that outrank the user's (OpenAI's successor of `system`); sent as `system` to LLMs without the role.",
+});
+
 export const ChatUserMessage = z
   .object({
     role: z.literal('user'),
@@ -83,7 +89,7 @@ export const ChatToolMessage = z
   .meta({ id: 'ChatToolMessage' });
 
 export const ChatMessage = z
-  .discriminatedUnion('role', [ChatSystemMessage, ChatUserMessage, ChatAssistantMessage, ChatToolMessage])
+  .discriminatedUnion('role', [ChatSystemMessage, ChatDeveloperMessage, ChatUserMessage, ChatAssistantMessage, ChatToolMessage])
   .meta({ id: 'ChatMessage' });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
@@ -135,7 +141,7 @@ export function audioRequested(request: { modalities?: readonly string[] | null 
 }
 
 export const ChatCompletionRequest = z
-  .object({
+  .strictObject({
     messages: z.array(ChatMessage).min(1).max(MAX_MESSAGES),
     model: z.string().min(1).max(200).describe('An LLM id of the platform.'),
     metadata: FreeObject.nullable()
@@ -155,8 +161,9 @@ export const ChatCompletionRequest = z
     audio: ChatAudioOutput.nullable().optional().describe('Speech output settings, used when `modalities` includes `audio`.'),
     stream: z.boolean().nullable().default(false),
     stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    max_tokens: z.number().int().min(1).max(MAX_COMPLETION_TOKENS).optional(),
+    temperature: z.number().min(0).max(2).nullable().optional(),
+    max_tokens: z.number().int().min(1).max(MAX_COMPLETION_TOKENS).nullable().optional().describe('Deprecated by OpenAI for `max_completion_tokens`.'),
+    ...chatParameterFields,
     tools: z.array(ChatCompletionTool).max(MAX_TOOLS).optional(),
     tool_choice: ChatToolChoice.optional(),
     parallel_tool_calls: z.boolean().default(true),
@@ -178,6 +185,13 @@ export const ChatCompletionRequest = z
     if (duplicate !== undefined) context.addIssue({ code: 'custom', path: ['tools'], message: `declares '${duplicate}' twice` });
     if (request.audio && !audioRequested(request)) {
       context.addIssue({ code: 'custom', path: ['modalities'], message: "must include 'audio' when audio is set" });
+    }
+    if (request.top_logprobs !== undefined && request.top_logprobs !== null && request.logprobs !== true) {
+      context.addIssue({ code: 'custom', path: ['top_logprobs'], message: 'needs logprobs: true' });
+    }
+    const format = request.response_format;
+    if (format?.type === 'json_schema' && format.json_schema.strict === true && format.json_schema.schema === undefined) {
+      context.addIssue({ code: 'custom', path: ['response_format', 'json_schema', 'schema'], message: 'is required when strict is true' });
     }
     const moderation = request.metadata?.moderation;
     if (moderation !== undefined && typeof moderation !== 'boolean' && moderation !== 'true' && moderation !== 'false') {
@@ -226,7 +240,7 @@ export const ChatCompletionResponse = z
           service_ext: ChatServiceExtension.nullable().optional(),
         }),
         finish_reason: FinishReason,
-        logprobs: z.null().optional(),
+        logprobs: ChatChoiceLogprobs.nullable().optional(),
       }),
     ),
     usage: ChatCompletionUsage.optional(),
@@ -261,7 +275,7 @@ export const ChatCompletionChunk = z
           service_ext: ChatServiceExtension.nullable().optional().describe('Speech output: sent in one chunk after the finish chunk.'),
         }),
         finish_reason: FinishReason.nullable(),
-        logprobs: z.null().optional(),
+        logprobs: ChatChoiceLogprobs.nullable().optional(),
       }),
     ),
     usage: ChatCompletionUsage.nullable().optional().describe('Only on the final chunk, when `stream_options.include_usage` is set.'),

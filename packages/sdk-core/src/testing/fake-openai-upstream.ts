@@ -9,10 +9,12 @@ export interface UpstreamDelta {
   tool_calls?: Array<{ index: number; id?: string; type?: 'function'; function?: { name?: string; arguments?: string } }>;
 }
 
-/** One scripted chunk: its delta and finish reason. */
+/** One scripted chunk: its delta and finish reason, of choice `index` (default 0), with the tokens' `logprobs` if given. */
 export interface ScriptedChunk {
   delta: UpstreamDelta;
   finish_reason?: 'stop' | 'length' | 'tool_calls' | 'content_filter' | null;
+  index?: number;
+  logprobs?: { content: Array<{ token: string; logprob: number; bytes: number[] | null; top_logprobs: unknown[] }> | null } | null;
 }
 
 /** What the fake answers to one request; scenarios are consumed in order, then the default answers. */
@@ -154,7 +156,7 @@ export async function startFakeOpenAiUpstream(): Promise<FakeOpenAiUpstream> {
     const model = String(record.body.model ?? 'fake-model');
     const created = Math.floor(Date.now() / 1000);
     const frame = (chunk: ScriptedChunk) =>
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta: chunk.delta, finish_reason: chunk.finish_reason ?? null, logprobs: null }] })}\n\n`;
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: chunk.index ?? 0, delta: chunk.delta, finish_reason: chunk.finish_reason ?? null, logprobs: chunk.logprobs ?? null }] })}\n\n`;
     const wantsUsage = (record.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

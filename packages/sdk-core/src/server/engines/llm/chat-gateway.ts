@@ -11,6 +11,7 @@ import {
   type ChatToolChoice,
   type ChatVoiceOutput,
 } from '../../../contract/chat.js';
+import type { ChatTokenLogprob } from '../../../contract/chat-parameters.js';
 import { ApiError, BadRequestError, UpstreamError } from '../../../errors/api-error.js';
 import type { Principal } from '../../kernel/principal.js';
 import { newId } from '../../store/ids.js';
@@ -20,6 +21,7 @@ import { assembleCompletion } from './completion-assembler.js';
 import type { ChatMetrics } from './chat-metrics.js';
 import type { ResolveModel } from './model-resolver.js';
 import { moderatedDeltas } from './moderated-deltas.js';
+import { passedParameters } from './request-parameters.js';
 import { estimatePromptTokens, messageText } from './token-count.js';
 import { AudioInputError, type Transcriber } from './transcriber.js';
 import type { ChatPort, ChatRunOptions, ChatStreamEvent } from '../../kernel/ports/chat.js';
@@ -242,25 +244,29 @@ export class ChatGateway implements ChatPort {
     }
     // Voice and voice_synthesis_seconds limit are checked before any token is spent.
     const speech = await speechOutput?.plan(principal, request);
+    const passed = passedParameters(request);
     const promptEstimate = estimatePromptTokens(messages);
-    const wanted = request.max_tokens ?? MAX_COMPLETION_TOKENS;
+    const wanted = (passed.limit ?? MAX_COMPLETION_TOKENS) * passed.choices;
+    const modelRequest: ChatModelRequest = {
+      messages,
+      maxTokens: passed.limit,
+      limitFields: passed.limitFields,
+      temperature: request.temperature,
+      parameters: passed.parameters,
+      metadata: passed.metadata,
+      tools: request.tools,
+      toolChoice: effectiveToolChoice(request),
+      parallelToolCalls: request.parallel_tool_calls,
+    };
+    const refused = model.refusal?.(modelRequest);
+    if (refused) throw new BadRequestError(`Invalid body: ${refused.field}: ${refused.reason} (LLM '${model.id}')`);
     const reservation = await this.dependencies.usageMeter.reserve(principal, promptEstimate + wanted);
     // When only part of the human's budget remains, the answer is cut to fit it.
-    const maxTokens = reservation.granted < promptEstimate + wanted ? Math.max(1, reservation.granted - promptEstimate) : request.max_tokens;
-    return {
-      model,
-      promptEstimate,
-      reservation,
-      speech,
-      modelRequest: {
-        messages,
-        maxTokens,
-        temperature: request.temperature,
-        tools: request.tools,
-        toolChoice: effectiveToolChoice(request),
-        parallelToolCalls: request.parallel_tool_calls,
-      },
-    };
+    if (reservation.granted < promptEstimate + wanted) {
+      modelRequest.maxTokens = Math.max(1, Math.floor((reservation.granted - promptEstimate) / passed.choices));
+      if (passed.limitFields.length === 0) modelRequest.limitFields = ['max_tokens'];
+    }
+    return { model, promptEstimate, reservation, speech, modelRequest };
   }
 
   /** Refuses parts the model cannot take and replaces audio parts by their transcript. */
@@ -359,19 +365,26 @@ export class ChatGateway implements ChatPort {
 }
 
 function chunkChoice(delta: Exclude<ChatDelta, { type: 'usage' }>): ChatCompletionChunk['choices'][number] {
+  const index = delta.choice ?? 0;
   switch (delta.type) {
     case 'text':
-      return { index: 0, delta: { role: 'assistant', content: delta.text }, finish_reason: null };
+      return { index, delta: { role: 'assistant', content: delta.text }, finish_reason: null, ...logprobsOf(delta.logprobs, 'content') };
     case 'refusal':
-      return { index: 0, delta: { role: 'assistant', content: null, refusal: delta.text }, finish_reason: null };
+      return { index, delta: { role: 'assistant', content: null, refusal: delta.text }, finish_reason: null, ...logprobsOf(delta.logprobs, 'refusal') };
     case 'tool-call': {
       const fn = { ...(delta.name !== undefined ? { name: delta.name } : {}), ...(delta.arguments !== undefined ? { arguments: delta.arguments } : {}) };
       const call = { index: delta.index, ...(delta.id !== undefined ? { id: delta.id, type: 'function' as const } : {}), function: fn };
-      return { index: 0, delta: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: null };
+      return { index, delta: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: null };
     }
     case 'finish':
-      return { index: 0, delta: { role: 'assistant', content: null }, finish_reason: delta.reason };
+      return { index, delta: { role: 'assistant', content: null }, finish_reason: delta.reason };
   }
+}
+
+/** A chunk's `logprobs` for the tokens of one text delta, when the model reported them. */
+function logprobsOf(tokens: ChatTokenLogprob[] | undefined, kind: 'content' | 'refusal'): Pick<ChatCompletionChunk['choices'][number], 'logprobs'> {
+  if (!tokens) return {};
+  return { logprobs: kind === 'content' ? { content: tokens, refusal: null } : { content: null, refusal: tokens } };
 }
 
 /**

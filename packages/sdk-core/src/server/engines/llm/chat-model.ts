@@ -1,10 +1,21 @@
+import type { ChatParameters, ChatTokenLogprob } from '../../../contract/chat-parameters.js';
 import type { ChatCompletionTool, ChatCompletionUsage, ChatMessage, ChatToolChoice, FinishReason } from '../../../contract/chat.js';
+
+/** The token-limit fields a caller can use (OpenAI's older `max_tokens`, its newer `max_completion_tokens`). */
+export type TokenLimitField = 'max_tokens' | 'max_completion_tokens';
 
 /** What a provider is asked to complete: the contract's request after model resolution and audio transcription. */
 export interface ChatModelRequest {
   messages: readonly ChatMessage[];
+  /** The effective limit per choice (the caller's, or less when the human's token budget is nearly used up). */
   maxTokens?: number | undefined;
-  temperature?: number | undefined;
+  /** Which fields carry `maxTokens` upstream: the ones the caller used (`max_tokens` when it used neither). */
+  limitFields?: readonly TokenLimitField[] | undefined;
+  temperature?: number | null | undefined;
+  /** OpenAI's answer-shaping fields as the caller gave them (`contract/chat-parameters.ts`); limits aside. */
+  parameters?: Omit<ChatParameters, 'max_completion_tokens'> | undefined;
+  /** Metadata to pass on (the caller's, without the platform's own `moderation` key). */
+  metadata?: Record<string, unknown> | undefined;
   tools?: readonly ChatCompletionTool[] | undefined;
   /** The effective choice (defaults already applied: `none` without tools, `auto` with tools). */
   toolChoice: ChatToolChoice;
@@ -16,10 +27,12 @@ export interface ChatModelRequest {
  * the order the client must see them; a tool call arrives as several `tool-call` deltas sharing an `index`.
  */
 export type ChatDelta =
-  | { type: 'text'; text: string }
-  | { type: 'refusal'; text: string }
+  | { type: 'text'; text: string; choice?: number | undefined; logprobs?: ChatTokenLogprob[] | undefined }
+  | { type: 'refusal'; text: string; choice?: number | undefined; logprobs?: ChatTokenLogprob[] | undefined }
   | {
       type: 'tool-call';
+      /** The choice (`n` > 1) it belongs to; absent means 0. */
+      choice?: number | undefined;
       index: number;
       /** Present on the first delta of a call. */
       id?: string | undefined;
@@ -28,7 +41,7 @@ export type ChatDelta =
       /** A fragment of the JSON arguments. */
       arguments?: string | undefined;
     }
-  | { type: 'finish'; reason: FinishReason }
+  | { type: 'finish'; reason: FinishReason; choice?: number | undefined }
   | { type: 'usage'; usage: ChatCompletionUsage };
 
 export interface ChatStreamOptions {
@@ -49,6 +62,12 @@ export interface ChatModel {
   readonly id: string;
   /** What the model accepts; the gateway refuses other parts before calling it. */
   readonly accepts: { images: boolean; video: boolean };
+  /**
+   * The first field of the request this model cannot honour, with why (`{ field: 'reasoning_effort', reason: ... }`);
+   * the gateway refuses such a request with 400 naming the field. Absent: the model takes every field (an upstream
+   * judges them itself).
+   */
+  refusal?(request: ChatModelRequest): { field: string; reason: string } | undefined;
   /**
    * Streams the answer. Errors before the first delta may be retried by the provider (nothing reached the
    * caller yet); errors after it end the iteration with a thrown {@link ChatModelError}.

@@ -86,6 +86,7 @@ export function createModelResolver(options: ModelResolverOptions): ResolveModel
         url,
         model,
         headers,
+        developerRole: llm.type === 'openai',
         ...options.upstream,
         ...(builtIn ? {} : { addressPolicy: options.addressPolicy }),
       }),

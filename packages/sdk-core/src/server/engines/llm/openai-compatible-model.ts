@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { ApiError, BadRequestError } from '../../../errors/api-error.js';
 import { allowSettingOf, OutboundRefusedError, type OutboundPolicy } from '../../kernel/outbound/index.js';
 import type { ChatDelta, ChatModel, ChatModelRequest, ChatStreamOptions } from './chat-model.js';
 import { ChatModelError } from './chat-model.js';
 import { DEFAULT_RETRY_POLICY, retryAfterMs, retryDelayMs, type RetryPolicy } from './retry-policy.js';
+import { toUpstreamBody } from './upstream/upstream-body.js';
 import { eventStreamChunks, wholeCompletionChunks, type UpstreamChunk } from './upstream/upstream-chunks.js';
 import { errorMessageOf, headersOf, postJson, type UpstreamResponse } from './upstream/upstream-request.js';
 
@@ -24,6 +24,8 @@ export interface OpenAiCompatibleModelOptions {
   firstChunkTimeoutMs?: number;
   /** Longest silence between chunks once streaming (default 60 s); then the stream fails. */
   idleTimeoutMs?: number;
+  /** Whether the upstream knows the `developer` role (OpenAI's API); otherwise those messages are sent as `system`. */
+  developerRole?: boolean;
   /** Whether image and video parts are forwarded (default true: the upstream decides). */
   accepts?: { images: boolean; video: boolean };
   /**
@@ -91,57 +93,32 @@ function redact(message: string, secrets: readonly string[]): string {
   return result;
 }
 
-function toUpstreamBody(model: string, request: ChatModelRequest): ChatCompletionCreateParamsStreaming {
-  const hasTools = (request.tools?.length ?? 0) > 0;
-  return {
-    model,
-    // `tool_call_name` is the platform's extension; upstreams may reject unknown message fields.
-    messages: request.messages.map((message) => {
-      if (message.role !== 'tool') return message;
-      const { tool_call_name: _name, ...rest } = message;
-      return rest;
-    }) as ChatCompletionCreateParamsStreaming['messages'],
-    stream: true,
-    // Always asked for, so tokens are metered even when the caller did not ask for usage.
-    stream_options: { include_usage: true },
-    ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
-    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    ...(hasTools
-      ? {
-          tools: request.tools!.map((tool) => ({
-            type: 'function' as const,
-            function: {
-              name: tool.function.name,
-              ...(tool.function.description !== undefined ? { description: tool.function.description } : {}),
-              ...(tool.function.parameters !== undefined ? { parameters: tool.function.parameters } : {}),
-              ...(tool.function.strict ? { strict: true } : {}),
-            },
-          })),
-          tool_choice: request.toolChoice,
-          parallel_tool_calls: request.parallelToolCalls,
-        }
-      : {}),
-  };
-}
-
 /** The deltas of one upstream chunk, in the order the client must see them. */
 export function deltasOf(chunk: UpstreamChunk): ChatDelta[] {
   const deltas: ChatDelta[] = [];
-  const choice = chunk.choices?.find((candidate) => candidate.index === 0) ?? chunk.choices?.[0];
-  if (choice) {
+  for (const choice of chunk.choices ?? []) {
+    const index = choice.index ?? 0;
+    // Absent for choice 0, so a one-choice answer's deltas stay as they were.
+    const at = index === 0 ? {} : { choice: index };
     const delta = choice.delta ?? {};
-    if (typeof delta.content === 'string') deltas.push({ type: 'text', text: delta.content });
-    if (typeof delta.refusal === 'string') deltas.push({ type: 'refusal', text: delta.refusal });
+    const logprobs = choice.logprobs?.content ?? undefined;
+    const refusalLogprobs = choice.logprobs?.refusal ?? undefined;
+    if (typeof delta.content === 'string' || logprobs?.length) {
+      deltas.push({ type: 'text', text: delta.content ?? '', ...at, ...(logprobs ? { logprobs } : {}) });
+    }
+    if (typeof delta.refusal === 'string')
+      deltas.push({ type: 'refusal', text: delta.refusal, ...at, ...(refusalLogprobs ? { logprobs: refusalLogprobs } : {}) });
     for (const call of delta.tool_calls ?? []) {
       deltas.push({
         type: 'tool-call',
+        ...at,
         index: call.index,
         id: call.id ?? undefined,
         name: call.function?.name ?? undefined,
         arguments: call.function?.arguments ?? undefined,
       });
     }
-    if (choice.finish_reason) deltas.push({ type: 'finish', reason: choice.finish_reason });
+    if (choice.finish_reason) deltas.push({ type: 'finish', reason: choice.finish_reason, ...at });
   }
   if (chunk.usage) {
     const { prompt_tokens, completion_tokens, total_tokens } = chunk.usage;
@@ -192,7 +169,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
     id: options.id,
     accepts: options.accepts ?? { images: true, video: true },
     async *stream(request: ChatModelRequest, { signal }: ChatStreamOptions): AsyncIterable<ChatDelta> {
-      const body = JSON.stringify(toUpstreamBody(options.model, request));
+      const body = JSON.stringify(toUpstreamBody(request, { model: options.model, developerRole: options.developerRole ?? false }));
 
       let attempt = 0;
       let attemptController: AbortController;

@@ -173,6 +173,7 @@ export async function* wholeCompletionChunks(body: IncomingMessage): AsyncGenera
     choices?: Array<{
       index?: number;
       finish_reason?: UpstreamChunk.Choice['finish_reason'];
+      logprobs?: UpstreamChunk.Choice['logprobs'];
       message?: { content?: string | null; refusal?: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> };
     }>;
     usage?: UpstreamChunk['usage'];
@@ -184,33 +185,40 @@ export async function* wholeCompletionChunks(body: IncomingMessage): AsyncGenera
   }
   const reported = reportedError(completion);
   if (reported) throw reported;
-  const choice = completion.choices?.[0];
-  const message = choice?.message ?? {};
   const base = { id: completion.id ?? 'chatcmpl', object: 'chat.completion.chunk' as const, created: completion.created ?? 0, model: completion.model ?? '' };
-  yield {
-    ...base,
-    choices: [
-      {
-        index: 0,
-        delta: {
-          role: 'assistant',
-          ...(typeof message.content === 'string' ? { content: message.content } : {}),
-          ...(typeof message.refusal === 'string' ? { refusal: message.refusal } : {}),
-          ...(message.tool_calls?.length
-            ? {
-                tool_calls: message.tool_calls.map((call, index) => ({
-                  index,
-                  id: call.id,
-                  type: 'function' as const,
-                  function: { name: call.function.name, arguments: call.function.arguments },
-                })),
-              }
-            : {}),
-        },
-        finish_reason: choice?.finish_reason ?? 'stop',
-        logprobs: null,
-      },
-    ],
-  };
+  const choices: NonNullable<typeof completion.choices> = completion.choices?.length ? completion.choices : [{}];
+  yield { ...base, choices: choices.map((choice, position) => wholeChoiceChunk(choice, choice.index ?? position)) };
   if (completion.usage) yield { ...base, choices: [], usage: completion.usage };
+}
+
+/** One choice of a whole completion as the chunk that would have streamed it. */
+function wholeChoiceChunk(
+  choice: {
+    finish_reason?: UpstreamChunk.Choice['finish_reason'];
+    logprobs?: UpstreamChunk.Choice['logprobs'];
+    message?: { content?: string | null; refusal?: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> };
+  },
+  index: number,
+): UpstreamChunk.Choice {
+  const message = choice.message ?? {};
+  return {
+    index,
+    delta: {
+      role: 'assistant',
+      ...(typeof message.content === 'string' ? { content: message.content } : {}),
+      ...(typeof message.refusal === 'string' ? { refusal: message.refusal } : {}),
+      ...(message.tool_calls?.length
+        ? {
+            tool_calls: message.tool_calls.map((call, callIndex) => ({
+              index: callIndex,
+              id: call.id,
+              type: 'function' as const,
+              function: { name: call.function.name, arguments: call.function.arguments },
+            })),
+          }
+        : {}),
+    },
+    finish_reason: choice.finish_reason ?? 'stop',
+    logprobs: choice.logprobs ?? null,
+  };
 }

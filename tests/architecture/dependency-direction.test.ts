@@ -187,7 +187,10 @@ describe('dependency direction', () => {
         const name = `${relative(serverSource, file)} -> ${relative(serverSource, resolve(dirname(file), specifier))}`;
         if (to.layer > from.layer) violations.push(`${name} (${LAYERS[from.layer]} imports ${LAYERS[to.layer]})`);
         const pair = [LAYERS[from.layer], LAYERS[to.layer]];
-        if (pair[0] !== pair[1] && SIDE_BY_SIDE.some((floor) => (floor as readonly string[]).includes(pair[0]!) && (floor as readonly string[]).includes(pair[1]!))) {
+        if (
+          pair[0] !== pair[1] &&
+          SIDE_BY_SIDE.some((floor) => (floor as readonly string[]).includes(pair[0]!) && (floor as readonly string[]).includes(pair[1]!))
+        ) {
           violations.push(`${name} (${pair[0]} imports ${pair[1]}: they are side by side)`);
         }
         if (from.engine !== undefined && to.engine !== undefined && to.engine > from.engine) {

@@ -1,95 +1,26 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { ContextMessageCreateParams } from '../../contract/contexts.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
-import { parseDataPacket } from '../../contract/sdk.js';
-import type {
-  AgentRoomConnection,
-  AgentTransport,
-  AudioOutput,
-  IncomingTextStream,
-  ReceivedData,
-  RemoteAudioTrack,
-  RoomParticipant,
-} from '../engines/media/index.js';
-import type { Speech, SttEngine, VoiceActivityDetector } from '../engines/speech/index.js';
-import type { OutboundPolicy } from '../kernel/outbound/index.js';
+import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, ERROR_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
+import type { AgentRoomConnection, AudioOutput, RemoteAudioTrack, RoomParticipant } from '../engines/media/index.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
-import { AgentSpeaker } from '../voice/speaker/agent-speaker.js';
+import { sessionTools, VoicePipeline, wireTurnMetrics, type SessionTools } from '../voice/index.js';
 import { AgentStatePublisher, agentMetadata, livekitAgentState } from './agent-state-publisher.js';
-import { AgentToolRunner, DEFAULT_AGENT_TOOL_TUNING, type AgentToolTuning } from '../voice/tools/agent-tool-runner.js';
-import { runTurn, type PendingTurn } from '../voice/voice-turn.js';
-import { resolveSessionVoice, type AgentVoices, type SessionVoice } from '../voice/speaker/agent-voice.js';
-import type { AgentChat } from '../voice/answering/answer-stream.js';
-import { ClientToolCalls } from '../voice/tools/client-tool-calls.js';
-import { Conversation } from '../voice/answering/conversation.js';
-import { HumanListener, type HeardUtterance, type TurnDetectionOptions, type UtteranceHandler } from '../voice/listener/human-listener.js';
-import { streamAnswer } from '../voice/answering/answer-stream.js';
-import { buildSystemPrompt } from '../voice/answering/system-prompt.js';
-import { AnswerPreparer } from '../voice/turn-taking/answer-preparer.js';
-import { loadListeningEngines } from '../voice/listener/listening-engines.js';
-import { SessionCountdown } from './session-countdown.js';
-import { HumanPresence } from './human-presence.js';
-import { ConversationTime } from './conversation-time.js';
-import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
+import { readRoomInput } from './room-input.js';
+import { SessionWatch } from './session-watch.js';
 import { settleWithin } from './settle-within.js';
-import { speechBudgetRefusal } from '../voice/speaker/speech-budget.js';
-import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
-import { traceTurn } from '../voice/metrics/turn-span.js';
-import { UtteranceTranscript } from '../voice/transcript/utterance-transcript.js';
-import {
-  AGENT_IDENTITY,
-  AGENT_STATE_ATTRIBUTE,
-  CHAT_INPUT_TOPIC,
-  CHAT_STREAM_TOPIC,
-  ERROR_TOPIC,
-  TOOL_CALL_TOPIC,
-  TURN_METRICS_TOPIC,
-} from '../../contract/wire.js';
-import type { AgentTurnMetrics } from '../../contract/sdk.js';
+import type { VoiceAgentDependencies } from './voice-agent-options.js';
+
+export type { VoiceAgentDependencies, VoiceAgentTuning } from './voice-agent-options.js';
 
 /** Longest wait for one step of leaving (unpublish, leave). */
 const SHUTDOWN_STEP_TIMEOUT_MS = 5000;
-/** A typed turn's longest text (as `chat_input`'s `SDKSendChatMessageParams`). */
-const MAX_TYPED_CHARACTERS = 10_000;
-
-/** Timing knobs; the defaults suit a person on a microphone. */
-export interface VoiceAgentTuning {
-  turnDetection: TurnDetectionOptions;
-  /** How long the human may be gone before the agent stops with `human_left`. */
-  humanLeftGraceMs: number;
-  /** How long the agent waits for the human to join at all before it stops with `human_left`. */
-  humanJoinTimeoutMs: number;
-  /** How long the agent stays after a terminal state, so clients see it before the agent leaves. */
-  terminalLingerMs: number;
-  /** Sample rate of the agent's published track. */
-  outputSampleRate: number;
-  /** Tool call timeouts and rounds (defaults: `DEFAULT_AGENT_TOOL_TUNING`). */
-  tools?: Partial<AgentToolTuning> | undefined;
-  /** How often the human's `conversational_seconds` limit is checked while they are in the room (default 2 s). */
-  conversationCheckMs?: number | undefined;
-}
-
-export interface VoiceAgentDependencies {
-  transport: AgentTransport;
-  speech: Pick<Speech, 'tts' | 'stt' | 'vad'>;
-  chat: AgentChat;
-  voices?: AgentVoices | undefined;
-  /** `conversational_seconds` of the human's time in the room: checked against their limit, recorded at the end. */
-  conversation?: ConversationMeter | undefined;
-  logger: Logger;
-  tuning: VoiceAgentTuning;
-  /** Where `web_request` tools may point (default: public addresses only). */
-  toolAddressPolicy?: OutboundPolicy | undefined;
-  /** Called after every turn with what it measured. */
-  onTurnMetrics?: ((metrics: TurnMetrics) => void) | undefined;
-}
 
 /**
- * One session's agent: joins the room, listens to the human (VAD + streaming STT), answers through the
- * LLM gateway and speaks with the session's voice, keeping the agent state, the transcriptions and the
- * time limit on the wire as `docs/WIRE-PROTOCOL.md` says. Turns run one at a time from a queue;
- * barge-in aborts the running one.
+ * One session's agent: the room's side of a `VoicePipeline` (server/voice/, where a turn is listened to,
+ * answered and spoken). It joins the room, publishes its voice, keeps the agent state, the time and usage
+ * limits and the human's presence on the wire as `docs/WIRE-PROTOCOL.md` says, hands the human's track and
+ * typed messages to the pipeline, and leaves cleanly.
  *
  * @example
  * const agent = new VoiceAgent(spec, events, dependencies);
@@ -103,30 +34,14 @@ export class VoiceAgent implements AgentSessionHandle {
   private readonly logger: Logger;
   private connection!: AgentRoomConnection;
   private output!: AudioOutput;
-  private speaker!: AgentSpeaker;
   private publisher!: AgentStatePublisher;
-  private readonly conversation: Conversation;
-  private readonly countdown: SessionCountdown;
-  private readonly clientTools: ClientToolCalls;
-  private readonly toolRunner: AgentToolRunner;
-  private readonly queue: PendingTurn[] = [];
-  private current: AbortController | undefined;
-  private driving = false;
-  private turns = 0;
-  private ready: Promise<void> = Promise.resolve();
-  private vad: VoiceActivityDetector | undefined;
-  private stt: SttEngine | undefined;
-  private sttUnavailableReason: string | undefined;
-  private listener: HumanListener | undefined;
-  private pendingTrack: RemoteAudioTrack | undefined;
+  private pipeline: VoicePipeline | undefined;
+  private readonly tools: SessionTools;
+  private readonly watch: SessionWatch;
   private humanSeen = false;
-  private readonly presence: HumanPresence;
-  private readonly conversationTime: ConversationTime;
-  private voice: { key: string; voice: Promise<SessionVoice> } | undefined;
   private commits: Promise<void> = Promise.resolve();
   private readonly unsubscribe: Array<() => void> = [];
   private stopping: Promise<void> | undefined;
-  private readonly preparer: AnswerPreparer;
 
   constructor(
     private readonly spec: AgentSessionSpec,
@@ -136,56 +51,30 @@ export class VoiceAgent implements AgentSessionHandle {
     this.sessionId = spec.session.id;
     this.config = spec.session.config;
     this.logger = dependencies.logger.child({ session: this.sessionId });
-    this.conversation = new Conversation(this.config.generative.context.latest_messages);
-    const toolTuning: AgentToolTuning = { ...DEFAULT_AGENT_TOOL_TUNING, ...dependencies.tuning.tools };
-    this.clientTools = new ClientToolCalls(
-      async (message) => {
-        if (!this.connection) throw new Error('the agent is not in the room');
-        await this.connection.sendData(JSON.stringify(message), { topic: TOOL_CALL_TOPIC, reliable: true, destinationIdentities: [spec.humanIdentity] });
-      },
-      { ackMs: toolTuning.clientAckTimeoutMs, resultMs: toolTuning.clientResultTimeoutMs },
-      this.logger,
-    );
-    this.toolRunner = new AgentToolRunner({
-      clientCalls: this.clientTools,
-      addressPolicy: dependencies.toolAddressPolicy ?? { allowLoopback: false, allowPrivateNetworks: false },
-      tuning: toolTuning,
+    this.tools = sessionTools({
+      send: (message) => this.send(TOOL_CALL_TOPIC, message, [spec.humanIdentity]),
+      tuning: dependencies.tuning.tools,
+      addressPolicy: dependencies.toolAddressPolicy,
       logger: this.logger,
     });
-    this.preparer = new AnswerPreparer((text, signal) =>
-      streamAnswer(dependencies.chat, {
-        principal: spec.principal,
-        model: this.config.generative.llm.id,
-        messages: [...this.conversation.messages(buildSystemPrompt(this.config.generative)), { role: 'user', content: text }],
-        metadata: { realtime_session: this.sessionId, prepared: true },
-        signal,
-      }),
-    );
-    this.presence = new HumanPresence({ joinTimeoutMs: dependencies.tuning.humanJoinTimeoutMs, leftGraceMs: dependencies.tuning.humanLeftGraceMs }, (detail) =>
-      this.stopByItself('human_left', detail),
-    );
-    this.conversationTime = new ConversationTime(dependencies.conversation, spec.principal, this.sessionId, {
-      checkMs: dependencies.tuning.conversationCheckMs ?? 2000,
-      exceeded: (message) => {
-        this.sendError('The usage limit (conversational_seconds) is reached: the session ends.');
-        this.stopByItself('usage_limit_exceeded', message);
-      },
+    this.watch = new SessionWatch({
+      spec,
+      tuning: dependencies.tuning,
+      conversation: dependencies.conversation,
       logger: this.logger,
-    });
-    this.countdown = new SessionCountdown({
       tick: (seconds) => this.publisher?.setRemainingSeconds(seconds),
-      expired: () => this.stopByItself('time_limit_exceeded', 'the session time limit was reached'),
+      tell: (message) => this.sendError(message),
+      end: (reason, detail) => this.stopByItself(reason, detail),
     });
   }
 
   /** Joins the room and publishes the agent's track; the pipeline warms up in the background. */
   async start(): Promise<void> {
     const { transport, tuning } = this.dependencies;
-    const room = this.sessionId;
     const remaining = this.config.general.time_limit_s;
-    await transport.ensureRoom({ room, metadata: JSON.stringify({ session: room }) });
+    await transport.ensureRoom({ room: this.sessionId, metadata: JSON.stringify({ session: this.sessionId }) });
     this.connection = await transport.join({
-      room,
+      room: this.sessionId,
       identity: AGENT_IDENTITY,
       name: AGENT_IDENTITY,
       metadata: agentMetadata('warmup', remaining),
@@ -194,375 +83,127 @@ export class VoiceAgent implements AgentSessionHandle {
     try {
       this.publisher = new AgentStatePublisher(this.connection, this.logger, { state: 'warmup', remainingSeconds: remaining });
       this.output = await this.connection.publishAudio({ name: 'agent_voice', sampleRate: tuning.outputSampleRate });
-      this.speaker = new AgentSpeaker(this.dependencies.speech.tts, this.output, tuning.outputSampleRate, this.logger);
-      this.unsubscribe.push(
-        this.connection.on('participantJoined', (participant) => this.participantJoined(participant)),
-        this.connection.on('participantLeft', (participant) => this.participantLeft(participant)),
-        this.connection.on('audioTrack', (track) => this.audioTrack(track)),
-        this.connection.on('data', (data) => this.data(data)),
-        this.connection.onTextStream(CHAT_STREAM_TOPIC, (stream) => void this.chatStream(stream)),
-        this.connection.on('disconnected', (reason) => {
-          if (!this.stopping) this.stopByItself('failed', `the agent was disconnected from the room (${reason})`);
-        }),
-      );
-      this.countdown.start(remaining);
-      this.conversationTime.start();
-      this.ready = this.warmUp().catch((error: unknown) => {
-        this.logger.error({ err: error }, 'the agent pipeline did not start');
-        this.sendError('The agent could not start and has to stop.');
-        this.stopByItself('failed', error instanceof Error ? error.message : String(error));
-      });
-      for (const track of this.connection.audioTracks()) this.audioTrack(track);
+      const pipeline = this.createPipeline();
+      this.pipeline = pipeline;
+      this.listenToRoom(pipeline);
       const human = this.connection.participants().find((participant) => participant.identity === this.spec.humanIdentity);
+      this.watch.start(remaining, human !== undefined);
+      void this.warmUp(pipeline);
+      for (const track of this.connection.audioTracks()) this.audioTrack(track);
       if (human) this.participantJoined(human);
-      else this.presence.expectJoin();
     } catch (error) {
-      this.countdown.stop();
+      void this.watch.finish('failed');
       await this.connection.leave().catch(() => undefined);
       throw error;
     }
   }
 
   async speak(text: string): Promise<void> {
-    if (this.stopping) throw new Error(`the agent of session ${this.sessionId} has stopped`);
-    this.enqueue({ kind: 'say', text, receivedAtClock: performance.now() });
+    if (this.stopping || !this.pipeline) throw new Error(`the agent of session ${this.sessionId} has stopped`);
+    this.pipeline.say(text);
   }
 
   update(config: RealtimeSessionConfig): void {
     this.config = config;
-    this.countdown.setLimit(config.general.time_limit_s);
+    this.watch.setLimit(config.general.time_limit_s);
   }
 
   stop(reason: AgentStopReason = 'ended'): Promise<void> {
     return this.shutdown(reason);
   }
 
-  /** Loads the VAD and the STT engine and starts the voice's engine, then listens. */
-  private async warmUp(): Promise<void> {
-    const [engines] = await Promise.all([
-      loadListeningEngines(this.dependencies.speech, this.logger),
-      this.config.output.speech_synthesis_enabled ? this.warmVoice() : undefined,
-    ]);
-    this.vad = engines.vad;
-    this.stt = engines.stt;
-    this.sttUnavailableReason = engines.sttUnavailableReason;
-    if (this.stopping) return;
-    if (this.pendingTrack) this.audioTrack(this.pendingTrack);
-    this.publisher.setState('listening');
+  private createPipeline(): VoicePipeline {
+    const { dependencies, spec } = this;
+    return new VoicePipeline(
+      {
+        sessionId: this.sessionId,
+        principal: spec.principal,
+        config: () => this.config,
+        speech: dependencies.speech,
+        chat: dependencies.chat,
+        voices: dependencies.voices,
+        tools: this.tools,
+        turnDetection: dependencies.tuning.turnDetection,
+        commit: (message) => {
+          this.commits = this.commits
+            .then(() => this.events.messageCommitted(message))
+            .catch((error: unknown) => this.logger.error({ err: error, role: message.role }, 'committing a message failed'));
+        },
+        logger: this.logger,
+      },
+      {
+        connection: this.connection,
+        output: this.output,
+        outputSampleRate: dependencies.tuning.outputSampleRate,
+        humanIdentity: spec.humanIdentity,
+        states: this.publisher,
+        tell: (message) => this.sendError(message),
+        ended: (reason, detail) => this.stopByItself(reason, detail),
+        measured: (metrics) => {
+          dependencies.onTurnMetrics?.(metrics);
+          this.send(TURN_METRICS_TOPIC, wireTurnMetrics(metrics), [spec.humanIdentity]).catch((error: unknown) =>
+            this.logger.debug({ err: error }, 'the turn metrics were not sent'),
+          );
+        },
+      },
+    );
   }
 
-  private async warmVoice(): Promise<void> {
+  private listenToRoom(pipeline: VoicePipeline): void {
+    this.unsubscribe.push(
+      this.connection.on('participantJoined', (participant) => this.participantJoined(participant)),
+      this.connection.on('participantLeft', (participant) => this.participantLeft(participant)),
+      this.connection.on('audioTrack', (track) => this.audioTrack(track)),
+      this.connection.on('disconnected', (reason) => {
+        if (!this.stopping) this.stopByItself('failed', `the agent was disconnected from the room (${reason})`);
+      }),
+      readRoomInput(this.connection, this.spec.humanIdentity, {
+        live: () => !this.stopping && !this.publisher.terminal,
+        typed: (text) => pipeline.typed(text),
+        toolCall: (message) => this.tools.clientCalls.receive(message),
+        refused: (message) => this.sendError(message),
+      }),
+    );
+  }
+
+  /** Loads the listening engines and the voice, then listens; an agent that cannot start stops. */
+  private async warmUp(pipeline: VoicePipeline): Promise<void> {
     try {
-      const voice = await this.sessionVoice();
-      await this.dependencies.speech.tts.engine(voice.selection.service ?? 'flite')?.warmUp?.();
+      await pipeline.warmUp();
+      if (!this.stopping) this.publisher.setState('listening');
     } catch (error) {
-      this.logger.warn({ err: error }, 'the TTS engine did not warm up');
+      this.logger.error({ err: error }, 'the agent pipeline did not start');
+      this.sendError('The agent could not start and has to stop.');
+      this.stopByItself('failed', error instanceof Error ? error.message : String(error));
     }
-  }
-
-  private sessionVoice(): Promise<SessionVoice> {
-    const generative = this.config.generative;
-    const key = generative.voice_override?.id ?? generative.persona?.voice ?? '';
-    if (this.voice?.key !== key) {
-      this.voice = { key, voice: resolveSessionVoice(generative, this.spec.principal, this.dependencies.voices, this.logger) };
-    }
-    return this.voice.voice;
   }
 
   private participantJoined(participant: RoomParticipant): void {
     if (participant.identity !== this.spec.humanIdentity || this.stopping) return;
-    this.presence.joined();
-    this.conversationTime.joined();
+    this.watch.joined();
     if (this.humanSeen) return;
     this.humanSeen = true;
     const answerMessage = this.config.output.answer_message;
-    if (answerMessage) {
-      this.queue.unshift({ kind: 'say', text: answerMessage, receivedAtClock: performance.now() });
-      void this.drive();
-    }
+    if (answerMessage) this.pipeline?.say(answerMessage, true);
   }
 
   private participantLeft(participant: RoomParticipant): void {
     if (participant.identity !== this.spec.humanIdentity || this.stopping) return;
-    this.presence.left();
-    this.conversationTime.left();
+    this.watch.left();
   }
 
   private audioTrack(track: RemoteAudioTrack): void {
-    if (track.participant.identity !== this.spec.humanIdentity || this.stopping) return;
-    if (!this.vad) {
-      // The pipeline is still warming up (or has no VAD): attach when it can.
-      this.pendingTrack = track;
-      return;
-    }
-    this.pendingTrack = undefined;
-    this.listener?.close();
-    if (!this.stt) {
-      this.sendError(
-        `Speech input needs a speech-to-text provider, and none is available on this server (${this.sttUnavailableReason}). Type your messages instead.`,
-      );
-    }
-    const listener = new HumanListener({
-      track,
-      vad: this.vad,
-      stt: this.stt,
-      turnDetection: this.turnDetection(),
-      logger: this.logger,
-      callbacks: {
-        speechStarted: (startedAt) => this.speechStarted(track, startedAt),
-        // Barge-in as soon as speech is likely: the agent's voice stops before the speech is confirmed.
-        speechLikely: () => {
-          if (this.current && this.config.input.interruptable && !this.stopping) this.interrupt('the human started speaking');
-        },
-        failed: (error) => {
-          this.logger.warn({ err: error }, 'speech recognition failed');
-          this.sendError(`Speech recognition failed: ${error.message}`);
-        },
-      },
-    });
-    this.listener = listener;
-    void listener.run();
+    if (track.participant.identity === this.spec.humanIdentity && !this.stopping) this.pipeline?.listen(track);
   }
 
-  /** Barge-in and the listening policy: whether and how to take an utterance that just started. */
-  private speechStarted(track: RemoteAudioTrack, startedAt: Date): UtteranceHandler | undefined {
-    if (this.stopping || this.publisher.terminal) return undefined;
-    if (this.current) {
-      if (this.config.input.interruptable) this.interrupt('the human spoke');
-      else if (!this.config.input.parallel_listening) return undefined;
-    }
-    const transcript = new UtteranceTranscript(
-      this.connection,
-      { agent: false, speaker: track.participant.identity, trackSid: track.trackSid, createdAt: startedAt },
-      this.logger,
-    );
-    let discarded = 0;
-    // The segment's final may read other words than the decoder's early ones: the answer to those is thrown away.
-    const prepare = (text: string) => {
-      if (this.prepareAnswer(text)) discarded += 1;
-    };
-    return {
-      interim: (text) => void transcript.update(text),
-      pausing: prepare,
-      paused: (pause) => prepare(pause.text),
-      resumed: () => {
-        if (this.preparer.discard()) discarded += 1;
-      },
-      finished: (utterance) => this.heard(utterance, transcript, discarded),
-    };
-  }
-
-  /** The session's turn detection: its config (`input.turn_detection`) over the server's defaults. */
-  private turnDetection(): TurnDetectionOptions {
-    const base = this.dependencies.tuning.turnDetection;
-    const configured = this.config.input.turn_detection;
-    if (!configured) return base;
-    return {
-      ...base,
-      mode: configured.mode,
-      silenceMs: configured.silence_ms,
-      minWaitMs: configured.min_wait_ms,
-      maxWaitMs: configured.max_wait_ms,
-      preemptive: configured.preemptive,
-    };
-  }
-
-  /**
-   * At a pause (adaptive): asks the model now with the words so far, to play the answer the moment the turn
-   * ends. Not while a turn runs or waits (the conversation would differ), and never with tools (their calls
-   * act on the world before the turn is confirmed). Whether an answer prepared for other words was thrown away.
-   */
-  private prepareAnswer(text: string): boolean {
-    const settings = this.turnDetection();
-    if (!settings.preemptive || settings.mode !== 'adaptive' || text === '') return false;
-    if (this.stopping || this.publisher.terminal || this.current || this.queue.length > 0) return false;
-    if (this.config.generative.tool_definitions.length > 0) return false;
-    if (this.preparer.holds(text, this.conversation.version)) return false;
-    return this.preparer.prepare(text, this.conversation.version);
-  }
-
-  private heard(utterance: HeardUtterance, transcript: UtteranceTranscript, discardedAnswers: number): void {
-    const idle = !this.current && this.queue.length === 0;
-    const prepared = utterance.text && idle ? this.preparer.take(utterance.text, this.conversation.version) : undefined;
-    if (!prepared && this.preparer.discard()) discardedAnswers += 1;
-    if (!utterance.text) {
-      if (transcript.started) void transcript.finish('', utterance.endedAt);
-      return;
-    }
-    void transcript.finish(utterance.text, utterance.endedAt);
-    if (this.stopping || this.publisher.terminal) {
-      prepared?.controller.abort();
-      return;
-    }
-    this.enqueue({
-      ...(prepared ? { prepared } : {}),
-      discardedAnswers,
-      kind: 'user',
-      source: 'voice',
-      text: utterance.text,
-      startedAt: utterance.startedAt,
-      endedAt: utterance.endedAt,
-      endedAtClock: utterance.speechEndedAt,
-      endOfSpeechDecisionMs: utterance.endOfSpeechDecisionMs,
-      sttFinalMs: utterance.sttFinalMs,
-      ...(utterance.endOfTurn ? { endOfTurn: utterance.endOfTurn } : {}),
-    });
-  }
-
-  private data(data: ReceivedData): void {
-    if (data.from !== this.spec.humanIdentity || this.stopping || this.publisher.terminal) return;
-    const packet = parseDataPacket(data.topic, new TextDecoder().decode(data.payload));
-    if (packet?.topic === TOOL_CALL_TOPIC) {
-      this.clientTools.receive(packet.payload);
-      return;
-    }
-    if (packet?.topic !== CHAT_INPUT_TOPIC) return;
-    this.typed(packet.payload.text);
-  }
-
-  /** A LiveKit chat message (`lk.chat` text stream, as LiveKit's components send it): a typed turn. */
-  private async chatStream(stream: IncomingTextStream): Promise<void> {
-    if (stream.from !== this.spec.humanIdentity) return;
-    let text = '';
-    for await (const chunk of stream) {
-      text += chunk;
-      // Longer than a typed turn may be: the rest is not read, the message is refused.
-      if (text.length > MAX_TYPED_CHARACTERS) {
-        this.sendError(`A typed message may be at most ${MAX_TYPED_CHARACTERS} characters.`);
-        return;
-      }
-    }
-    if (text.trim() === '' || this.stopping || this.publisher.terminal) return;
-    this.typed(text.trim());
-  }
-
-  /**
-   * A typed turn: it comes back to every client as the human's final transcription (the connector's
-   * `transcriptions`, LiveKit components, `message` topic readers), then the agent answers it.
-   */
-  private typed(text: string): void {
-    const now = new Date();
-    void new UtteranceTranscript(this.connection, { agent: false, speaker: this.spec.humanIdentity, createdAt: now }, this.logger).finish(text, now);
-    if (this.current && this.config.input.interruptable) this.interrupt('the human typed a message');
-    this.enqueue({ kind: 'user', source: 'text', text, startedAt: now, endedAt: now, endedAtClock: performance.now() });
-  }
-
-  private enqueue(turn: PendingTurn): void {
-    this.queue.push(turn);
-    void this.drive();
-  }
-
-  private interrupt(reason: string): void {
-    if (this.current && !this.current.signal.aborted) this.current.abort(new DOMException(reason, 'AbortError'));
-  }
-
-  /** Runs queued turns one at a time. */
-  private async drive(): Promise<void> {
-    if (this.driving) return;
-    this.driving = true;
-    try {
-      await this.ready;
-      while (!this.stopping && this.queue.length > 0) await this.runNext(this.queue.shift()!);
-    } catch (error) {
-      this.logger.error({ err: error }, 'the agent failed');
-      this.sendError('The agent failed and has to stop.');
-      this.stopByItself('failed', error instanceof Error ? error.message : String(error));
-    } finally {
-      this.driving = false;
-    }
-    if (!this.stopping && this.queue.length > 0) void this.drive();
-  }
-
-  private async runNext(turn: PendingTurn): Promise<void> {
-    const controller = new AbortController();
-    this.current = controller;
-    // A prepared answer is aborted with its turn (barge-in, stop).
-    const prepared = turn.kind === 'user' ? turn.prepared : undefined;
-    if (prepared) controller.signal.addEventListener('abort', () => prepared.controller.abort(controller.signal.reason), { once: true });
-    const index = this.turns++;
-    try {
-      // The turn runs inside its trace span, so the LLM gateway's span is the span's child.
-      const outcome = await traceTurn(turn, { sessionId: this.sessionId, index }, controller.signal, () =>
-        runTurn(
-          {
-            sessionId: this.sessionId,
-            principal: this.spec.principal,
-            config: this.config,
-            chat: this.dependencies.chat,
-            connection: this.connection,
-            audioTrackSid: this.output.trackSid,
-            speaker: this.speaker,
-            publisher: this.publisher,
-            conversation: this.conversation,
-            voice: () => this.sessionVoice(),
-            commit: (message) => this.commit(message),
-            recordSpeech: (voice, seconds) => this.recordSpeech(voice, seconds),
-            speechBudget: () => speechBudgetRefusal(this.dependencies.voices, this.spec.principal),
-            tools: this.toolRunner,
-            logger: this.logger,
-          },
-          turn,
-          index,
-          controller.signal,
-        ),
-      );
-      this.logger.debug({ ...outcome.metrics }, 'agent turn');
-      this.dependencies.onTurnMetrics?.(outcome.metrics);
-      this.reportTurn(outcome.metrics);
-      if (outcome.type === 'usage_limit_exceeded') {
-        this.sendError(`Usage limit reached: ${outcome.message}`);
-        this.stopByItself('usage_limit_exceeded', outcome.message);
-      } else if (outcome.type === 'failed') {
-        this.logger.warn({ reason: outcome.message, turn: index }, 'agent turn failed');
-        this.sendError(outcome.message);
-      }
-    } finally {
-      controller.abort();
-      this.current = undefined;
-      if (!this.stopping && this.queue.length === 0) this.publisher.setState('listening');
-    }
-  }
-
-  /** Tells the human's app the turn's timings (`turn_metrics` topic). */
-  private reportTurn(metrics: TurnMetrics): void {
-    const wire: AgentTurnMetrics = {
-      turn: metrics.turn,
-      source: metrics.source,
-      interrupted: metrics.interrupted,
-      ...(metrics.endOfSpeechDecisionMs !== undefined ? { end_of_speech_decision_ms: Math.round(metrics.endOfSpeechDecisionMs) } : {}),
-      ...(metrics.sttFinalMs !== undefined ? { stt_final_ms: Math.round(metrics.sttFinalMs) } : {}),
-      ...(metrics.llmFirstTokenMs !== undefined ? { llm_first_token_ms: Math.round(metrics.llmFirstTokenMs) } : {}),
-      ...(metrics.ttsFirstAudioMs !== undefined ? { tts_first_audio_ms: Math.round(metrics.ttsFirstAudioMs) } : {}),
-      ...(metrics.responseMs !== undefined ? { response_ms: Math.round(metrics.responseMs) } : {}),
-      ...(metrics.preparedAnswer !== undefined ? { prepared_answer: metrics.preparedAnswer } : {}),
-      ...(metrics.discardedAnswers !== undefined ? { discarded_answers: metrics.discardedAnswers } : {}),
-      ...(metrics.endOfTurn
-        ? { end_of_turn: { reason: metrics.endOfTurn.reason, probability: metrics.endOfTurn.probability, wait_ms: Math.round(metrics.endOfTurn.waitMs) } }
-        : {}),
-    };
-    this.connection
-      .sendData(JSON.stringify(wire), { topic: TURN_METRICS_TOPIC, reliable: true, destinationIdentities: [this.spec.humanIdentity] })
-      .catch((error: unknown) => this.logger.debug({ err: error }, 'the turn metrics were not sent'));
-  }
-
-  private commit(message: ContextMessageCreateParams): void {
-    this.commits = this.commits
-      .then(() => this.events.messageCommitted(message))
-      .catch((error: unknown) => this.logger.error({ err: error, role: message.role }, 'committing a message failed'));
-  }
-
-  private recordSpeech(voice: SessionVoice, seconds: number): void {
-    const voices = this.dependencies.voices;
-    if (!voices?.recordUsage) return;
-    const metadata = { voice: voice.id, source: 'realtime', session: this.sessionId };
-    voices.recordUsage(this.spec.principal, seconds, metadata).catch((error: unknown) => this.logger.error({ err: error }, 'recording speech usage failed'));
+  private send(topic: string, message: unknown, to?: string[]): Promise<void> {
+    if (!this.connection) return Promise.reject(new Error('the agent is not in the room'));
+    return this.connection.sendData(JSON.stringify(message), { topic, reliable: true, ...(to ? { destinationIdentities: to } : {}) });
   }
 
   private sendError(message: string): void {
     if (!this.connection) return;
-    this.connection.sendData(JSON.stringify({ message }), { topic: ERROR_TOPIC, reliable: true }).catch((error: unknown) => {
-      this.logger.debug({ err: error }, 'could not send an error message');
-    });
+    this.send(ERROR_TOPIC, { message }).catch((error: unknown) => this.logger.debug({ err: error }, 'could not send an error message'));
   }
 
   /** Stops because of something that happened in the session, and tells the session service. */
@@ -588,13 +229,8 @@ export class VoiceAgent implements AgentSessionHandle {
     this.stopping ??= (async () => {
       this.logger.debug({ reason }, 'stopping the agent');
       // The human's seconds stop counting now; they are recorded (once) before the agent has stopped.
-      const recording = this.conversationTime.finish(reason);
-      this.countdown.stop();
-      this.presence.stop();
-      this.queue.length = 0;
-      this.preparer.discard();
-      this.interrupt('the agent stopped');
-      this.listener?.close();
+      const recording = this.watch.finish(reason);
+      this.pipeline?.close('the agent stopped');
       for (const unsubscribe of this.unsubscribe) unsubscribe();
       if (!this.connection) return recording;
       await this.publisher?.settled();

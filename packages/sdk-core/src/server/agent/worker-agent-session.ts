@@ -13,9 +13,7 @@ import {
 } from '../engines/media/index.js';
 import type { AgentSessionEvents, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
 import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
-import { ConversationTime } from './conversation-time.js';
-import { HumanPresence } from './human-presence.js';
-import { SessionCountdown } from './session-countdown.js';
+import { SessionWatch } from './session-watch.js';
 
 /** The RPC method a worker's agent may register to honour `POST /v1/realtime/{session}/speak`. */
 export const SPEAK_RPC_METHOD = 'palaver.speak';
@@ -62,9 +60,7 @@ export class WorkerAgentSession {
   private stopping: Promise<void> | undefined;
   private commits: Promise<void> = Promise.resolve();
   private readonly unsubscribe: Array<() => void> = [];
-  private readonly presence: HumanPresence;
-  private readonly countdown: SessionCountdown;
-  private readonly conversationTime: ConversationTime;
+  private readonly watch: SessionWatch;
   private readonly logger: Logger;
   private agentJoined: (() => void) | undefined;
 
@@ -75,21 +71,13 @@ export class WorkerAgentSession {
     private readonly dependencies: WorkerAgentDependencies,
   ) {
     this.logger = dependencies.logger.child({ session: spec.session.id, agentName: worker.agentName });
-    const { tuning } = dependencies;
-    this.presence = new HumanPresence({ joinTimeoutMs: tuning.humanJoinTimeoutMs, leftGraceMs: tuning.humanLeftGraceMs }, (detail) =>
-      this.stopByItself('human_left', detail),
-    );
-    this.countdown = new SessionCountdown({
-      tick: () => undefined,
-      expired: () => this.stopByItself('time_limit_exceeded', 'the session time limit was reached'),
-    });
-    this.conversationTime = new ConversationTime(dependencies.conversation, spec.principal, this.sessionId, {
-      checkMs: tuning.conversationCheckMs ?? 2000,
-      exceeded: (message) => {
-        this.sendError('The usage limit (conversational_seconds) is reached: the session ends.');
-        this.stopByItself('usage_limit_exceeded', message);
-      },
+    this.watch = new SessionWatch({
+      spec,
+      tuning: dependencies.tuning,
+      conversation: dependencies.conversation,
       logger: this.logger,
+      tell: (message) => this.sendError(message),
+      end: (reason, detail) => this.stopByItself(reason, detail),
     });
   }
 
@@ -131,9 +119,8 @@ export class WorkerAgentSession {
       await this.shutdown('failed');
       throw error;
     }
-    this.countdown.start(this.spec.session.config.general.time_limit_s);
-    this.conversationTime.start();
-    if (!observer.participants().some((participant) => participant.identity === this.spec.humanIdentity)) this.presence.expectJoin();
+    const humanInRoom = observer.participants().some((participant) => participant.identity === this.spec.humanIdentity);
+    this.watch.start(this.spec.session.config.general.time_limit_s, humanInRoom);
   }
 
   /** Asks the worker's agent to say `text` (it must register the `palaver.speak` RPC method). */
@@ -152,7 +139,7 @@ export class WorkerAgentSession {
   }
 
   update(config: RealtimeSessionConfig): void {
-    this.countdown.setLimit(config.general.time_limit_s);
+    this.watch.setLimit(config.general.time_limit_s);
   }
 
   stop(reason: AgentStopReason = 'ended'): Promise<void> {
@@ -162,8 +149,7 @@ export class WorkerAgentSession {
   private participantJoined(participant: RoomParticipant): void {
     if (participant.identity === this.spec.humanIdentity) {
       if (this.stopping) return;
-      this.presence.joined();
-      this.conversationTime.joined();
+      this.watch.joined();
       return;
     }
     if (this.agentIdentity || participant.kind !== 'agent') return;
@@ -176,8 +162,7 @@ export class WorkerAgentSession {
 
   private participantLeft(participant: RoomParticipant): void {
     if (participant.identity === this.spec.humanIdentity) {
-      this.presence.left();
-      this.conversationTime.left();
+      this.watch.left();
     } else if (participant.identity === this.agentIdentity) this.stopByItself('ended', `the agent of worker '${this.worker.agentName}' left the room`);
   }
 
@@ -217,9 +202,7 @@ export class WorkerAgentSession {
    */
   private shutdown(reason: AgentStopReason): Promise<void> {
     this.stopping ??= (async () => {
-      const recording = this.conversationTime.finish(reason);
-      this.countdown.stop();
-      this.presence.stop();
+      const recording = this.watch.finish(reason);
       const observer = this.observer;
       const agentIdentity = this.agentIdentity;
       const agentHere = () => agentIdentity !== undefined && observer?.participants().some((participant) => participant.identity === agentIdentity);

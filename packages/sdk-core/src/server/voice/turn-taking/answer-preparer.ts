@@ -1,12 +1,18 @@
 import type { Answer } from '../answering/answer-stream.js';
 import { transcriptWords } from './transcript-words.js';
 
+/**
+ * What an answer was asked on: the built-in agent's conversation counter, or a graph context's fingerprint.
+ * An answer is played only on the version it was asked at.
+ */
+export type ConversationVersion = number | string;
+
 /** An answer asked for at a pause of the human, before their turn was confirmed over. */
 export interface PreparedAnswer {
   /** The words it answers. */
   text: string;
   /** The conversation's version it was asked at. */
-  version: number;
+  version: ConversationVersion;
   answer: Answer;
   /** Aborts the model call (a discarded answer's tokens so far are still metered by the gateway). */
   controller: AbortController;
@@ -52,7 +58,7 @@ export class AnswerPreparer {
   constructor(private readonly ask: (text: string, signal: AbortSignal) => Answer) {}
 
   /** Asks for an answer to `text`; whether an answer held for other words was thrown away for it. */
-  prepare(text: string, version: number): boolean {
+  prepare(text: string, version: ConversationVersion): boolean {
     const replaced = this.discard();
     const controller = new AbortController();
     const answer = this.ask(text, controller.signal);
@@ -63,7 +69,7 @@ export class AnswerPreparer {
   }
 
   /** Whether the answer held answers `text` at `version` already (see {@link answersTheSame}). */
-  holds(text: string, version: number): boolean {
+  holds(text: string, version: ConversationVersion): boolean {
     return this.held !== undefined && this.held.version === version && answersTheSame(this.held.text, text);
   }
 
@@ -78,7 +84,7 @@ export class AnswerPreparer {
   }
 
   /** The prepared answer when it answers `text` at `version`; otherwise it is discarded and undefined comes back. */
-  take(text: string, version: number): PreparedAnswer | undefined {
+  take(text: string, version: ConversationVersion): PreparedAnswer | undefined {
     const held = this.held;
     if (!held) return undefined;
     if (held.version !== version || !answersTheSame(held.text, text)) {

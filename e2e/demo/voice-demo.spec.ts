@@ -91,7 +91,7 @@ test('the demo walks through a call: pickers, greeting, a typed turn, mute, devi
   await expect(transcript.locator('li.agent').nth(1)).toContainText(/typed question/i, { timeout: 20_000 });
   await page.screenshot({ path: shots('03-typed-turn'), fullPage: true });
 
-  // Mute, and a live microphone switch (Chromium's fake device) without leaving the call.
+  // Microphone off, and a live microphone switch (Chromium's fake device) without leaving the call.
   await page.getByTestId('microphone').click();
   await expect(page.getByTestId('muted')).toBeVisible();
   await expect(page.getByTestId('microphone')).toHaveAttribute('aria-pressed', 'true');
@@ -116,6 +116,59 @@ test('the demo walks through a call: pickers, greeting, a typed turn, mute, devi
   await expect(transcript.locator('li[data-final="false"]')).toHaveCount(0);
   await expect(page.getByTestId('call')).toHaveText('Call again');
   await page.screenshot({ path: shots('05-ended'), fullPage: true });
+});
+
+test('text and voice in one call: start text only, the microphone on and off mid-call, the agent silenced while its answers keep coming as text', async ({
+  platform,
+  quietBrowser,
+}) => {
+  const page = await openDemo(quietBrowser, platform.demo.url);
+  await page.getByTestId('start-microphone').uncheck();
+  await page.screenshot({ path: shots('10-text-only-before-the-call'), fullPage: true });
+  await startCall(page);
+  const transcript = page.getByTestId('transcript');
+  await expect(transcript).toContainText('I am the Palaver demo agent', { timeout: 20_000 });
+  // Text only: nothing was published.
+  await expect(page.getByTestId('muted')).toBeVisible();
+  await expect(page.getByTestId('microphone')).toHaveText('Microphone on');
+  const publishedMicrophones = async () => {
+    const [session] = (
+      await platform.server.services.realtime.list({ project: platform.server.project, kind: 'key', human: null, credentialId: 'e2e' }, {})
+    ).values.filter((candidate) => candidate.state === 'in_progress');
+    const room = platform.server.services.media.endpoint?.rooms.get(session!.id);
+    return (
+      room
+        ?.list()
+        .filter((member) => member.state.identity !== 'agent')
+        .flatMap((member) => [...member.state.tracks.values()].map((track) => track.info.muted)) ?? []
+    );
+  };
+  expect(await publishedMicrophones()).toEqual([]);
+
+  // The microphone on mid-call: published and unmuted; off again: muted.
+  await page.getByTestId('microphone').click();
+  await expect(page.getByTestId('muted')).toHaveCount(0);
+  await expect(page.getByTestId('microphone')).toHaveText('Microphone off');
+  await expect.poll(publishedMicrophones).toEqual([false]);
+  await page.getByTestId('microphone').click();
+  await expect(page.getByTestId('muted')).toBeVisible();
+  await expect.poll(publishedMicrophones).toEqual([true]);
+
+  // The agent silenced: its audio element is muted, and a typed question is still answered, in text.
+  await page.getByTestId('agent-speech').click();
+  await expect(page.getByTestId('agent-silenced')).toBeVisible();
+  await expect(page.getByTestId('agent-speech')).toHaveAttribute('aria-pressed', 'true');
+  const agentAudioMuted = () => page.evaluate(() => [...document.querySelectorAll('audio')].map((element) => element.muted));
+  await expect.poll(agentAudioMuted).toEqual([true]);
+  await page.getByTestId('chat-input').fill('what is a silent question');
+  await page.getByTestId('chat-input').press('Enter');
+  await expect(transcript.locator('li.agent')).toHaveCount(2, { timeout: 20_000 });
+  await expect(transcript.locator('li.agent').nth(1)).toContainText(/silent question/i, { timeout: 20_000 });
+  await page.screenshot({ path: shots('11-agent-silenced-text-answers'), fullPage: true });
+  await page.getByTestId('agent-speech').click();
+  await expect(page.getByTestId('agent-silenced')).toHaveCount(0);
+  await expect.poll(agentAudioMuted).toEqual([false]);
+  await page.getByTestId('hang-up').click();
 });
 
 test('a long conversation on a 1280x800 screen: the transcript scrolls in its own area, the message box and the newest line stay in view; a cut answer is marked interrupted', async ({

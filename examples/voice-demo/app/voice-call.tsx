@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'react';
-import { useVoiceAgent } from '@palaver/sdk-react';
+import { useVoiceAgent, VoiceAgentProvider } from '@palaver/sdk-react';
 import type { RealtimeSessionConfigCreate } from '@palaver/sdk-core';
 import { AgentVisual } from './agent-visual.js';
 import { CallSettings, type CallChoices } from './call-settings.js';
 import { DeviceControls } from './device-controls.js';
 import { loadCatalog, type Catalog } from './platform-catalog.js';
 import { fetchSessionTicket, type SessionTicket } from './session-ticket.js';
-import { TimeLeft } from './time-left.js';
+import { TimeLeft, WARNING_SECONDS } from './time-left.js';
 import { Transcript } from './transcript.js';
 import { TurnTimings } from './turn-timings.js';
+import { StartWithMicrophone, VoiceControls, VoiceNotes } from './voice-controls.js';
 import { callWords, endWords, problemWords } from './words.js';
 
 /** Ten minutes, unless the page says otherwise (`?time_limit_s=90`). */
@@ -32,9 +33,13 @@ function sessionConfig(choices: CallChoices, suggestedLlm: string): RealtimeSess
   };
 }
 
-/** One call with the agent: pick who it is, call, talk or type, watch it listen and speak, hang up. */
+/**
+ * One call with the agent: pick who it is, call, talk or type (or both: the microphone and the agent's voice switch
+ * on and off during the call), watch it listen and speak, hang up. The small parts read their own slice of the
+ * session through `<VoiceAgentProvider>` and `useVoiceAgent(selector)`.
+ */
 export function VoiceCall({ platformUrl }: { platformUrl: string }) {
-  const agent = useVoiceAgent({ baseUrl: platformUrl });
+  const agent = useVoiceAgent({ baseUrl: platformUrl, remainingSecondsWarningAt: WARNING_SECONDS });
   const [ticket, setTicket] = useState<SessionTicket>();
   const [catalog, setCatalog] = useState<Catalog>();
   const [choices, setChoices] = useState<CallChoices>({ persona: '', voice: '', llm: '', worker: '' });
@@ -74,93 +79,92 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
   const shownProblem = problem ?? problemWords(agent.error);
 
   return (
-    <main className={live ? 'call live' : 'call'}>
-      <header>
-        <h1>Palaver</h1>
-        <p className="tagline">Talk to a voice agent running on this machine.</p>
-      </header>
+    <VoiceAgentProvider session={agent.session}>
+      <main className={live ? 'call live' : 'call'}>
+        <header>
+          <h1>Palaver</h1>
+          <p className="tagline">Talk to a voice agent running on this machine.</p>
+        </header>
 
-      <section className="stage" aria-label="The agent">
-        <AgentVisual session={agent.session} state={agent.agentState} live={connected} />
-        <p className="state" data-testid="connection-state" data-state={agent.connectionState} aria-live="polite">
-          {callWords(agent.connectionState, agent.agentState)}
-        </p>
-        {agent.agentState && (
-          <span hidden data-testid="agent-state">
-            {agent.agentState}
-          </span>
-        )}
-        <TimeLeft seconds={live ? agent.remainingSeconds : null} />
-        {live && !agent.microphoneEnabled && (
-          <p className="muted" data-testid="muted">
-            Your microphone is muted. Typing still works.
+        <section className="stage" aria-label="The agent">
+          <AgentVisual session={agent.session} state={agent.agentState} live={connected} />
+          <p className="state" data-testid="connection-state" data-state={agent.connectionState} aria-live="polite">
+            {callWords(agent.connectionState, agent.agentState)}
           </p>
-        )}
-        {!live && agent.ended && (
-          <p className="ended" data-testid="ended" data-reason={agent.ended.reason}>
-            {endWords(agent.ended)}
-          </p>
-        )}
-      </section>
+          {agent.agentState && (
+            <span hidden data-testid="agent-state">
+              {agent.agentState}
+            </span>
+          )}
+          <TimeLeft />
+          <VoiceNotes />
+          {!live && agent.ended && (
+            <p className="ended" data-testid="ended" data-reason={agent.ended.reason}>
+              {endWords(agent.ended)}
+            </p>
+          )}
+        </section>
 
-      <nav className="controls" aria-label="Call controls">
-        {!live ? (
-          <button className="primary" data-testid="call" onClick={() => void call()} disabled={!ticket}>
-            {agent.ended ? 'Call again' : 'Start a call'}
-          </button>
-        ) : (
-          <>
-            <button className="danger" data-testid="hang-up" onClick={() => void agent.disconnect()}>
-              Hang up
-            </button>
-            <button data-testid="microphone" aria-pressed={!agent.microphoneEnabled} onClick={() => void agent.setMicrophoneEnabled(!agent.microphoneEnabled)}>
-              {agent.microphoneEnabled ? 'Mute' : 'Unmute'}
-            </button>
-            {!agent.canPlayAudio && (
-              <button data-testid="enable-audio" onClick={() => void agent.startAudio()}>
-                Turn on sound
+        <nav className="controls" aria-label="Call controls">
+          {!live ? (
+            <>
+              <button className="primary" data-testid="call" onClick={() => void call()} disabled={!ticket}>
+                {agent.ended ? 'Call again' : 'Start a call'}
               </button>
-            )}
-          </>
+              <StartWithMicrophone />
+            </>
+          ) : (
+            <>
+              <button className="danger" data-testid="hang-up" onClick={() => void agent.disconnect()}>
+                Hang up
+              </button>
+              <VoiceControls />
+              {!agent.canPlayAudio && (
+                <button data-testid="enable-audio" onClick={() => void agent.startAudio()}>
+                  Turn on sound
+                </button>
+              )}
+            </>
+          )}
+        </nav>
+
+        {shownProblem && (
+          <p className="problem" role="alert" data-testid="problem">
+            {shownProblem}
+          </p>
         )}
-      </nav>
 
-      {shownProblem && (
-        <p className="problem" role="alert" data-testid="problem">
-          {shownProblem}
-        </p>
-      )}
+        <section className="conversation" aria-label="Conversation">
+          <Transcript transcriptions={agent.transcriptions} live={live} />
+          {live && (
+            <form
+              className="composer"
+              onSubmit={(event) => {
+                event.preventDefault();
+                void send();
+              }}
+            >
+              <input
+                data-testid="chat-input"
+                aria-label="Message to the agent"
+                value={typed}
+                onChange={(event) => setTyped(event.target.value)}
+                placeholder="Type a message"
+                disabled={!connected}
+              />
+              <button type="submit" disabled={!connected || typed.trim() === ''}>
+                Send
+              </button>
+            </form>
+          )}
+          <TurnTimings latencies={agent.turnLatencies} agentTurns={agent.agentTurns} />
+        </section>
 
-      <section className="conversation" aria-label="Conversation">
-        <Transcript transcriptions={agent.transcriptions} live={live} />
-        {live && (
-          <form
-            className="composer"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void send();
-            }}
-          >
-            <input
-              data-testid="chat-input"
-              aria-label="Message to the agent"
-              value={typed}
-              onChange={(event) => setTyped(event.target.value)}
-              placeholder="Type a message"
-              disabled={!connected}
-            />
-            <button type="submit" disabled={!connected || typed.trim() === ''}>
-              Send
-            </button>
-          </form>
-        )}
-        <TurnTimings latencies={agent.turnLatencies} agentTurns={agent.agentTurns} />
-      </section>
-
-      <aside className="setup">
-        <CallSettings catalog={catalog} choices={choices} onChange={setChoices} disabled={live} />
-        <DeviceControls session={agent.session} onProblem={setProblem} />
-      </aside>
-    </main>
+        <aside className="setup">
+          <CallSettings catalog={catalog} choices={choices} onChange={setChoices} disabled={live} />
+          <DeviceControls session={agent.session} onProblem={setProblem} />
+        </aside>
+      </main>
+    </VoiceAgentProvider>
   );
 }

@@ -44,15 +44,15 @@ export interface AppRunControls {
   /** False: show a button that calls `startAudio` (browsers that need a user gesture). */
   canPlayAudio: boolean;
   /** Connects; never rejects (a failure is in `error` and `ended`). */
-  connect(options: AppRunConnectOptions): Promise<void>;
-  disconnect(): Promise<void>;
+  connect: (options: AppRunConnectOptions) => Promise<void>;
+  disconnect: () => Promise<void>;
   /** Sets a property pad or fires a stateless one; rejects when the run refuses it. */
-  pushValue(node: string, pad: string, value?: unknown): Promise<void>;
-  getValue(node: string, pad: string): Promise<ClientPadValue>;
+  pushValue: (node: string, pad: string, value?: unknown) => Promise<void>;
+  getValue: (node: string, pad: string) => Promise<ClientPadValue>;
   /** Never rejects (a refused microphone is in `error`). */
-  setMicrophoneEnabled(enabled: boolean): Promise<void>;
-  startAudio(): Promise<void>;
-  getAudioLevels(): Record<AudioSource, number>;
+  setMicrophoneEnabled: (enabled: boolean) => Promise<void>;
+  startAudio: () => Promise<void>;
+  getAudioLevels: () => Record<AudioSource, number>;
 }
 
 const ignore = () => {};

@@ -35,6 +35,7 @@ export interface UseVoiceAgentOptions extends RealtimeSessionOptions {
   isEqual?: (a: unknown, b: unknown) => boolean;
 }
 
+/** The hook's view of a session; its functions are stable per session and may be selected and passed around unbound. */
 export interface VoiceAgent {
   /** The framework-free session behind the hook (events, advanced use). */
   session: RealtimeSession;
@@ -67,18 +68,18 @@ export interface VoiceAgent {
   /** False: show a button that calls `startAudio` (browsers that need a user gesture). */
   canPlayAudio: boolean;
   /** Connects; never rejects (a failure is in `error` and `ended`). */
-  connect(options: SDKConnectOptions): Promise<void>;
-  disconnect(): Promise<void>;
+  connect: (options: SDKConnectOptions) => Promise<void>;
+  disconnect: () => Promise<void>;
   /** Rejects when the agent is not in the room or the text is empty. */
-  sendChatMessage(params: SDKSendChatMessageParams): Promise<void>;
+  sendChatMessage: (params: SDKSendChatMessageParams) => Promise<void>;
   /** Never rejects (a refused microphone is in `error`). */
-  setMicrophoneEnabled(enabled: boolean): Promise<void>;
+  setMicrophoneEnabled: (enabled: boolean) => Promise<void>;
   /** Silences (true) or plays again (false) the agent's speech here; the agent keeps answering in text. */
-  setAgentSpeechMuted(muted: boolean): void;
-  startAudio(): Promise<void>;
+  setAgentSpeechMuted: (muted: boolean) => void;
+  startAudio: () => Promise<void>;
   /** Volumes (0..1) right now; call from an animation frame for visualizers. */
-  getAudioLevels(): Record<AudioSource, number>;
-  getFrequencyBands(source: AudioSource, count?: number): number[];
+  getAudioLevels: () => Record<AudioSource, number>;
+  getFrequencyBands: (source: AudioSource, count?: number) => number[];
 }
 
 const ignore = () => {};

@@ -2,6 +2,7 @@ import { analyticsRoutes } from './analytics.js';
 import { appRunRoutes } from './app-runs.js';
 import { appTemplateRoutes } from './app-templates.js';
 import { appRoutes } from './apps.js';
+import { audioRoutes } from './audio.js';
 import { chatRoutes } from './chat.js';
 import { contextRoutes } from './contexts.js';
 import { creditRoutes } from './credits.js';
@@ -11,6 +12,7 @@ import { modelRoutes } from './models.js';
 import { partnerRoutes } from './partner.js';
 import { personaRoutes } from './personas.js';
 import { realtimeRoutes } from './realtime.js';
+import { responseRoutes } from './responses.js';
 import { scenarioRoutes } from './scenarios.js';
 import { secretRoutes } from './secrets.js';
 import { subgraphRoutes } from './subgraphs.js';
@@ -25,6 +27,8 @@ export const routes = {
   credits: creditRoutes,
   chat: chatRoutes,
   models: modelRoutes,
+  audio: audioRoutes,
+  responses: responseRoutes,
   personas: personaRoutes,
   scenarios: scenarioRoutes,
   llms: llmRoutes,

@@ -12,9 +12,21 @@ const ALLOWED_EXTRAS = ['/openapi.json', '/docs', '/health', '/metrics', '/favic
 /**
  * Contract routes the spec does not list: Palaver extensions, each documented in the API reference and README.
  * OpenAI's model listing lets OpenAI clients (`openai.models.list()`) see the models chat completions takes; the
- * realtime agents list says which LiveKit Agents workers a session can choose.
+ * realtime agents list says which LiveKit Agents workers a session can choose; OpenAI's Responses API lets its clients
+ * (`openai.responses.*`) use the platform's LLMs (decision 0096).
  */
-const PALAVER_EXTENSIONS = ['GET /v1/models', 'GET /v1/models/{model}', 'GET /v1/realtime/agents'];
+const PALAVER_EXTENSIONS = [
+  'GET /v1/models',
+  'GET /v1/models/{model}',
+  'GET /v1/realtime/agents',
+  'POST /v1/responses',
+  'GET /v1/responses/{response_id}',
+  'DELETE /v1/responses/{response_id}',
+  'GET /v1/responses/{response_id}/input_items',
+  // OpenAI's audio endpoints over the platform's voices and STT engine (`openai.audio.speech`, `openai.audio.transcriptions`).
+  'POST /v1/audio/speech',
+  'POST /v1/audio/transcriptions',
+];
 
 function describeEndpoint(endpoint: SpecEndpoint): string {
   return `${endpoint.method} ${endpoint.path} [${endpoint.auth} from ${endpoint.authSource}] (spec line ${endpoint.line}, "${endpoint.section}")`;

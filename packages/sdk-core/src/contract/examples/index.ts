@@ -7,10 +7,12 @@ import { chatExamples } from './chat.js';
 import { contextExamples } from './contexts.js';
 import { creditExamples } from './credits.js';
 import { llmExamples } from './llms.js';
+import { audioExamples } from './audio.js';
 import { modelExamples } from './models.js';
 import { partnerExamples } from './partner.js';
 import { personaExamples } from './personas.js';
 import { realtimeExamples } from './realtime.js';
+import { responseExamples } from './responses.js';
 import type { AnyRouteExample, GroupExamples } from './route-example.js';
 import { scenarioExamples } from './scenarios.js';
 import { secretExamples } from './secrets.js';
@@ -32,6 +34,8 @@ export const routeExamples: { [G in RouteGroupName]: GroupExamples<Routes[G]> } 
   credits: creditExamples,
   chat: chatExamples,
   models: modelExamples,
+  audio: audioExamples,
+  responses: responseExamples,
   personas: personaExamples,
   scenarios: scenarioExamples,
   llms: llmExamples,

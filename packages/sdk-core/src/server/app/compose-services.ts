@@ -18,6 +18,8 @@ import { UsageTokenService } from '../domain/auth/usage-tokens.js';
 import { AdvancedMemory } from '../domain/contexts/memory/advanced-memory.js';
 import { createMemoryExtractor } from '../domain/contexts/memory/create-memory-extractor.js';
 import { ContextService } from '../domain/contexts/context-service.js';
+import { ResponseRepository } from '../domain/responses/response-repository.js';
+import { ResponsesService } from '../domain/responses/responses-service.js';
 import { CreditService } from '../domain/credits/credit-service.js';
 import { LlmService } from '../domain/llms/llm-service.js';
 import { PersonaService } from '../domain/personas/persona-service.js';
@@ -234,6 +236,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     llms,
     chat,
     chatAudio,
+    responses: new ResponsesService({ chat, repository: new ResponseRepository(store) }),
     tools,
     secrets,
     contexts,

@@ -22,6 +22,7 @@ import type { PersonaService } from './personas/persona-service.js';
 import type { PartnerAvatarService } from './realtime/partner-avatar-service.js';
 import type { AppRunService } from './apps/app-run-service.js';
 import type { RealtimeSessionService } from './realtime/realtime-session-service.js';
+import type { ResponsesService } from './responses/responses-service.js';
 import type { ScenarioService } from './scenarios/scenario-service.js';
 import type { SecretService } from './secrets/secret-service.js';
 import type { ToolService } from './tools/tool-service.js';
@@ -68,6 +69,8 @@ export interface Services {
   chat: ChatGateway;
   /** Speech generated for chat completions, served at `/v1/chat/audio/{id}` until it expires. */
   chatAudio: ChatAudioStore;
+  /** OpenAI's Responses API (`/v1/responses`) over the gateway, with stored conversations (decision 0096). */
+  responses: ResponsesService;
   tools: ToolService;
   secrets: SecretService;
   contexts: ContextService;

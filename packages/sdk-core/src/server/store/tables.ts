@@ -254,6 +254,28 @@ export interface SessionLeaseRow {
   expires_at: string;
 }
 
+/** A stored response of the Responses API (migration 0012, decision 0096). */
+export interface ResponseRow {
+  id: string;
+  project: string;
+  /** The caller's human; null for a project-wide API key call. Only the same (project, human) reads it. */
+  human: string | null;
+  previous_response_id: string | null;
+  /** JSON: the response object as answered. */
+  body: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** One input item of a stored response, in the order it was given. */
+export interface ResponseItemRow {
+  response_id: string;
+  position: number;
+  id: string;
+  /** JSON: the item as `input_items` lists it. */
+  data: string;
+}
+
 export interface Database {
   projects: ProjectRow;
   api_keys: ApiKeyRow;
@@ -276,4 +298,6 @@ export interface Database {
   memory_nodes: MemoryNodeRow;
   memory_edges: MemoryEdgeRow;
   session_leases: SessionLeaseRow;
+  responses: ResponseRow;
+  response_items: ResponseItemRow;
 }

@@ -5,6 +5,7 @@ import { contextMemoryMigration } from './0008-context-memory.js';
 import { sessionLeasesMigration } from './0009-session-leases.js';
 import { leaseKindsMigration } from './0010-lease-kinds.js';
 import { reservationOwnersMigration } from './0011-reservation-owners.js';
+import { responsesMigration } from './0012-responses.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append new ones; never edit a released one. */
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   sessionLeasesMigration,
   leaseKindsMigration,
   reservationOwnersMigration,
+  responsesMigration,
 ];

@@ -1,11 +1,13 @@
 import type { RouteGroupName, Routes } from '../../../../contract/routes.js';
 import type { GroupHandlers } from '../handler.js';
 import { appRunHandlers } from './app-runs.js';
+import { audioHandlers } from './audio.js';
 import { personaHandlers } from './personas.js';
 import { chatHandlers } from './chat.js';
 import { scenarioHandlers } from './scenarios.js';
 import { llmHandlers } from './llms.js';
 import { modelHandlers } from './models.js';
+import { responseHandlers } from './responses.js';
 import { toolHandlers } from './tools.js';
 import { secretHandlers } from './secrets.js';
 import { contextHandlers } from './contexts.js';
@@ -26,6 +28,8 @@ export const handlers: { [G in RouteGroupName]: GroupHandlers<Routes[G]> } = {
   credits: creditHandlers,
   chat: chatHandlers,
   models: modelHandlers,
+  audio: audioHandlers,
+  responses: responseHandlers,
   personas: personaHandlers,
   scenarios: scenarioHandlers,
   llms: llmHandlers,

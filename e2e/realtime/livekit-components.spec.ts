@@ -11,7 +11,8 @@ import { wavFile } from '@palaver/sdk-core/testing';
 /**
  * A LiveKit user's app, built only on `@livekit/components-react` 2.x, talking to a Palaver realtime session: the
  * agent's states, transcriptions attributed to whoever spoke, the legacy transcriptions `useVoiceAssistant` reads,
- * and `useChat().send()` as a typed turn.
+ * `useChat().send()` as a typed turn, and the speaking indicators (`useIsSpeaking`, `useSpeakingParticipants`) fed by
+ * the endpoint's `SpeakersChanged`.
  */
 interface Fixtures {
   platform: { server: PalaverServer; pageUrl: string };
@@ -97,7 +98,25 @@ test("the user's speech is transcribed as the user's, on their microphone track"
     .locator('li')
     .filter({ hasText: `user|true|${micTrack}|` });
   await expect(userLines.first()).toContainText(/weather/i, { timeout: 30_000 });
+  // Chromium's RTP audio-level extension made the user a speaker, for themself too (livekit-client's local participant).
+  await expect(page.getByTestId('me-speaking')).toHaveAttribute('data-changes', /^false true/, { timeout: 20_000 });
   // No transcription of the user's words is labelled as the agent's.
   const agentLines = await page.getByTestId('transcriptions').locator('li').filter({ hasText: 'agent|' }).allTextContents();
   expect(agentLines.filter((line) => line.includes(micTrack!))).toEqual([]);
+});
+
+test("useIsSpeaking and useSpeakingParticipants follow the agent's voice: speaking while it says its greeting, quiet after", async ({
+  platform,
+  quietBrowser,
+}) => {
+  const page = await openSession(platform, quietBrowser, false);
+  const indicator = page.getByTestId('agent-speaking');
+  await expect(indicator).toHaveAttribute('data-speaking', 'true', { timeout: 20_000 });
+  await expect(page.getByTestId('speakers')).toHaveText('agent');
+  await expect(page.getByTestId('transcriptions').locator('li').filter({ hasText: 'agent|true|' }).first()).toContainText('Hello from the Palaver agent', {
+    timeout: 20_000,
+  });
+  await expect(indicator).toHaveAttribute('data-speaking', 'false', { timeout: 20_000 });
+  await expect(indicator).toHaveAttribute('data-changes', /^false true( false true)* false$/);
+  await expect(page.getByTestId('speakers')).toHaveText('');
 });

@@ -1,9 +1,19 @@
 // Bundled with esbuild into a test page built only on LiveKit's own React components (@livekit/components-react
 // 2.x, unmodified), as a LiveKit user's app would be: it joins a Palaver session's room and renders what the
 // components see of the agent. The tests read the page.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import type { Participant } from 'livekit-client';
 import { createRoot } from 'react-dom/client';
-import { LiveKitRoom, RoomAudioRenderer, useChat, useLocalParticipant, useTranscriptions, useVoiceAssistant } from '@livekit/components-react';
+import {
+  LiveKitRoom,
+  RoomAudioRenderer,
+  useChat,
+  useIsSpeaking,
+  useLocalParticipant,
+  useSpeakingParticipants,
+  useTranscriptions,
+  useVoiceAssistant,
+} from '@livekit/components-react';
 
 interface Details {
   url: string;
@@ -11,8 +21,21 @@ interface Details {
   audio: boolean;
 }
 
+/** `useIsSpeaking` of a participant: whether it speaks now, and every change it rendered. */
+function Speaking({ participant, testId }: { participant: Participant; testId: string }) {
+  const speaking = useIsSpeaking(participant);
+  const changes = useRef<boolean[]>([]);
+  if (changes.current.at(-1) !== speaking) changes.current.push(speaking);
+  return (
+    <p data-testid={testId} data-speaking={String(speaking)} data-changes={changes.current.join(' ')}>
+      {speaking ? 'speaking' : 'quiet'}
+    </p>
+  );
+}
+
 function Inside() {
-  const { state, agentTranscriptions } = useVoiceAssistant();
+  const { state, agentTranscriptions, agent } = useVoiceAssistant();
+  const speakers = useSpeakingParticipants();
   const transcriptions = useTranscriptions();
   const { send } = useChat();
   const { localParticipant } = useLocalParticipant();
@@ -21,6 +44,9 @@ function Inside() {
   return (
     <main>
       <p data-testid="state">{state}</p>
+      {agent && <Speaking participant={agent} testId="agent-speaking" />}
+      <Speaking participant={localParticipant} testId="me-speaking" />
+      <p data-testid="speakers">{speakers.map((speaker) => speaker.identity).join(' ')}</p>
       <p data-testid="mic-track">{[...localParticipant.audioTrackPublications.values()][0]?.trackSid ?? ''}</p>
       <ol data-testid="transcriptions">
         {transcriptions.map((stream) => (

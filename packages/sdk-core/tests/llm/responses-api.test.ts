@@ -1,5 +1,7 @@
 import OpenAI from 'openai';
+import { zodTextFormat } from 'openai/helpers/zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createOpenAiClient } from '../../src/client/openai.js';
 import { ResponseObject } from '../../src/contract/responses-object.js';
 import { ResponseStreamEvent } from '../../src/contract/responses-events.js';
@@ -88,6 +90,14 @@ describe.each(await storeKinds())('POST /v1/responses (%s)', (kind) => {
     await expect(openai.responses.create({ model: 'builtin-offline', previous_response_id: created.id, input: 'again' })).rejects.toBeInstanceOf(
       OpenAI.BadRequestError,
     );
+  });
+
+  it('responses.parse with a zod schema: the built-in model answers JSON that validates, parsed by the client', async () => {
+    const Contact = z.object({ name: z.string(), age: z.number().int(), tags: z.array(z.string()) });
+    const parsed = await openai.responses.parse({ model: 'builtin-offline', input: 'Ada is 36.', text: { format: zodTextFormat(Contact, 'contact') } });
+    expect(parsed.status).toBe('completed');
+    expect(Contact.parse(parsed.output_parsed)).toEqual(parsed.output_parsed);
+    expect(JSON.parse(parsed.output_text)).toEqual(parsed.output_parsed);
   });
 
   it('store: false answers without keeping the response', async () => {

@@ -14,7 +14,13 @@ async function sessionRoom(media: MediaService): Promise<string> {
   return room;
 }
 
-async function joinPage(page: Page, media: MediaService, room: string, identity: string, options: { agentTimeoutMs?: number; microphone?: boolean } = {}) {
+async function joinPage(
+  page: Page,
+  media: MediaService,
+  room: string,
+  identity: string,
+  options: { agentTimeoutMs?: number; microphone?: boolean; remainingSecondsWarningAt?: number } = {},
+) {
   const token = await media.createJoinToken({ room, identity });
   return page.evaluate(([url, jwt, settings]) => window.connector.connect(url, jwt, settings), [media.clientUrl(), token, options] as const);
 }
@@ -106,6 +112,35 @@ test('the connector follows a scripted agent: states, transcripts, chat, audio b
   expect(final.connectionStates).toEqual(['connecting', 'waiting_for_agent', 'connected', 'not_connected']);
   expect(final.ended).toEqual(['client']);
   await eventually(() => expect(agent.connection.participants()).toEqual([]));
+  await agent.leave();
+});
+
+test("time almost up and the agent's speech muted: one typed warning at the threshold; a silenced agent still heard in text", async ({ palaver, newPage }) => {
+  const room = await sessionRoom(palaver.media);
+  const agent = await ScriptedAgent.join(palaver.media, room, 'listening', 90);
+  const page = await newPage();
+  const joined = await joinPage(page, palaver.media, room, 'human_warning', { microphone: false, remainingSecondsWarningAt: 80 });
+  expect(joined).toMatchObject({ ok: true, snapshot: { status: 'connected', remainingSeconds: 90, remainingSecondsWarning: false } });
+  await agent.playTone(AGENT_TONE_HZ);
+  await agent.setState('listening', 81);
+  await eventually(async () => expect((await snapshot(page)).remainingSeconds).toBe(81));
+  expect((await history(page)).warnings).toEqual([]);
+  await agent.setState('speaking', 80);
+  await eventually(async () => expect(await snapshot(page)).toMatchObject({ remainingSeconds: 80, remainingSecondsWarning: true }));
+  await agent.setState('listening', 79);
+  await eventually(async () => expect((await snapshot(page)).remainingSeconds).toBe(79));
+  expect((await history(page)).warnings).toEqual([80]);
+
+  // Silenced: the element playing the agent is muted (still attached and playing), and its words still arrive.
+  await eventually(async () => expect(await page.evaluate(() => window.connector.audioElements())).toEqual([{ paused: false, muted: false, liveTracks: 1 }]));
+  await page.evaluate(() => window.connector.setAgentSpeechMuted(true));
+  expect(await page.evaluate(() => window.connector.audioElements())).toEqual([{ paused: false, muted: true, liveTracks: 1 }]);
+  const now = new Date().toISOString();
+  await agent.say({ id: 'utt_quiet', agent: true, final: true, created_at: now, speaking_ended_at: now, text: 'Read me instead.' });
+  await eventually(async () => expect((await snapshot(page)).transcriptions.map((line) => line.text)).toEqual(['Read me instead.']));
+  expect((await snapshot(page)).agentSpeechMuted).toBe(true);
+  await page.evaluate(() => window.connector.setAgentSpeechMuted(false));
+  expect(await page.evaluate(() => window.connector.audioElements())).toEqual([{ paused: false, muted: false, liveTracks: 1 }]);
   await agent.leave();
 });
 

@@ -9,6 +9,8 @@ const state = {
   connectionStates: [] as string[],
   agentStates: [] as Array<string | null>,
   remainingSeconds: [] as Array<number | null>,
+  /** `remainingSecondsWarning` events: the seconds left when time was almost up. */
+  warnings: [] as number[],
   transcriptionEvents: [] as Array<{ id: string; text: string }>,
   errors: [] as Array<{ name: string; message: string; reason?: string }>,
   ended: [] as string[],
@@ -35,6 +37,8 @@ function plain(snapshot: RealtimeState) {
     sessionId: snapshot.sessionId ?? null,
     agentState: snapshot.agentState ?? null,
     remainingSeconds: snapshot.remainingSeconds,
+    remainingSecondsWarning: snapshot.remainingSecondsWarning,
+    agentSpeechMuted: snapshot.agentSpeechMuted,
     transcriptions: snapshot.transcriptions.map((item) => ({
       id: item.id,
       agent: item.agent,
@@ -55,10 +59,15 @@ const api = {
    * Creates a session, records its events, and connects: with ready connection details (`url`, `token`), or
    * with `baseUrl` set, by starting a session with the usage token `token` and `config`.
    */
-  async connect(url: string, token: string, options: { agentTimeoutMs?: number; microphone?: boolean; baseUrl?: string; config?: object } = {}) {
+  async connect(
+    url: string,
+    token: string,
+    options: { agentTimeoutMs?: number; microphone?: boolean; baseUrl?: string; config?: object; remainingSecondsWarningAt?: number } = {},
+  ) {
     const created = createRealtimeSession({
       agentTimeoutMs: options.agentTimeoutMs ?? 20_000,
       microphone: options.microphone ?? true,
+      ...(options.remainingSecondsWarningAt !== undefined ? { remainingSecondsWarningAt: options.remainingSecondsWarningAt } : {}),
       ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     });
     state.session = created;
@@ -69,6 +78,7 @@ const api = {
     created.on('connectionStateChanged', (connectionState) => state.connectionStates.push(connectionState));
     created.on('agentStateChanged', (agentState) => state.agentStates.push(agentState ?? null));
     created.on('remainingSecondsChanged', (seconds) => state.remainingSeconds.push(seconds));
+    created.on('remainingSecondsWarning', (seconds) => state.warnings.push(seconds));
     created.on('transcription', (item) => state.transcriptionEvents.push({ id: item.id, text: item.text }));
     created.on('error', (error) => state.errors.push(describeError(error)));
     created.on('ended', (end) => state.ended.push(end.reason));
@@ -109,6 +119,9 @@ const api = {
   },
   async setMicrophone(enabled: boolean): Promise<void> {
     await session().setMicrophoneEnabled(enabled);
+  },
+  setAgentSpeechMuted(muted: boolean): void {
+    session().setAgentSpeechMuted(muted);
   },
   /** The connector's own level meter of the agent's audio (max over `durationMs`). */
   async agentLevel(durationMs: number): Promise<{ volume: number; bands: number[] }> {

@@ -4,6 +4,7 @@ import { RealtimeSessions } from './resources/realtime.js';
 import { Partner } from './resources/partner.js';
 import { Scenarios } from './resources/scenarios.js';
 import { Llms } from './resources/llms.js';
+import { Audio } from './resources/audio.js';
 import { Models } from './resources/models.js';
 import { Responses } from './resources/responses.js';
 import { Tools } from './resources/tools.js';
@@ -31,6 +32,8 @@ export class PalaverClient {
   readonly llms: Llms;
   /** The caller's LLMs as OpenAI models (Palaver extension). */
   readonly models: Models;
+  /** OpenAI's audio endpoints: speech with the platform's voices, transcription with its STT engine. */
+  readonly audio: Audio;
   /** OpenAI's Responses API over the platform's LLMs (Palaver extension). */
   readonly responses: Responses;
   readonly tools: Tools;
@@ -54,6 +57,7 @@ export class PalaverClient {
     this.scenarios = new Scenarios(this.http);
     this.llms = new Llms(this.http);
     this.models = new Models(this.http);
+    this.audio = new Audio(this.http);
     this.responses = new Responses(this.http);
     this.tools = new Tools(this.http);
     this.secrets = new Secrets(this.http);

@@ -2,6 +2,7 @@ import { analyticsRoutes } from './analytics.js';
 import { appRunRoutes } from './app-runs.js';
 import { appTemplateRoutes } from './app-templates.js';
 import { appRoutes } from './apps.js';
+import { audioRoutes } from './audio.js';
 import { chatRoutes } from './chat.js';
 import { contextRoutes } from './contexts.js';
 import { creditRoutes } from './credits.js';
@@ -26,6 +27,7 @@ export const routes = {
   credits: creditRoutes,
   chat: chatRoutes,
   models: modelRoutes,
+  audio: audioRoutes,
   responses: responseRoutes,
   personas: personaRoutes,
   scenarios: scenarioRoutes,

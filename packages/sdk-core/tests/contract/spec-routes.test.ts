@@ -23,6 +23,9 @@ const PALAVER_EXTENSIONS = [
   'GET /v1/responses/{response_id}',
   'DELETE /v1/responses/{response_id}',
   'GET /v1/responses/{response_id}/input_items',
+  // OpenAI's audio endpoints over the platform's voices and STT engine (`openai.audio.speech`, `openai.audio.transcriptions`).
+  'POST /v1/audio/speech',
+  'POST /v1/audio/transcriptions',
 ];
 
 function describeEndpoint(endpoint: SpecEndpoint): string {

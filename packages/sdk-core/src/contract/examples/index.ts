@@ -7,6 +7,7 @@ import { chatExamples } from './chat.js';
 import { contextExamples } from './contexts.js';
 import { creditExamples } from './credits.js';
 import { llmExamples } from './llms.js';
+import { audioExamples } from './audio.js';
 import { modelExamples } from './models.js';
 import { partnerExamples } from './partner.js';
 import { personaExamples } from './personas.js';
@@ -33,6 +34,7 @@ export const routeExamples: { [G in RouteGroupName]: GroupExamples<Routes[G]> } 
   credits: creditExamples,
   chat: chatExamples,
   models: modelExamples,
+  audio: audioExamples,
   responses: responseExamples,
   personas: personaExamples,
   scenarios: scenarioExamples,

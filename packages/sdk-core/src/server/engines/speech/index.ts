@@ -4,6 +4,7 @@
 export { analyzeVoiceSample, VoiceAnalysisError } from './cloning/voice-profile.js';
 export { AUDIO_CONTENT_TYPES, encodeAudio, negotiateAudioFormat } from './codecs/audio-format.js';
 export { joinArrays } from './codecs/join-arrays.js';
+export { createStreamingEncoder, RAW_PCM_RATE, STREAMED_AUDIO_CONTENT_TYPES, type StreamedAudioFormat } from './codecs/streaming-encoders.js';
 export { decodeMp3, looksLikeMp3 } from './codecs/mp3.js';
 export { UnsupportedOggCodecError } from './codecs/ogg.js';
 export { pcmToBase64 } from './codecs/pcm.js';

@@ -1,6 +1,7 @@
 import type { RouteGroupName, Routes } from '../../../../contract/routes.js';
 import type { GroupHandlers } from '../handler.js';
 import { appRunHandlers } from './app-runs.js';
+import { audioHandlers } from './audio.js';
 import { personaHandlers } from './personas.js';
 import { chatHandlers } from './chat.js';
 import { scenarioHandlers } from './scenarios.js';
@@ -27,6 +28,7 @@ export const handlers: { [G in RouteGroupName]: GroupHandlers<Routes[G]> } = {
   credits: creditHandlers,
   chat: chatHandlers,
   models: modelHandlers,
+  audio: audioHandlers,
   responses: responseHandlers,
   personas: personaHandlers,
   scenarios: scenarioHandlers,

@@ -30,6 +30,14 @@ const EXCEPTIONS: Record<string, CallRule> = {
       args: [`{ name: ${quoted(body.name ?? '')}, language: ${quoted(body.language ?? '')}, file: await openAsBlob(${quoted(body.file ?? 'recording.mp3')}) }`],
     };
   },
+  // A multipart upload as well: the recording opened as a Blob, the other fields as given.
+  'audio.transcriptions': (_route, example) => {
+    const { file, ...fields } = (example.body ?? {}) as { file?: string } & Record<string, unknown>;
+    return {
+      imports: ["import { openAsBlob } from 'node:fs';"],
+      args: [`{ ...${sourceLiteral(fields)}, file: await openAsBlob(${quoted(file ?? 'audio.wav')}) }`],
+    };
+  },
 };
 
 function defaultArgs(route: RouteDefinition, example: AnyRouteExample): string[] {

@@ -84,6 +84,27 @@ describe('useVoiceAgent(selector)', () => {
   });
 });
 
+describe('useVoiceAgent: the time warning', () => {
+  afterEach(() => cleanup());
+
+  it("calls the latest onRemainingSecondsWarning on the session's event while mounted, and not after", () => {
+    const session = createRealtimeSession();
+    const heard: string[] = [];
+    function Warned({ label }: { label: string }) {
+      useVoiceAgent({ session, onRemainingSecondsWarning: (seconds) => heard.push(`${label}:${seconds}`) });
+      return null;
+    }
+    const view = render(<Warned label="first" />);
+    act(() => void session.emit('remainingSecondsWarning', 60));
+    view.rerender(<Warned label="second" />);
+    act(() => void session.emit('remainingSecondsWarning', 30));
+    view.unmount();
+    session.emit('remainingSecondsWarning', 10);
+    expect(heard).toEqual(['first:60', 'second:30']);
+    expect(session.listenerCount('remainingSecondsWarning')).toBe(0);
+  });
+});
+
 describe('useAppRun(selector)', () => {
   afterEach(() => cleanup());
 

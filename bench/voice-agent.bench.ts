@@ -4,13 +4,19 @@
  * Measured at the human: end of speech -> first audible agent audio, per turn, for each profile:
  *   - adaptive turn detection with the offline model (the default),
  *   - a fixed 550 ms silence (the behaviour before adaptive turn detection),
- *   - adaptive with a hosted-like LLM: a local fake OpenAI upstream, 200 ms to the first token, ~30 tokens/s.
+ *   - adaptive with a hosted-like LLM: a local fake OpenAI upstream, 200 ms to the first token, ~30 tokens/s,
+ *   - adaptive with hosted streaming STT (a local fake Deepgram speaking its live protocol: interims every ~100 ms,
+ *     `Finalize` answered after 100 ms, the endpointing final 150 ms after the speech, `VOICE_AGENT_WER` word errors,
+ *     default 0.07, about what Deepgram states for its streaming English model) and with the offline model, each said by the tuning voices and by held-out voices.
  * Baseline, measured in the same run on the same audio: the profile's floor with the engines called directly =
  * the turn-end rule's shortest wait (fixed: the silence + the STT final; adaptive: the pause + the STT final of the
  * segment, at least `min_wait_ms`) + the TTS's first audio of the answer. Ratio = end to end / floor.
  * Turn taking: the corpus (`packages/sdk-core/tests/fixtures/turn-corpus`, utterances with a 300-800 ms pause
  * inside, Flite and eSpeak voices) through the agent's listener with each rule: how often the turn ends during
  * the pause (premature), and how many answers prepared at pauses would be thrown away.
+ * Held out: the end-of-turn waits (min/max) are tuned on the corpus said by Flite slt, rms and eSpeak en-us (hosted
+ * STT), then reported on the corpus said by Flite awb, kal16 and two eSpeak British voices nothing was tuned on
+ * (premature on pauses up to 700 ms; end of the last turn after the speech), and the agent profiles above use them.
  * Needs pocketsphinx (skips with a reason without it).
  *
  * Run: `pnpm bench voice-agent`; `VOICE_AGENT_ONLY=hosted pnpm bench voice-agent` runs only the profiles (or the
@@ -29,12 +35,23 @@ import {
   startFakeOpenAiUpstream,
   firstTokenChunks,
   type TurnCorpusOutcome,
+  collectSynthesis,
+  resampleLinear,
+  speechBounds,
+  startHostedStreamingStt,
+  voicedTurnCorpus,
+  HELD_OUT_VOICES,
+  TUNING_VOICES,
+  type CorpusVoice,
+  type TurnCorpusItem,
+  type TurnDetectionOptions,
 } from '@palaver/sdk-core/testing';
 import type { RealtimeSessionTurnDetection } from '@palaver/sdk-core';
 import type { TurnMetrics } from '@palaver/sdk-core/testing';
 import { fixed, percentile } from './statistics.js';
+import { PREMATURE_TARGET, runCorpus, summaryLine, tuneWaits, type CorpusRun } from './turn-tuning.js';
 
-const SENTENCES = [
+const ALL_SENTENCES = [
   'Please call me tomorrow morning.',
   'I would like to book a table for two.',
   'The weather is nice today.',
@@ -56,10 +73,15 @@ const SENTENCES = [
   'How do I reset my password?',
   'The meeting starts at ten o clock.',
 ];
+/** `VOICE_AGENT_TURNS` sentences (all 20 by default). */
+const SENTENCES = ALL_SENTENCES.slice(0, Number(process.env.VOICE_AGENT_TURNS ?? ALL_SENTENCES.length));
 /** What the hosted-like model answers, one token per chunk at ~30 tokens/s after 200 ms. */
 const HOSTED_ANSWER = 'Sure, I can help with that. Here is what I would suggest for you today.'.split(/(?= )/);
 const HOSTED_FIRST_TOKEN_MS = 200;
 const HOSTED_TOKEN_INTERVAL_MS = 33;
+/** The hosted streaming STT profile: the fake Deepgram's word error rate, its final after the speech and its answer to `Finalize`. */
+const HOSTED_WER = Number(process.env.VOICE_AGENT_WER ?? 0.07);
+const HOSTED_TIMING = { finalDelayMs: 150, finalizeDelayMs: 100, interimIntervalMs: 100 };
 
 const test = await createTestPlatform();
 await test.server.listen(0, '127.0.0.1');
@@ -99,17 +121,38 @@ interface Profile {
   name: string;
   turnDetection: RealtimeSessionTurnDetection;
   llm?: string;
+  /** Hosted streaming STT (a fake Deepgram) instead of the offline model. */
+  hosted?: boolean;
+  /** Who says the sentences, in turn (Flite slt by default). */
+  voices?: readonly CorpusVoice[];
 }
 const adaptive: RealtimeSessionTurnDetection = { mode: 'adaptive', silence_ms: 550, min_wait_ms: 200, max_wait_ms: 1200, preemptive: true };
-const profiles: Profile[] = [
-  { name: 'adaptive, offline model', turnDetection: adaptive },
-  { name: 'fixed 550 ms (before), offline model', turnDetection: { ...adaptive, mode: 'fixed' } },
-  { name: 'adaptive, hosted-like LLM (200 ms first token, 30 tokens/s)', turnDetection: adaptive, llm: hostedLlm.id },
-];
+function profilesWith(tuned: RealtimeSessionTurnDetection): Profile[] {
+  return [
+    { name: 'adaptive, offline model', turnDetection: adaptive },
+    { name: 'fixed 550 ms (before), offline model', turnDetection: { ...adaptive, mode: 'fixed' } },
+    { name: 'adaptive, hosted-like LLM (200 ms first token, 30 tokens/s)', turnDetection: adaptive, llm: hostedLlm.id },
+    { name: 'adaptive (tuned waits), offline model, tuning voices', turnDetection: tuned, voices: TUNING_VOICES },
+    { name: 'adaptive (tuned waits), offline model, held-out voices', turnDetection: tuned, voices: HELD_OUT_VOICES },
+    { name: `adaptive (tuned waits), hosted streaming STT (WER ${HOSTED_WER}), tuning voices`, turnDetection: tuned, hosted: true, voices: TUNING_VOICES },
+    { name: `adaptive (tuned waits), hosted streaming STT (WER ${HOSTED_WER}), held-out voices`, turnDetection: tuned, hosted: true, voices: HELD_OUT_VOICES },
+  ];
+}
+
+/** `text` said by `voice` (Flite slt by default), with where its speech starts and ends. */
+async function voiceSpeech(text: string, voice: CorpusVoice | undefined): Promise<Awaited<ReturnType<typeof fliteSpeech>>> {
+  if (!voice) return fliteSpeech(speech, text);
+  const synthesized = await collectSynthesis(speech.tts.synthesize({ voice: voice.selection, text }));
+  // The human's microphone sends 16 kHz (eSpeak speaks at 22.05 kHz).
+  const sampleRate = 16_000;
+  const pcm = resampleLinear(synthesized.pcm, synthesized.sampleRate, sampleRate);
+  const { first, last } = speechBounds(pcm);
+  return { pcm, sampleRate, speechStartMs: (first / sampleRate) * 1000, speechEndMs: (last / sampleRate) * 1000 };
+}
 
 /** Pushes PCM into an STT session at the pace a microphone delivers it; resolves with the final's latency. */
-async function sttFinalMs(pcm: Int16Array, sampleRate: number): Promise<number> {
-  const session = speech.stt.createSession({ sampleRate });
+async function sttFinalMs(pcm: Int16Array, sampleRate: number, stt: Pick<typeof speech.stt, 'createSession'>): Promise<number> {
+  const session = stt.createSession({ sampleRate });
   const frame = Math.round(sampleRate * 0.02);
   const started = performance.now();
   for (let offset = 0, index = 0; offset < pcm.length; offset += frame, index += 1) {
@@ -133,8 +176,8 @@ async function ttsFirstAudioMs(text: string): Promise<number> {
 }
 
 /** The profile's floor for one turn, engines called directly on the same audio and answer. */
-async function floorMs(profile: Profile, pcm: Int16Array, sampleRate: number, answer: string): Promise<number> {
-  const sttMs = await sttFinalMs(pcm, sampleRate);
+async function floorMs(profile: Profile, pcm: Int16Array, sampleRate: number, answer: string, stt: Pick<typeof speech.stt, 'createSession'>): Promise<number> {
+  const sttMs = await sttFinalMs(pcm, sampleRate, stt);
   const ttsMs = await ttsFirstAudioMs(answer);
   const { mode, silence_ms: silence, min_wait_ms: minWait } = profile.turnDetection;
   const decision = mode === 'fixed' ? silence + sttMs : Math.max(minWait, DEFAULT_TURN_DETECTION.pauseMs + sttMs);
@@ -145,6 +188,8 @@ interface ProfileResult {
   heard: string[];
   /** How the turn detector read each turn's words at the pause that ended it (adaptive). */
   readings: Array<TurnMetrics['endOfTurn']>;
+  /** The agent's own timings of each turn. */
+  views: string[];
   /** The agent's own medians (turn_metrics). */
   agentView: string;
   endToEnd: number[];
@@ -155,19 +200,24 @@ interface ProfileResult {
   discarded: number;
 }
 
+let humans = 0;
 async function runProfile(profile: Profile): Promise<ProfileResult> {
   const metrics: TurnMetrics[] = [];
-  const host = agentHostFor(test, { onTurnMetrics: (turn) => metrics.push(turn) });
-  const result: ProfileResult = { heard: [], readings: [], agentView: '', endToEnd: [], floors: [], asked: [], prepared: 0, discarded: 0 };
+  // Hosted: the agent's fake vendor hears the sentences in order; the floor's, called directly, another of the same.
+  const hosted = profile.hosted ? await startHostedStreamingStt({ script: SENTENCES, wordErrorRate: HOSTED_WER, ...HOSTED_TIMING }) : undefined;
+  const floorHosted = profile.hosted ? await startHostedStreamingStt({ script: SENTENCES, wordErrorRate: HOSTED_WER, ...HOSTED_TIMING }) : undefined;
+  const listening = hosted ? { speech: { tts: speech.tts, vad: speech.vad, stt: hosted.stt } } : {};
+  const host = agentHostFor(test, { onTurnMetrics: (turn) => metrics.push(turn), ...listening });
+  const result: ProfileResult = { heard: [], readings: [], views: [], agentView: '', endToEnd: [], floors: [], asked: [], prepared: 0, discarded: 0 };
   try {
-    const identity = `bench-human-${profiles.indexOf(profile)}`;
+    const identity = `bench-human-${(humans += 1)}`;
     const llm = profile.llm ? await test.client.llms.retrieve(profile.llm) : undefined;
     const spec = await sessionSpec(test, identity, { input: { turn_detection: profile.turnDetection }, ...(llm ? { generative: { llm } } : {}) });
     const human = await HumanParticipant.join(test.server.services.media.transport, spec.session.id, identity);
     const handle = await host.start(spec, new RecordedEvents());
     await human.waitForState('listening');
     for (const [index, sentence] of SENTENCES.entries()) {
-      const said = await fliteSpeech(speech, sentence);
+      const said = await voiceSpeech(sentence, profile.voices?.[index % profile.voices.length]);
       const requestsBefore = upstream.requests.length;
       const { speechEndedAt } = await human.say(said);
       const deadline = performance.now() + 20_000;
@@ -181,15 +231,20 @@ async function runProfile(profile: Profile): Promise<ProfileResult> {
       result.heard.push(human.finalTranscriptions(false)[index]?.text ?? '');
       const answer = profile.llm ? HOSTED_ANSWER.join('') : offlineAnswer(human.finalTranscriptions(false)[index]?.text ?? sentence);
       const trimmed = said.pcm.subarray(0, Math.round((said.speechEndMs / 1000) * said.sampleRate));
-      result.floors.push(await floorMs(profile, trimmed, said.sampleRate, answer));
+      result.floors.push(await floorMs(profile, trimmed, said.sampleRate, answer, floorHosted?.stt ?? speech.stt));
     }
     await handle.stop();
     await human.leave();
   } finally {
     await host.close();
+    await hosted?.close();
+    await floorHosted?.close();
   }
   const voiceTurns = metrics.filter((turn) => turn.source === 'voice');
   result.readings = voiceTurns.map((turn) => turn.endOfTurn);
+  result.views = voiceTurns.map(
+    (turn) => `agent: decision ${fixed(turn.endOfSpeechDecisionMs ?? Number.NaN, 0)} ms, response ${fixed(turn.responseMs ?? Number.NaN, 0)} ms`,
+  );
   result.prepared = voiceTurns.filter((turn) => turn.preparedAnswer).length;
   const median = (pick: (turn: (typeof voiceTurns)[number]) => number | undefined) => {
     const values = voiceTurns.map(pick).filter((value): value is number => value !== undefined);
@@ -252,8 +307,51 @@ function corpusLine(outcomes: TurnCorpusOutcome[]): string {
   return `premature ${premature.length}/${outcomes.length} (${fixed((premature.length / outcomes.length) * 100, 1)} %; ${byVoice}); answers prepared at pauses and thrown away: ${resumed} of ${pauses} pauses${endLine}${which}`;
 }
 
+/** The hosted profile on the corpus: each utterance heard by a fake Deepgram of its own, scripted with its words. */
+function hostedCorpusRun(corpus: Awaited<ReturnType<typeof voicedTurnCorpus>>): CorpusRun {
+  return {
+    ...corpus,
+    concurrency: 5,
+    sttFor: async (item: TurnCorpusItem) => {
+      const seed = [...item.id].reduce((sum, character) => (sum * 31 + character.charCodeAt(0)) % 100_003, 7);
+      const hosted = await startHostedStreamingStt({ script: [item.before, item.after], wordErrorRate: HOSTED_WER, seed, ...HOSTED_TIMING });
+      return { stt: hosted.stt, release: () => hosted.close() };
+    },
+  };
+}
+
+/**
+ * Tunes the waits on the tuning voices (hosted STT) and reports them on the held-out voices, hosted and offline, with
+ * the fixed 550 ms silence on the same held-out audio as the baseline. Returns the waits chosen.
+ */
+async function heldOutTurnTaking(): Promise<RealtimeSessionTurnDetection> {
+  const [tuning, heldOut] = [await voicedTurnCorpus(speech, TUNING_VOICES), await voicedTurnCorpus(speech, HELD_OUT_VOICES)];
+  console.log(
+    `\n  held-out turn detection: the corpus's ${tuning.items.length / TUNING_VOICES.length} utterances (a 300-800 ms pause inside) said by each voice`,
+  );
+  console.log(`    tuning voices ${TUNING_VOICES.map((voice) => voice.id).join(', ')}; held out ${HELD_OUT_VOICES.map((voice) => voice.id).join(', ')}`);
+  console.log(`    tuning the waits, hosted streaming STT on the tuning voices (target: premature <= ${PREMATURE_TARGET * 100} %, then the fastest end):`);
+  const base: TurnDetectionOptions = DEFAULT_TURN_DETECTION;
+  const best = await tuneWaits(speech, base, hostedCorpusRun(tuning), (line) => console.log(line));
+  const tuned = best.settings;
+  console.log(`    chosen       min ${tuned.minWaitMs} / max ${tuned.maxWaitMs} ms (defaults ${base.minWaitMs} / ${base.maxWaitMs})`);
+  console.log(`    hosted STT   tuning voices   ${summaryLine(best.summary)}`);
+  const hostedHeldOut = await runCorpus(speech, tuned, hostedCorpusRun(heldOut));
+  console.log(`    hosted STT   held-out voices ${summaryLine(hostedHeldOut)}`);
+  const hostedFixed = await runCorpus(speech, { ...tuned, mode: 'fixed', silenceMs: 550 }, hostedCorpusRun(heldOut));
+  console.log(`    hosted STT   held-out voices, fixed 550 ms (baseline) ${summaryLine(hostedFixed)}`);
+  console.log(`    ratio        ${fixed(hostedHeldOut.endP50 / hostedFixed.endP50, 2)} (held out, end of the last turn p50: adaptive / fixed 550 ms)`);
+  const offlineTuning = await runCorpus(speech, tuned, { ...tuning, concurrency: 3 });
+  console.log(`    offline      tuning voices   ${summaryLine(offlineTuning)}`);
+  const offlineHeldOut = await runCorpus(speech, tuned, { ...heldOut, concurrency: 3 });
+  console.log(`    offline      held-out voices ${summaryLine(offlineHeldOut)}`);
+  return { ...adaptive, min_wait_ms: tuned.minWaitMs, max_wait_ms: tuned.maxWaitMs };
+}
+
 try {
-  console.log(`voice agent, ${SENTENCES.length} spoken turns per profile (end of human speech -> first audible agent audio, at the human)`);
+  const tuned = wanted('held-out') ? await heldOutTurnTaking() : adaptive;
+  const profiles = profilesWith(tuned);
+  console.log(`\nvoice agent, ${SENTENCES.length} spoken turns per profile (end of human speech -> first audible agent audio, at the human)`);
   for (const profile of profiles.filter((candidate) => wanted(candidate.name))) {
     const result = await runProfile(profile);
     const p50 = percentile(result.endToEnd, 50);
@@ -268,12 +366,14 @@ try {
     console.log(`    slowest      turn ${slowest + 1}: "${SENTENCES[slowest]}" heard as "${result.heard[slowest]}"`);
     const reading = (index: number) => {
       const turn = result.readings[index];
-      return turn ? `, read as ${turn.reason} (p ${fixed(turn.probability, 2)}), waited ${fixed(turn.waitMs, 0)} ms` : '';
+      const view = process.env.VOICE_AGENT_VERBOSE === '1' && result.views[index] ? `; ${result.views[index]}` : '';
+      return turn ? `, read as ${turn.reason} (p ${fixed(turn.probability, 2)}), waited ${fixed(turn.waitMs, 0)} ms${view}` : view;
     };
     const slow = result.endToEnd.flatMap((value, index) =>
       value > 500 ? [`${index + 1} (${fixed(value, 0)} ms, heard "${result.heard[index]}"${reading(index)})`] : [],
     );
-    console.log(`    over 500 ms  ${slow.length} of ${result.endToEnd.length} turns${slow.length > 0 && slow.length <= 6 ? `: ${slow.join(', ')}` : ''}`);
+    const listAll = slow.length > 0 && (slow.length <= 6 || process.env.VOICE_AGENT_VERBOSE === '1');
+    console.log(`    over 500 ms  ${slow.length} of ${result.endToEnd.length} turns${listAll ? `: ${slow.join(', ')}` : ''}`);
     if (profile.turnDetection.mode === 'adaptive')
       console.log(`    prepared answers played: ${result.prepared} of ${SENTENCES.length} turns; thrown away: ${result.discarded}`);
     if (result.asked.length > 0) {

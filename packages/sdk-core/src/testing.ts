@@ -42,6 +42,10 @@ export type { FakeOpenAiRealtimeTranscription, FakeOpenAiRealtimeTranscriptionOp
 export type { ScriptedTranscriptOptions } from './testing/streaming-stt/scripted-recogniser.js';
 export { loudSpan, pushPaced, silence, toneBurst } from './testing/streaming-stt/paced-audio.js';
 export { recordStream } from './testing/streaming-stt/recorded-stream.js';
+export { startHostedStreamingStt } from './testing/streaming-stt/hosted-streaming-stt.js';
+export type { HostedStreamingStt, HostedStreamingSttOptions } from './testing/streaming-stt/hosted-streaming-stt.js';
+export { HELD_OUT_VOICES, TUNING_VOICES, voicedTurnCorpus } from './testing/voiced-turn-corpus.js';
+export type { CorpusVoice, VoicedTurnCorpus } from './testing/voiced-turn-corpus.js';
 export type { RecordedStream, RecordedSttEvent } from './testing/streaming-stt/recorded-stream.js';
 export {
   collectSynthesis,
@@ -60,7 +64,7 @@ export {
   VoiceActivityDetector,
   wordErrorRate,
 } from './server/engines/speech/index.js';
-export type { TurnCorpusItem, TurnCorpusOutcome } from './testing/turn-corpus.js';
+export type { CorpusStt, TurnCorpusItem, TurnCorpusOptions, TurnCorpusOutcome } from './testing/turn-corpus.js';
 export { scoreEndOfTurn } from './server/voice/turn-taking/end-of-turn-scorer.js';
 export { turnEndWait, DEFAULT_TURN_END } from './server/voice/turn-taking/turn-end-policy.js';
 export type { TurnEndSettings } from './server/voice/turn-taking/turn-end-policy.js';

@@ -4,7 +4,22 @@ import { pino } from 'pino';
 import { HumanListener, type HeardPause, type HeardUtterance, type TurnDetectionOptions } from '../server/voice/listener/human-listener.js';
 import type { AudioFrame, RemoteAudioTrack } from '../server/engines/media/index.js';
 import type { EndOfTurnDecision } from '../server/kernel/ports/turn-metrics.js';
-import { resampleLinear, type Speech } from '../server/engines/speech/index.js';
+import { resampleLinear, type Speech, type SttEngine } from '../server/engines/speech/index.js';
+
+/** The STT an utterance is heard with (e.g. a hosted streaming engine on a fake vendor of its own), released after. */
+export interface CorpusStt {
+  stt: SttEngine;
+  release(): Promise<void>;
+}
+
+export interface TurnCorpusOptions {
+  items?: TurnCorpusItem[];
+  concurrency?: number;
+  /** The utterance's audio; by default the corpus file (`item.file`, mp3). */
+  audio?: (item: TurnCorpusItem) => Promise<{ pcm: Int16Array; sampleRate: number }>;
+  /** The STT per utterance; by default `speech.stt`. */
+  sttFor?: (item: TurnCorpusItem) => Promise<CorpusStt>;
+}
 
 /** One utterance of the turn-taking corpus: words, a pause inside, more words. */
 export interface TurnCorpusItem {
@@ -81,7 +96,7 @@ function realTimeTrack(pcm: Int16Array, id: string): RemoteAudioTrack {
 export async function runTurnCorpus(
   speech: Pick<Speech, 'vad' | 'stt' | 'codecs'>,
   turnDetection: TurnDetectionOptions,
-  options: { items?: TurnCorpusItem[]; concurrency?: number } = {},
+  options: TurnCorpusOptions = {},
 ): Promise<TurnCorpusOutcome[]> {
   const corpus = turnCorpus();
   const items = options.items ?? corpus.items;
@@ -91,7 +106,8 @@ export async function runTurnCorpus(
   const queue = [...items];
   const worker = async () => {
     for (let item = queue.shift(); item; item = queue.shift()) {
-      const decoded = await speech.codecs.mp3.decode(readFileSync(`${corpus.folder}${item.file}`));
+      const decoded = options.audio ? await options.audio(item) : await speech.codecs.mp3.decode(readFileSync(`${corpus.folder}${item.file}`));
+      const heardWith = options.sttFor ? await options.sttFor(item) : { stt: speech.stt, release: async () => undefined };
       const pcm = resampleLinear(decoded.pcm, decoded.sampleRate, FRAME_RATE);
       const padded = new Int16Array(pcm.length + (FRAME_RATE * TAIL_MS) / 1000);
       padded.set(pcm);
@@ -103,7 +119,7 @@ export async function runTurnCorpus(
       const listener = new HumanListener({
         track: realTimeTrack(padded, item.id),
         vad,
-        stt: speech.stt,
+        stt: heardWith.stt,
         turnDetection,
         logger,
         callbacks: {
@@ -121,6 +137,7 @@ export async function runTurnCorpus(
       // The last turn's text may still be on its way after the track ended.
       const deadline = performance.now() + 3000;
       while (ended.length === 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await heardWith.release();
       const first = ended[0];
       outcomes.push({
         item,

@@ -9,6 +9,8 @@ export interface FakeDeepgramLiveOptions extends ScriptedTranscriptOptions {
   apiKey: string;
   /** Deepgram closes a stream with 1011 `NET-0001` after this long without audio or a message. Default 10 s. */
   idleTimeoutMs?: number;
+  /** Time the vendor takes to answer `Finalize` (the round trip and its decoding), settling what it heard by then. Default 0. */
+  finalizeDelayMs?: number;
 }
 
 /** A Deepgram live transcription server on 127.0.0.1, as tests and benches use it. */
@@ -167,7 +169,8 @@ export async function startFakeDeepgramLive(options: FakeDeepgramLiveOptions): P
       controls.push(type);
       if (type === 'KeepAlive') return;
       if (type === 'Finalize') {
-        recogniser.flush();
+        if (options.finalizeDelayMs) setTimeout(() => socket.readyState === 1 && recogniser.flush(), options.finalizeDelayMs);
+        else recogniser.flush();
         return;
       }
       if (type === 'CloseStream') return finish();

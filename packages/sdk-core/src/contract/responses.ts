@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReasoningEffort, chatParameterFields } from './chat-parameters.js';
 import { MAX_COMPLETION_TOKENS } from './chat.js';
 import { Id } from './common.js';
 import { defineRoute } from './define-route.js';
@@ -16,14 +17,14 @@ const MAX_INPUT_ITEMS = 2048;
 const MAX_TOOLS = 128;
 
 export const ResponseTextConfig = z
-  .object({ format: ResponseTextFormat.default({ type: 'text' }) })
+  .object({ format: ResponseTextFormat.default({ type: 'text' }), verbosity: chatParameterFields.verbosity })
   .meta({ id: 'ResponseTextConfig', description: "The answer's format: plain text (default), any JSON object, or JSON following a schema." });
 
 /** `metadata`: at most 16 string values, as OpenAI takes them (stored with the usage record). */
 const ResponseMetadata = z.record(z.string().max(64), z.string().max(512)).refine((value) => Object.keys(value).length <= 16, 'at most 16 keys');
 
 export const ResponseCreateRequest = z
-  .object({
+  .strictObject({
     model: z.string().min(1).max(200).describe('An LLM id of the platform.'),
     input: z.union([z.string().max(1_000_000), z.array(ResponseInputItem).min(1).max(MAX_INPUT_ITEMS)]),
     instructions: z.string().max(1_000_000).nullable().optional().describe('A system message before the input; not carried over by `previous_response_id`.'),
@@ -39,6 +40,17 @@ export const ResponseCreateRequest = z
     max_output_tokens: z.number().int().min(1).max(MAX_COMPLETION_TOKENS).nullable().optional(),
     metadata: ResponseMetadata.nullable().optional(),
     user: z.string().max(256).optional(),
+    reasoning: z
+      .object({ effort: ReasoningEffort.nullable().optional(), summary: z.enum(['auto', 'concise', 'detailed']).nullable().optional() })
+      .nullable()
+      .optional()
+      .describe('`effort` reaches the LLM as `reasoning_effort`; no reasoning items are answered.'),
+    service_tier: chatParameterFields.service_tier,
+    safety_identifier: chatParameterFields.safety_identifier,
+    prompt_cache_key: chatParameterFields.prompt_cache_key,
+    truncation: z.literal('disabled').nullable().optional().describe('Only `disabled`: a conversation longer than the LLM takes is refused by it.'),
+    background: z.literal(false).nullable().optional().describe('Background responses are not supported.'),
+    stream_options: z.object({ include_obfuscation: z.boolean().optional() }).nullable().optional().describe('Accepted; events are never padded.'),
   })
   .superRefine((request, context) => {
     const names = (request.tools ?? []).map((tool) => tool.name);

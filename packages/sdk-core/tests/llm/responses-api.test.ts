@@ -190,6 +190,9 @@ describe.each(await storeKinds())('POST /v1/responses (%s)', (kind) => {
       [{ model: 'builtin-offline', input: [{ type: 'function_call_output', call_id: 'call_nobody', output: '42' }] }, 'input[0].call_id'],
       [{ model: 'builtin-offline', input: 'x', previous_response_id: 'resp_missing' }, 'previous_response_id'],
       [{ model: 'no-such-llm', input: 'x' }, 'model'],
+      [{ model: 'builtin-offline', input: 'x', frobnicate: true }, 'frobnicate'],
+      [{ model: 'builtin-offline', input: 'x', truncation: 'auto' }, 'truncation'],
+      [{ model: 'builtin-offline', input: 'x', background: true }, 'background'],
     ];
     for (const [body, field] of cases) {
       const response = await fetch(`${baseUrl}/v1/responses`, {

@@ -54,7 +54,7 @@ describe.each(await storeKinds())('stored responses (%s)', (kind) => {
     now += 10 * DAY_MS;
     await repository.save(alice, response('resp_b', 'resp_a', 'second answer', now), normalizeInput('second question'));
     const chain = await repository.conversation(alice, 'resp_b');
-    expect(chain?.map((turn) => turn.output[0]!.type === 'message' && turn.output[0].content[0])).toEqual([
+    expect(chain?.map((turn) => turn.output[0]?.type === 'message' && turn.output[0].content[0])).toEqual([
       { type: 'output_text', text: 'first answer', annotations: [] },
       { type: 'output_text', text: 'second answer', annotations: [] },
     ]);

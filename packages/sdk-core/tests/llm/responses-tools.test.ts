@@ -100,7 +100,9 @@ describe.each(await storeKinds())('Responses API tools and structured output (%s
       model,
       instructions: 'Extract the event information.',
       input: 'Alice and Bob are going to a science fair on Friday.',
-      text: { format: zodTextFormat(Event, 'event') },
+      text: { format: zodTextFormat(Event, 'event'), verbosity: 'low' },
+      reasoning: { effort: 'low' },
+      safety_identifier: 'user-hash-1',
     });
     expect(parsed.output_parsed).toEqual(answer);
     const format = lastSent().response_format as { type: string; json_schema: { name: string; strict: boolean; schema: { properties: object } } };
@@ -109,6 +111,7 @@ describe.each(await storeKinds())('Responses API tools and structured output (%s
     expect(format.json_schema.strict).toBe(true);
     expect(Object.keys(format.json_schema.schema.properties)).toEqual(['name', 'date', 'participants']);
     expect(parsed.text?.format).toMatchObject({ type: 'json_schema', name: 'event' });
+    expect(lastSent()).toMatchObject({ reasoning_effort: 'low', verbosity: 'low', safety_identifier: 'user-hash-1' });
   });
 
   it('a failure after the stream began ends it with response.failed', async () => {

@@ -4,14 +4,9 @@ import type { ResponseCreateRequest } from '../../../contract/responses.js';
 import type { ResponseObject, ResponseTextFormat } from '../../../contract/responses-object.js';
 import { BadRequestError } from '../../../errors/api-error.js';
 
-/** OpenAI's `response_format` of Chat Completions, as a Responses `text.format` maps to it. */
-type ChatResponseFormatInput =
-  { type: 'json_object' } | { type: 'json_schema'; json_schema: { name: string; schema?: Record<string, unknown>; description?: string; strict?: boolean } };
+type ChatRequestInput = z.input<typeof ChatCompletionRequest>;
 
-/** The chat request's input, with the answer-shaping fields a response passes on (`contract/chat-parameters.ts`). */
-type ChatRequestInput = z.input<typeof ChatCompletionRequest> & { response_format?: ChatResponseFormatInput; top_p?: number; user?: string };
-
-function responseFormat(format: ResponseTextFormat | undefined): ChatResponseFormatInput | undefined {
+function responseFormat(format: ResponseTextFormat | undefined): ChatRequestInput['response_format'] {
   if (!format || format.type === 'text') return undefined;
   if (format.type === 'json_object') return { type: 'json_object' };
   const { name, schema, description, strict } = format;
@@ -44,6 +39,11 @@ export function chatRequestOf(request: ResponseCreateRequest, messages: ChatMess
     ...(request.max_output_tokens != null ? { max_tokens: request.max_output_tokens } : {}),
     ...(request.metadata ? { metadata: request.metadata } : {}),
     ...(request.user !== undefined ? { user: request.user } : {}),
+    ...(request.reasoning?.effort != null ? { reasoning_effort: request.reasoning.effort } : {}),
+    ...(request.text?.verbosity != null ? { verbosity: request.text.verbosity } : {}),
+    ...(request.service_tier != null ? { service_tier: request.service_tier } : {}),
+    ...(request.safety_identifier != null ? { safety_identifier: request.safety_identifier } : {}),
+    ...(request.prompt_cache_key != null ? { prompt_cache_key: request.prompt_cache_key } : {}),
     ...(request.text?.format && request.text.format.type !== 'text' ? { response_format: responseFormat(request.text.format) } : {}),
     ...(tools.length > 0
       ? {

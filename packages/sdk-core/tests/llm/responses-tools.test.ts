@@ -114,6 +114,19 @@ describe.each(await storeKinds())('Responses API tools and structured output (%s
     expect(lastSent()).toMatchObject({ reasoning_effort: 'low', verbosity: 'low', safety_identifier: 'user-hash-1' });
   });
 
+  it('a client leaving mid-stream aborts the upstream request, and the unfinished response is not stored', async () => {
+    const words = Array.from({ length: 40 }, (_value, index) => ` word${index}`);
+    upstream.enqueue({ kind: 'stream', chunks: textChunks(words), delayMs: 25 });
+    const stream = await openai.responses.create({ model, input: 'talk for a while', stream: true });
+    let id: string | undefined;
+    for await (const event of stream) {
+      if (event.type === 'response.created') id = event.response.id;
+      if (event.type === 'response.output_text.delta') break;
+    }
+    await upstream.waitForAbort(upstream.requests.at(-1)!, 5000);
+    await expect(openai.responses.retrieve(id!)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
   it('a failure after the stream began ends it with response.failed', async () => {
     upstream.enqueue({ kind: 'stream', chunks: textChunks(['Half', ' an']).slice(0, 2), after: 'error-event' });
     const stream = openai.responses.stream({ model, input: 'fail me' });

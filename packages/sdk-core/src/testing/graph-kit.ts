@@ -7,12 +7,16 @@ import type { NodeLibrary } from '../server/graph/runtime/node-library.js';
 import type { GraphEngines, GraphRunEnvironment } from '../server/graph/runtime/run-environment.js';
 import type { RunLogEntry } from '../server/graph/runtime/run-log.js';
 import type { RuntimePad } from '../server/graph/runtime/pads.js';
+import type { TurnMetrics } from '../server/kernel/ports/turn-metrics.js';
+import { VoiceTurns } from '../server/voice/index.js';
 
 /** A graph running without a room, its log and node failures recorded. */
 export interface GraphKitRun {
   runtime: GraphRuntime;
   logs: RunLogEntry[];
   failures: { node: string; error: Error }[];
+  /** The voice turns' measurements, as the room's `turn_metrics` topic would carry them. */
+  turnMetrics: TurnMetrics[];
   pad(path: string): RuntimePad;
   /** Every value through `path` from now on. */
   record(path: string): unknown[];
@@ -35,6 +39,7 @@ export function runGraph(
   const logs: RunLogEntry[] = [];
   const failures: { node: string; error: Error }[] = [];
   const logger = pino({ level: 'silent' });
+  const turnMetrics: TurnMetrics[] = [];
   const environment: GraphRunEnvironment = {
     runId: 'run_test',
     principal: { project: 'project_test', kind: 'key', human: null, credentialId: 'key_test' },
@@ -47,6 +52,7 @@ export function runGraph(
     room: undefined,
     clientTools: undefined,
     publisherMetadata: undefined,
+    voiceTurns: new VoiceTurns('run_test', (metrics) => turnMetrics.push(metrics), logger),
     log: (entry) => logs.push(entry),
     nodeFailed: (node, error) => failures.push({ node: node.id, error }),
   };
@@ -62,6 +68,7 @@ export function runGraph(
     runtime,
     logs,
     failures,
+    turnMetrics,
     pad,
     record(path) {
       const values: unknown[] = [];

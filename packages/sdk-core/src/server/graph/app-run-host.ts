@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
 import { AGENT_IDENTITY } from '../../contract/wire.js';
 import { parseDataPacket } from '../../contract/sdk.js';
-import { ClientToolCalls } from '../voice/tools/client-tool-calls.js';
-import { ERROR_TOPIC, TOOL_CALL_TOPIC } from '../../contract/wire.js';
-import { DEFAULT_AGENT_TOOL_TUNING } from '../voice/tools/agent-tool-runner.js';
+import { ERROR_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
+import { sessionTools, VoiceTurns, wireTurnMetrics } from '../voice/index.js';
 import type { AgentRoomConnection, AgentTransport } from '../engines/media/index.js';
 import type { Principal } from '../kernel/principal.js';
 import { platformNodeLibrary } from './library/node-library.js';
@@ -92,9 +91,21 @@ export class AppRunHost {
     const sendError = (message: string): void => {
       connection.sendData(JSON.stringify({ message }), { topic: ERROR_TOPIC, reliable: true }).catch(() => undefined);
     };
-    const clientTools = new ClientToolCalls(
-      async (message) => connection.sendData(JSON.stringify(message), { topic: TOOL_CALL_TOPIC, reliable: true }),
-      { ackMs: DEFAULT_AGENT_TOOL_TUNING.clientAckTimeoutMs, resultMs: DEFAULT_AGENT_TOOL_TUNING.clientResultTimeoutMs },
+    const { clientCalls: clientTools } = sessionTools({
+      send: (message) => connection.sendData(JSON.stringify(message), { topic: TOOL_CALL_TOPIC, reliable: true }),
+      tuning: this.dependencies.engines.toolTuning,
+      addressPolicy: this.dependencies.engines.toolAddressPolicy,
+      logger,
+    });
+    // Each voice turn's measurements go to the humans in the room, as the built-in agent's do.
+    const voiceTurns = new VoiceTurns(
+      spec.runId,
+      (metrics) => {
+        this.dependencies.engines.onTurnMetrics?.(metrics);
+        connection
+          .sendData(JSON.stringify(wireTurnMetrics(metrics)), { topic: TURN_METRICS_TOPIC, reliable: true })
+          .catch((error: unknown) => logger.debug({ err: error }, 'the turn metrics were not sent'));
+      },
       logger,
     );
     const environment: GraphRunEnvironment = {
@@ -105,6 +116,7 @@ export class AppRunHost {
       room: connection,
       clientTools,
       publisherMetadata: spec.publisherMetadata,
+      voiceTurns,
       log: (entry: RunLogEntry) => {
         const level = entry.level === 'warning' ? 'warn' : entry.level;
         logger[level]({ node: entry.node, pad: entry.pad, subgraph: entry.subgraph }, entry.message);

@@ -17,7 +17,7 @@ export type { PendingTurn, TurnOutcome } from './voice-turn.js';
 export { HumanListener, DEFAULT_TURN_DETECTION, type TurnDetectionOptions, type HeardUtterance, type UtteranceHandler } from './listener/human-listener.js';
 export { loadListeningEngines, type ListeningEngines } from './listener/listening-engines.js';
 export { resolveTurnDetection, parseTurnDetection } from './settings/turn-detection.js';
-export { AnswerPreparer, type ConversationVersion, type PreparedAnswer } from './turn-taking/answer-preparer.js';
+export { AnswerPreparer, answersTheSame, type ConversationVersion, type PreparedAnswer } from './turn-taking/answer-preparer.js';
 export { Preemption } from './turn-taking/preemption.js';
 export { streamAnswer, type AgentChat, type Answer } from './answering/answer-stream.js';
 export { answerWithTools, type ToolResultMessage, type ToolRoundHandler } from './answering/answer-with-tools.js';

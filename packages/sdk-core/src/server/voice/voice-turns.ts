@@ -28,7 +28,7 @@ interface OpenTurn {
  * const turns = new VoiceTurns(runId, (metrics) => sendTurnMetrics(metrics), logger);
  * turns.heard(utterance);         // STT node
  * turns.answered({ prepared: true, discardedAnswers: 0 });  // LLM node
- * turns.firstAudio(42); turns.spoken(false);                // TTS node
+ * turns.firstAudio(); turns.spoken(false, 42);              // TTS node
  */
 export class VoiceTurns {
   private readonly events: TypedEmitter<VoiceTurnsEvents>;
@@ -86,17 +86,21 @@ export class VoiceTurns {
     if (this.open && ms !== undefined) this.open.metrics.llmFirstTokenMs ??= ms;
   }
 
-  /** The answer's first audio went out (`ttsFirstAudioMs`: its first text segment to its first audio). */
-  firstAudio(ttsFirstAudioMs: number | undefined): void {
+  /** The answer's first audio went out: the human's wait is over. */
+  firstAudio(): void {
     const open = this.open;
-    if (!open || open.metrics.responseMs !== undefined) return;
-    open.metrics.responseMs = performance.now() - open.endedAtClock;
-    if (ttsFirstAudioMs !== undefined) open.metrics.ttsFirstAudioMs = ttsFirstAudioMs;
+    if (open && open.metrics.responseMs === undefined) open.metrics.responseMs = performance.now() - open.endedAtClock;
   }
 
-  /** The answer was said (or cut short): the turn's measurements go out. */
-  spoken(interrupted: boolean): void {
-    if (this.open?.metrics.responseMs !== undefined) this.finish(interrupted);
+  /**
+   * The answer was said (or cut short; `ttsFirstAudioMs`: its first text segment to its first audio): the turn's
+   * measurements go out. Speech that did not answer a turn (nothing was heard since) is not a turn.
+   */
+  spoken(interrupted: boolean, ttsFirstAudioMs: number | undefined): void {
+    const open = this.open;
+    if (open?.metrics.responseMs === undefined) return;
+    if (ttsFirstAudioMs !== undefined) open.metrics.ttsFirstAudioMs = ttsFirstAudioMs;
+    this.finish(interrupted);
   }
 
   private finish(interrupted: boolean): void {

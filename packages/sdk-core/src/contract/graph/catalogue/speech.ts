@@ -22,11 +22,15 @@ export const speechNodes: NodeSpec[] = [
   {
     type: 'STT',
     description:
-      "Speech to text on the platform's STT engine (pocketsphinx offline, or the configured vendor): speech started/ended triggers, interim and final transcriptions, the utterance as a clip. `service` and `api_key` are kept for graphs from elsewhere; the platform's engine is used.",
+      "Speech to text on the platform's STT engine (pocketsphinx offline, or the configured vendor) with the built-in agent's turn taking: adaptive end of turn, answers prepared at pauses (by the OpenAICompatibleLLM node it feeds), turn metrics. Speech started/ended triggers, interim and final transcriptions, the utterance as a clip. `service` and `api_key` are kept for graphs from elsewhere; the platform's engine is used.",
     category: { primary: 'ai', secondary: 'audio', tags: ['stt', 'transcription'] },
     pads: [
       pad.propertySink('service', [t.enumOf()], 'platform'),
       pad.propertySink('api_key', [t.secret()], null),
+      pad.propertySink('turn_detection', [t.object()], null, {
+        description:
+          "Palaver extension: how the end of the human's turn is detected, as a realtime session's `input.turn_detection` (`{ mode: 'adaptive' | 'fixed', silence_ms, min_wait_ms, max_wait_ms, preemptive }`); null: the server's defaults (adaptive, preemptive). Graphs without it need nothing.",
+      }),
       pad.sink('audio', [t.audio()]),
       pad.source('speech_clip', [t.audioClip()]),
       pad.source('speech_started', [t.trigger()]),

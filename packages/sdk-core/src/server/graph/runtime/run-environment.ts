@@ -4,10 +4,8 @@ import type { AgentRoomConnection } from '../../engines/media/index.js';
 import type { OutboundPolicy } from '../../kernel/outbound/index.js';
 import type { Speech } from '../../engines/speech/index.js';
 import type { Principal } from '../../kernel/principal.js';
-import type { AgentVoices } from '../../voice/speaker/agent-voice.js';
-import type { AgentChat } from '../../voice/answering/answer-stream.js';
-import type { AgentToolTuning } from '../../voice/tools/agent-tool-runner.js';
-import type { ClientToolCalls } from '../../voice/tools/client-tool-calls.js';
+import type { TurnMetrics } from '../../kernel/ports/turn-metrics.js';
+import type { AgentChat, AgentToolTuning, AgentVoices, ClientToolCalls, TurnDetectionOptions, VoiceTurns } from '../../voice/index.js';
 import type { RunLogEntry } from './run-log.js';
 
 /** The project's tool definitions, as a graph's ToolGroup nodes find them. */
@@ -29,6 +27,10 @@ export interface GraphEngines {
   toolTuning?: Partial<AgentToolTuning> | undefined;
   /** LLM used by OpenAICompatibleLLM nodes whose `model` is empty (default `builtin-offline`). */
   defaultModel?: string | undefined;
+  /** The server's turn detection, under an STT node's `turn_detection` (default `DEFAULT_TURN_DETECTION`). */
+  turnDetection?: TurnDetectionOptions | undefined;
+  /** Every voice turn's measurements (the server's metrics), as the built-in agent reports them. */
+  onTurnMetrics?: ((metrics: TurnMetrics) => void) | undefined;
 }
 
 /** What the nodes of one run see: who runs it, where, with which engines, and where to log. */
@@ -43,6 +45,8 @@ export interface GraphRunEnvironment {
   /** Client tool calls over the room's `tool_call` topic (absent without a room). */
   readonly clientTools: ClientToolCalls | undefined;
   readonly publisherMetadata: Record<string, unknown> | undefined;
+  /** The run's spoken turns across its STT, LLM and TTS nodes: preemption signals and turn metrics. */
+  readonly voiceTurns: VoiceTurns;
   /** Records a log entry: the run's `logs` events and the server log. */
   log(entry: RunLogEntry): void;
   /** A node failed: the run tells the humans in the room (its `error` topic) and keeps going. */

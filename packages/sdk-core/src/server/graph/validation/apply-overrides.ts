@@ -1,9 +1,10 @@
 import type { GraphDocument } from '../../../contract/graph/graph-document.js';
 import { describeConstraints } from '../../../contract/graph/pad-constraints.js';
-import { clientPadValue } from '../../../contract/graph/pad-values.js';
+import { clientPadValue, plainPadValue } from '../../../contract/graph/pad-values.js';
 import { BadRequestError } from '../../../errors/api-error.js';
 import { SUBGRAPH_NODE_TYPE, type NodeLibrary } from '../runtime/node-library.js';
 import { declaredPads, subgraphPorts } from '../runtime/subgraph-interface.js';
+import { settingProblem } from './node-settings.js';
 import { padValueFits } from './pad-value-check.js';
 
 /** One value to set before a run starts: a property pad of a top-level node. */
@@ -52,6 +53,8 @@ export function applyOverrides(
         `${field}.value: node '${override.node}' pad '${override.pad}' takes type ${describeConstraints(declared.types)}, not ${JSON.stringify(override.value)?.slice(0, 80)}`,
       );
     }
+    const problem = settingProblem(node.type, override.pad, plainPadValue(override.value));
+    if (problem) throw new BadRequestError(`${field}.value: node '${override.node}' pad '${override.pad}': ${problem}`);
     const value = clientPadValue(override.value, declared.types) ?? null;
     const stored = node.pads.find((pad) => pad.id === override.pad);
     if (stored) stored.value = value;

@@ -7,6 +7,7 @@ import { declaredPads, subgraphPorts } from '../runtime/subgraph-interface.js';
 import { storedPadValue } from '../runtime/stored-value.js';
 import type { GraphIssue } from './graph-issues.js';
 import { padValueFits } from './pad-value-check.js';
+import { settingProblem } from './node-settings.js';
 
 /** Deepest nesting of sub graphs a graph may have. */
 export const MAX_SUBGRAPH_DEPTH = 8;
@@ -83,6 +84,9 @@ export function validateGraph(document: GraphDocument, subgraphs: ReadonlyMap<st
           pad: pad.id,
           message: `value ${JSON.stringify(pad.value).slice(0, 80)} is not of type ${describeConstraints(declared.types)}`,
         });
+      } else if (declared.kind.startsWith('Property')) {
+        const problem = settingProblem(node.type, pad.id, value);
+        if (problem) issues.push({ node: node.id, pad: pad.id, message: problem });
       }
     }
   }

@@ -49,11 +49,12 @@ export class Preemption {
   }
 
   /**
-   * The turn ended with `text`: the held answer when it answers `text` and `usable` (nothing else runs or waits),
-   * otherwise it is thrown away. The count of thrown-away answers starts again.
+   * The turn ended with `text`: the held answer when it answers `text` and `usable` (nothing else runs or waits)
+   * on the conversation it was asked on (`version`, by default the policy's now), otherwise it is thrown away. The
+   * count of thrown-away answers starts again.
    */
-  finish(text: string, usable: boolean): PreemptionOutcome {
-    const prepared = text !== '' && usable ? this.preparer.take(text, this.policy.version()) : undefined;
+  finish(text: string, usable: boolean, version: ConversationVersion = this.policy.version()): PreemptionOutcome {
+    const prepared = text !== '' && usable ? this.preparer.take(text, version) : undefined;
     if (!prepared && this.preparer.discard()) this.discarded += 1;
     const discardedAnswers = this.discarded;
     this.discarded = 0;

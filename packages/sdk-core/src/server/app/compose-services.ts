@@ -186,6 +186,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
         voices: voiceSynthesis,
         tools: { find: (principal, references) => tools.findByReferences(principal, references) },
         toolAddressPolicy: addressPolicy,
+        onTurnMetrics: (turn) => metrics.turnMeasured(turn),
       },
       logger: logger.child({ component: 'app-run' }),
       tuning: { emptyGraceMs: config.realtime.appRunEmptySeconds * 1000 },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TtsClientMessage, TtsServiceMessage } from '../../../contract/tts-socket.js';
+import { conformanceMarkdown, OPENAI_CONFORMANCE } from '../../../contract/openai-conformance.js';
 import { DataTopicSchemas } from '../../../contract/sdk.js';
 import { CHAT_AUDIO_PATH, TTS_SOCKET_PATH } from '../../../contract/wire.js';
 import { METRICS_PATH } from './metrics-route.js';
@@ -42,6 +43,11 @@ export function openApiDescription(): string {
     "- `input_audio` user parts (`wav` PCM16, `mp3`, or `ogg` holding Opus or Vorbis; at most 60 s each) are transcribed by the server's speech-to-text engine before the model sees them; undecodable audio and Ogg of another codec are refused with 400 naming `input_audio.data`, and without an STT engine audio parts are refused with 400.",
     `- \`modalities: ["text", "audio"]\` with \`audio: {voice, format}\` (a platform voice id, default \`flite-slt\`; \`mp3\` or \`wav\`) speaks the answer: the message carries \`service_ext.voice\` {\`audio_url\`, \`expires_at\` (Unix seconds, 1 hour by default)}; a stream sends it in one more chunk after the finish chunk (before the usage chunk). \`GET ${CHAT_AUDIO_ROUTE}\` serves the file (\`audio/mpeg\` or \`audio/wav\`) without credentials, the random 128-bit id acting as a signed URL, and answers 404 once expired (see \`x-chat-audio\`). The seconds spoken count as the human's \`voice_synthesis_seconds\`; a used-up limit is refused with 400 \`usage_limit_exceeded\` before the model runs.`,
     '- `metadata.moderation: true` (or `"true"`) moderates the latest user message before the model runs, and the answer: whole when not streamed; sentence by sentence when streamed, each sentence held back until it is checked and then sent in the chunks the model produced. Flagged text is refused with 400 `moderation_error`; in a stream it is never sent, and the stream ends with an `event: error` (`moderation_error`) then `data: [DONE]`. `metadata` is stored with the usage records of the request.',
+    '',
+    '## OpenAI compatibility',
+    "The `openai` package works against `/v1`. Each feature of OpenAI's API, per endpoint and per target: **served** (taken as OpenAI defines it; for an upstream LLM, passed on exactly as given), **bridged** (taken, and mapped onto what the target has), **refused** (400 naming the field; a field OpenAI does not define is refused too, never dropped). The test suite probes every row.",
+    '',
+    conformanceMarkdown(OPENAI_CONFORMANCE).replace(/^### /gm, '#### '),
     '',
     '## Operations: health and metrics (outside the contract)',
     '- `GET /health` answers `{"status": "ok"}` without credentials while the instance serves requests.',

@@ -14,6 +14,12 @@ function describePath(path: readonly PropertyKey[]): string {
  */
 export function invalidInput(location: InputLocation, error: z.ZodError): BadRequestError {
   const problems = error.issues.slice(0, 5).map((issue) => {
+    // An unknown field is named as a field (`max_output_tokens: ...`), as every other problem is.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys
+        .map((key) => `${describePath([...issue.path, key])}: is not a field of this request (unknown fields are refused, never dropped)`)
+        .join('; ');
+    }
     const field = describePath(issue.path);
     const message = issue.message.replace(/^Invalid input: /, '');
     return field ? `${field}: ${message}` : message;

@@ -1,0 +1,119 @@
+/**
+ * How the platform answers each feature of OpenAI's API, per endpoint and per target: `served` (taken as OpenAI
+ * defines it), `bridged` (taken, and mapped onto what the target has), `refused` (400 naming the field). The rows are
+ * checked by `tests/llm/openai-conformance.test.ts`, which probes each one with the `openai` package and writes
+ * `docs/OPENAI-CONFORMANCE.md`; the OpenAPI description (`/docs`) shows the same table.
+ */
+
+export type ConformanceStatus = 'served' | 'bridged' | 'refused';
+
+/**
+ * Who answers: an upstream of OpenAI's own API (the built-in OpenAI LLMs), another OpenAI-compatible upstream (project
+ * LLMs, Ollama), the built-in offline model, or the platform itself (audio endpoints).
+ */
+export type ConformanceTarget = 'openai upstream' | 'compatible upstream' | 'offline model' | 'platform';
+
+export interface ConformanceRow {
+  endpoint: string;
+  feature: string;
+  statuses: Partial<Record<ConformanceTarget, ConformanceStatus>>;
+  note: string;
+}
+
+const CHAT = 'POST /v1/chat/completions';
+const SPEECH = 'POST /v1/audio/speech';
+const TRANSCRIPTIONS = 'POST /v1/audio/transcriptions';
+
+/** A chat row whose two upstreams take the field as given. */
+function passed(feature: string, offline: ConformanceStatus, note: string): ConformanceRow {
+  return { endpoint: CHAT, feature, statuses: { 'openai upstream': 'served', 'compatible upstream': 'served', 'offline model': offline }, note };
+}
+
+export const OPENAI_CONFORMANCE: readonly ConformanceRow[] = [
+  passed('messages: system, user, assistant, tool', 'served', 'user parts: text, image_url and video_url (upstreams), input_audio (transcribed first)'),
+  {
+    endpoint: CHAT,
+    feature: 'messages: developer role',
+    statuses: { 'openai upstream': 'served', 'compatible upstream': 'bridged', 'offline model': 'served' },
+    note: 'sent as `system` to upstreams other than OpenAI',
+  },
+  passed('stream, stream_options.include_usage', 'served', 'usage is always asked of upstreams, for metering'),
+  passed('max_completion_tokens', 'served', 'cut further when the human’s token budget is nearly used up'),
+  passed('max_tokens', 'served', 'as `max_completion_tokens`; the caller’s field is the one sent'),
+  passed('n', 'served', 'the offline model gives n identical choices; refused with moderation or speech output'),
+  passed('stop', 'served', 'the offline model ends the answer before the first sequence'),
+  passed('seed', 'served', 'the offline model is deterministic'),
+  passed('temperature, top_p', 'served', 'the offline model answers the same at any setting'),
+  passed('logprobs, top_logprobs', 'served', 'the offline model gives each token logprob 0 and no other candidate'),
+  passed('response_format: json_object', 'served', 'the offline model answers `{"reply": ...}`'),
+  passed('response_format: json_schema (strict)', 'served', 'the offline model answers a value it validates against the schema, or 400'),
+  passed('tools, tool_choice, parallel_tool_calls', 'served', 'the offline model calls a tool the user names'),
+  passed('prediction', 'served', 'changes no answer'),
+  passed('user, safety_identifier, prompt_cache_key, prompt_cache_retention', 'served', ''),
+  passed('metadata', 'served', 'the platform’s own `moderation` key is consumed, the rest passed on'),
+  passed('store: true', 'refused', 'completions are not stored for retrieval here'),
+  passed('service_tier: flex, scale, priority', 'refused', '`auto` and `default` are served'),
+  passed('reasoning_effort', 'refused', 'the offline model takes only `none`'),
+  passed('verbosity', 'refused', ''),
+  passed('frequency_penalty, presence_penalty', 'refused', 'the offline model takes only 0'),
+  passed('logit_bias', 'refused', ''),
+  passed('web_search_options', 'refused', ''),
+  passed('moderation (OpenAI’s)', 'refused', 'the platform’s moderation is `metadata.moderation`'),
+  passed('functions, function_call (deprecated)', 'refused', 'use tools and tool_choice'),
+  {
+    endpoint: CHAT,
+    feature: 'modalities: audio, audio',
+    statuses: { 'openai upstream': 'bridged', 'compatible upstream': 'bridged', 'offline model': 'bridged' },
+    note: 'spoken by the platform’s voices: `service_ext.voice.audio_url`, not `message.audio`',
+  },
+  {
+    endpoint: CHAT,
+    feature: 'a field OpenAI does not define',
+    statuses: { 'openai upstream': 'refused', 'compatible upstream': 'refused', 'offline model': 'refused' },
+    note: 'never dropped silently',
+  },
+  { endpoint: SPEECH, feature: 'voice: a platform voice id', statuses: { platform: 'bridged' }, note: 'OpenAI’s voice names are not platform voices: 400' },
+  { endpoint: SPEECH, feature: 'model', statuses: { platform: 'bridged' }, note: 'any name: the voice chooses the engine' },
+  { endpoint: SPEECH, feature: 'response_format: mp3, opus, wav, pcm', statuses: { platform: 'served' }, note: 'pcm: 24 kHz 16-bit little-endian mono' },
+  { endpoint: SPEECH, feature: 'streamed audio', statuses: { platform: 'served' }, note: 'sent as the engine makes it; wav once whole' },
+  { endpoint: SPEECH, feature: 'response_format: aac, flac', statuses: { platform: 'refused' }, note: '' },
+  { endpoint: SPEECH, feature: 'speed other than 1', statuses: { platform: 'refused' }, note: '' },
+  { endpoint: SPEECH, feature: 'instructions', statuses: { platform: 'refused' }, note: '' },
+  { endpoint: SPEECH, feature: 'stream_format: sse', statuses: { platform: 'refused' }, note: '' },
+  { endpoint: TRANSCRIPTIONS, feature: 'file: wav, mp3, ogg', statuses: { platform: 'served' }, note: 'flac, m4a, mp4 and webm are refused' },
+  { endpoint: TRANSCRIPTIONS, feature: 'model', statuses: { platform: 'bridged' }, note: 'any name: the platform’s STT engine transcribes' },
+  { endpoint: TRANSCRIPTIONS, feature: 'response_format: json, text, srt, vtt', statuses: { platform: 'served' }, note: '' },
+  {
+    endpoint: TRANSCRIPTIONS,
+    feature: 'response_format: verbose_json, timestamp_granularities',
+    statuses: { platform: 'bridged' },
+    note: 'segments cut at pauses; word times spread over their segment',
+  },
+  { endpoint: TRANSCRIPTIONS, feature: 'language: en', statuses: { platform: 'served' }, note: 'other languages refused by the pocketsphinx engine' },
+  { endpoint: TRANSCRIPTIONS, feature: 'prompt', statuses: { platform: 'refused' }, note: '' },
+  { endpoint: TRANSCRIPTIONS, feature: 'temperature other than 0', statuses: { platform: 'refused' }, note: '' },
+  { endpoint: TRANSCRIPTIONS, feature: 'response_format: diarized_json', statuses: { platform: 'refused' }, note: '' },
+  { endpoint: TRANSCRIPTIONS, feature: 'include: logprobs', statuses: { platform: 'refused' }, note: '' },
+  { endpoint: TRANSCRIPTIONS, feature: 'stream: true', statuses: { platform: 'refused' }, note: '' },
+];
+
+/**
+ * The rows as Markdown: a table per endpoint, a column per target it has.
+ *
+ * @example
+ * conformanceMarkdown(OPENAI_CONFORMANCE) // '### POST /v1/chat/completions\n\n| feature | openai upstream | ...'
+ */
+export function conformanceMarkdown(rows: readonly ConformanceRow[]): string {
+  const endpoints = [...new Set(rows.map((row) => row.endpoint))];
+  return endpoints
+    .map((endpoint) => {
+      const own = rows.filter((row) => row.endpoint === endpoint);
+      const targets = (['openai upstream', 'compatible upstream', 'offline model', 'platform'] as const).filter((target) =>
+        own.some((row) => row.statuses[target] !== undefined),
+      );
+      const lines = [`### ${endpoint}`, '', `| feature | ${targets.join(' | ')} | note |`, `|---|${targets.map(() => '---|').join('')}---|`];
+      for (const row of own) lines.push(`| ${row.feature} | ${targets.map((target) => row.statuses[target] ?? '').join(' | ')} | ${row.note} |`);
+      return lines.join('\n');
+    })
+    .join('\n\n');
+}

@@ -19,7 +19,7 @@ describe.each(await storeKinds())('POST /v1/responses (%s)', (kind) => {
 
   beforeAll(async () => {
     upstream = await startFakeOpenAiUpstream();
-    test = await startTestServer(kind);
+    test = await startTestServer(kind, { config: { llm: { responsesRetentionDays: 7 } } });
     baseUrl = await test.server.listen(0, '127.0.0.1');
     openai = await createOpenAiClient({ baseUrl, apiKey: test.server.apiKey, openAiOptions: { maxRetries: 0 } });
     const llm = await test.client.llms.create({ name: 'fake upstream', description: '', headers: [], model: 'fake-gpt', post_url: upstream.chatUrl });
@@ -72,6 +72,13 @@ describe.each(await storeKinds())('POST /v1/responses (%s)', (kind) => {
     const retrieved = await openai.responses.retrieve(created.id);
     expect(retrieved.output).toEqual(created.output);
     expect(retrieved.usage).toEqual(created.usage);
+    // Kept for the configured retention (PALAVER_RESPONSES_RETENTION_DAYS, 7 days here).
+    const row = await test.server.services.store.db
+      .selectFrom('responses')
+      .select(['created_at', 'expires_at'])
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    expect(Math.round((Date.parse(row.expires_at) - Date.parse(row.created_at)) / 86_400_000)).toBe(7);
 
     const newestFirst = await openai.responses.inputItems.list(created.id, { limit: 2 });
     expect(newestFirst.data.map((item) => item.type === 'message' && item.content[0]?.type === 'input_text' && item.content[0].text)).toEqual(['three', 'two']);

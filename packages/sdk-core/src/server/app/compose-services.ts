@@ -237,7 +237,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     llms,
     chat,
     chatAudio,
-    responses: new ResponsesService({ chat, repository: new ResponseRepository(store) }),
+    responses: new ResponsesService({ chat, repository: new ResponseRepository(store, { retentionDays: config.llm.responsesRetentionDays }) }),
     tools,
     secrets,
     contexts,

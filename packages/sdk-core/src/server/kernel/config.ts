@@ -122,6 +122,8 @@ export const ServerConfig = z.object({
         .min(10)
         .max(7 * 24 * 3600)
         .default(3600),
+      /** How long a stored response of `POST /v1/responses` stays retrievable and continuable (decision 0096). */
+      responsesRetentionDays: z.coerce.number().int().min(1).max(3650).default(30),
       /** Longest decoded audio of one `input_audio` part; longer parts are refused with 400. */
       maxInputAudioSeconds: z.coerce.number().int().min(1).max(3600).default(60),
       /**
@@ -213,6 +215,7 @@ const environmentMap: Record<string, string> = {
   PALAVER_LLM_IDLE_TIMEOUT_MS: 'llm.idleTimeoutMs',
   PALAVER_CHAT_AUDIO_TTL_SECONDS: 'llm.audioTtlSeconds',
   PALAVER_CHAT_MAX_INPUT_AUDIO_SECONDS: 'llm.maxInputAudioSeconds',
+  PALAVER_RESPONSES_RETENTION_DAYS: 'llm.responsesRetentionDays',
   PALAVER_MEMORY_LLM: 'llm.memoryModel',
   PALAVER_SPEECH_TTS_URL: 'speech.ttsBaseUrl',
   PALAVER_SPEECH_TTS_API_KEY: 'speech.ttsApiKey',

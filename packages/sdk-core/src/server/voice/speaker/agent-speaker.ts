@@ -42,6 +42,16 @@ interface SpokenSegment {
   durationMs: number;
 }
 
+/** An utterance being spoken: its segments as their first audio goes out, and how much audio was written. */
+interface UtteranceProgress {
+  segments: SpokenSegment[];
+  writtenMs: number;
+  startedAt: Date | undefined;
+  ttsFirstAudioMs: number | undefined;
+  /** Set by an interruption: the audio the human heard (written minus flushed), ms. */
+  playedAtAbort: number | undefined;
+}
+
 /** Text spoken up to `playedMs`: whole segments, and the share of the words of the one cut off. */
 export function textUpTo(segments: readonly SpokenSegment[], playedMs: number): string {
   const words: string[] = [];
@@ -101,64 +111,69 @@ export class AgentSpeaker {
 
   private async speakAudio(request: SpeakRequest, voice: VoiceSelection): Promise<SpokenUtterance> {
     const { signal } = request;
-    const segments: SpokenSegment[] = [];
-    let writtenMs = 0;
-    let playedAtAbort: number | undefined;
-    let startedAt: Date | undefined;
-    let ttsFirstAudioMs: number | undefined;
+    const progress: UtteranceProgress = { segments: [], writtenMs: 0, startedAt: undefined, ttsFirstAudioMs: undefined, playedAtAbort: undefined };
     const onAbort = () => {
       const dropped = this.output.flush();
-      playedAtAbort = Math.max(0, writtenMs - dropped);
+      progress.playedAtAbort = Math.max(0, progress.writtenMs - dropped);
     };
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const segmenter = new TextSegmenter();
-      const speakSegment = async (segment: string) => {
-        const entry: SpokenSegment = { text: segment, startMs: writtenMs, durationMs: 0 };
-        const requested = performance.now();
-        let first = true;
-        const audio = trimSilence(this.tts.synthesize({ voice, text: segment, signal }), {
-          keepLeadingMs: segments.length === 0 ? FIRST_LEADING_SILENCE_MS : LEADING_SILENCE_MS,
-          keepTrailingMs: TRAILING_SILENCE_MS,
-        });
-        for await (const chunk of audio) {
-          if (signal.aborted) return;
-          if (first) {
-            first = false;
-            ttsFirstAudioMs ??= performance.now() - requested;
-            segments.push(entry);
-            request.onProgress(segments.map((spoken) => spoken.text).join(' '));
-            if (!startedAt) {
-              startedAt = new Date();
-              request.onStart?.();
-            }
-          }
-          const pcm = this.resample(chunk);
-          const ms = (pcm.length / this.outputRate) * 1000;
-          entry.durationMs += ms;
-          writtenMs += ms;
-          await this.output.write({ samples: pcm, sampleRate: this.outputRate, channels: 1 });
-        }
-      };
       for await (const piece of request.text) {
         if (signal.aborted) break;
         for (const segment of segmenter.push(piece)) {
-          await speakSegment(segment);
+          await this.speakSegment(request, voice, progress, segment);
           if (signal.aborted) break;
         }
       }
-      if (!signal.aborted) for (const segment of segmenter.flush()) await speakSegment(segment);
+      if (!signal.aborted) for (const segment of segmenter.flush()) await this.speakSegment(request, voice, progress, segment);
       if (!signal.aborted) await untilAborted(this.output.drained(), signal);
     } catch (error) {
       if (!signal.aborted) throw error;
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
+    return this.spoken(progress);
+  }
+
+  /** Synthesises one segment (silence trimmed) and writes it out as it comes; the first audio starts the utterance. */
+  private async speakSegment(request: SpeakRequest, voice: VoiceSelection, progress: UtteranceProgress, segment: string): Promise<void> {
+    const { signal } = request;
+    const entry: SpokenSegment = { text: segment, startMs: progress.writtenMs, durationMs: 0 };
+    const requested = performance.now();
+    let first = true;
+    const audio = trimSilence(this.tts.synthesize({ voice, text: segment, signal }), {
+      keepLeadingMs: progress.segments.length === 0 ? FIRST_LEADING_SILENCE_MS : LEADING_SILENCE_MS,
+      keepTrailingMs: TRAILING_SILENCE_MS,
+    });
+    for await (const chunk of audio) {
+      if (signal.aborted) return;
+      if (first) {
+        first = false;
+        progress.ttsFirstAudioMs ??= performance.now() - requested;
+        progress.segments.push(entry);
+        request.onProgress(progress.segments.map((spoken) => spoken.text).join(' '));
+        if (!progress.startedAt) {
+          progress.startedAt = new Date();
+          request.onStart?.();
+        }
+      }
+      const pcm = this.resample(chunk);
+      const ms = (pcm.length / this.outputRate) * 1000;
+      entry.durationMs += ms;
+      progress.writtenMs += ms;
+      await this.output.write({ samples: pcm, sampleRate: this.outputRate, channels: 1 });
+    }
+  }
+
+  /** What the human heard: everything written, or up to where the interruption flushed the rest. */
+  private spoken(progress: UtteranceProgress): SpokenUtterance {
+    const { playedAtAbort, segments, writtenMs } = progress;
     const interrupted = playedAtAbort !== undefined;
-    const text = interrupted ? textUpTo(segments, playedAtAbort!) : segments.map((segment) => segment.text).join(' ');
-    const audioSeconds = (interrupted ? playedAtAbort! : writtenMs) / 1000;
+    const text = interrupted ? textUpTo(segments, playedAtAbort) : segments.map((segment) => segment.text).join(' ');
+    const audioSeconds = (interrupted ? playedAtAbort : writtenMs) / 1000;
     if (interrupted) this.logger.debug({ playedMs: playedAtAbort, writtenMs }, 'utterance interrupted');
-    return { text, interrupted, startedAt, endedAt: new Date(), audioSeconds, ttsFirstAudioMs };
+    return { text, interrupted, startedAt: progress.startedAt, endedAt: new Date(), audioSeconds, ttsFirstAudioMs: progress.ttsFirstAudioMs };
   }
 
   private resample(chunk: PcmChunk): Int16Array {

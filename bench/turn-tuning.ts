@@ -64,7 +64,9 @@ export async function runCorpus(speech: Speech, settings: TurnDetectionOptions, 
 }
 
 export function summaryLine(summary: CorpusSummary): string {
-  const cut = summary.outcomes.filter((outcome) => outcome.premature).map((outcome) => `${outcome.item.id} (pause ${pauseOf(outcome.item)} ms)`);
+  const cut = summary.outcomes
+    .filter((outcome) => outcome.premature)
+    .map((outcome) => `${outcome.item.id} (pause ${pauseOf(outcome.item)} ms: ${outcome.texts.map((text) => `"${text}"`).join(' + ')})`);
   return (
     `premature ${summary.prematureCount}/${summary.within} (${fixed(summary.premature * 100, 1)} %) on pauses <= ${PAUSE_LIMIT_MS} ms, ` +
     `end of the last turn after the speech p50 ${fixed(summary.endP50, 0)} ms, p95 ${fixed(summary.endP95, 0)} ms; ` +

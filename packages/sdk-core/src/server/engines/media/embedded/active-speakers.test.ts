@@ -140,8 +140,10 @@ describe('embedded endpoint: SpeakersChanged and the services it does not serve'
     const human = await join(room, 'human');
     const heard = speakerLog(human);
     const output = await agent.publishAudio({ sampleRate: 48_000 });
+    const started = performance.now();
     const speaking = playTone(output, 1000, 2_000);
     await eventually(() => expect(heard.some((speakers) => speakers.includes('agent'))).toBe(true), 15_000);
+    console.log(`the agent was reported speaking ${Math.round(performance.now() - started)} ms after its voice started (one or two 400 ms looks)`);
     await speaking;
     await output.drained();
     await eventually(() => expect(heard.at(-1)).toEqual([]), 15_000);

@@ -60,6 +60,15 @@ describe.each(await storeKinds())('stored responses (%s)', (kind) => {
     ]);
     expect(chain?.[0]!.input[0]).toMatchObject({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'first question' }] });
 
+    await repository.save(alice, response('resp_c', 'resp_b', 'third answer', now), normalizeInput('third question'));
+    const three = await repository.conversation(alice, 'resp_c');
+    expect(three?.map((turn) => turn.input.length === 1 && turn.input[0]!.type === 'message' && turn.input[0]!.content[0])).toEqual(
+      ['first question', 'second question', 'third question'].map((text) => ({ type: 'input_text', text })),
+    );
+    expect(await repository.conversation({ ...alice, human: 'bob' }, 'resp_c')).toBeUndefined();
+    expect(await repository.conversation({ ...alice, human: null }, 'resp_c')).toBeUndefined();
+    await repository.delete(alice, 'resp_c');
+
     now += 25 * DAY_MS; // resp_a is 35 days old, resp_b 25
     await expect(repository.find(alice, 'resp_a')).rejects.toMatchObject({ status: 404 });
     expect((await repository.conversation(alice, 'resp_b'))?.length).toBe(1);

@@ -95,23 +95,51 @@ export class ResponseRepository {
 
   /**
    * The turns of the conversation ending with the caller's response `id`, oldest first, following
-   * `previous_response_id` (at most {@link MAX_CHAIN_LENGTH} turns); undefined when `id` is not the caller's.
+   * `previous_response_id` (at most {@link MAX_CHAIN_LENGTH} turns) in one recursive query, their input items in a
+   * second; undefined when `id` is not the caller's. A turn that expired or was deleted ends the walk: the
+   * conversation starts after it.
    */
   async conversation(principal: Principal, id: string): Promise<StoredTurn[] | undefined> {
-    const turns: StoredTurn[] = [];
-    let next: string | null = id;
-    while (next !== null && turns.length < MAX_CHAIN_LENGTH) {
-      const row = await this.visible(this.store.db, principal).select(['body', 'previous_response_id']).where('id', '=', next).executeTakeFirst();
-      if (!row) {
-        if (turns.length === 0) return undefined;
-        break; // an older turn expired or was deleted: the conversation starts after it
-      }
-      const items = await this.store.db.selectFrom('response_items').select('data').where('response_id', '=', next).orderBy('position').execute();
-      const body = JSON.parse(row.body) as ResponseObject;
-      turns.push({ input: items.map((item) => JSON.parse(item.data) as ResponseItem), output: body.output });
-      next = row.previous_response_id;
-    }
-    return turns.reverse();
+    const now = new Date(this.now()).toISOString();
+    const rows = await this.store.db
+      .withRecursive('chain(id, previous_response_id, body)', (db) => {
+        const start = db
+          .selectFrom('responses')
+          .select(['id', 'previous_response_id', 'body'])
+          .where('id', '=', id)
+          .where('project', '=', principal.project)
+          .where('expires_at', '>', now);
+        return (principal.human === null ? start.where('human', 'is', null) : start.where('human', '=', principal.human)).unionAll((union) => {
+          const older = union
+            .selectFrom('responses as older')
+            .innerJoin('chain', 'chain.previous_response_id', 'older.id')
+            .select(['older.id', 'older.previous_response_id', 'older.body'])
+            .where('older.project', '=', principal.project)
+            .where('older.expires_at', '>', now);
+          return principal.human === null ? older.where('older.human', 'is', null) : older.where('older.human', '=', principal.human);
+        });
+      })
+      .selectFrom('chain')
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(MAX_CHAIN_LENGTH)
+      .execute();
+    if (rows.length === 0) return undefined;
+    const turns = rows.reverse();
+    const items = await this.store.db
+      .selectFrom('response_items')
+      .select(['response_id', 'data'])
+      .where(
+        'response_id',
+        'in',
+        turns.map((turn) => turn.id),
+      )
+      .orderBy('response_id')
+      .orderBy('position')
+      .execute();
+    const inputs = new Map<string, ResponseItem[]>();
+    for (const item of items) inputs.set(item.response_id, [...(inputs.get(item.response_id) ?? []), JSON.parse(item.data) as ResponseItem]);
+    return turns.map((turn) => ({ input: inputs.get(turn.id) ?? [], output: (JSON.parse(turn.body) as ResponseObject).output }));
   }
 
   /** One page of the caller's response's input items (OpenAI's cursor list); 404 when the response is not the caller's. */

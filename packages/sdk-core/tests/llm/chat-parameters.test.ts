@@ -92,16 +92,14 @@ describe('chat completions: every OpenAI parameter (openai package)', () => {
       for (const [name, value] of Object.entries(fields)) expect({ [name]: streamed[name] }).toEqual({ [name]: value });
     });
 
-    it('passes max_tokens as max_tokens, and the platform consumes only its own metadata key', async () => {
-      await openai.chat.completions.create({
-        model: projectLlm,
-        messages: [{ role: 'user', content: 'Hi' }],
-        max_tokens: 12,
-        metadata: { moderation: 'false' },
-      });
+    it('passes max_tokens as max_tokens, and metadata only with store: true, without the platform’s own key', async () => {
+      const messages = [{ role: 'user' as const, content: 'Hi' }];
+      await openai.chat.completions.create({ model: projectLlm, messages, max_tokens: 12, metadata: { moderation: 'false', tag: 'a' } });
       expect(lastUpstreamBody()).toMatchObject({ max_tokens: 12 });
       expect(lastUpstreamBody()).not.toHaveProperty('max_completion_tokens');
       expect(lastUpstreamBody()).not.toHaveProperty('metadata');
+      await openai.chat.completions.create({ model: projectLlm, messages, store: true, metadata: { moderation: 'false', tag: 'a' } });
+      expect(lastUpstreamBody()).toMatchObject({ store: true, metadata: { tag: 'a' } });
     });
 
     it("returns the upstream's n choices and token logprobs, whole and streamed", async () => {

@@ -91,7 +91,7 @@ const PROBES: Record<string, ChatProbe | AudioProbe | AudioProbe[]> = {
     prompt_cache_retention: '24h',
   }),
   'POST /v1/chat/completions | metadata': chat('metadata', { metadata: { tag: 'conformance' } }),
-  'POST /v1/chat/completions | store: true': chat('store', { store: true }),
+  'POST /v1/chat/completions | store: true, metadata': chat('store', { store: true, metadata: { tag: 'stored' } }),
   'POST /v1/chat/completions | service_tier: flex, scale, priority': chat('service_tier', { service_tier: 'flex' }),
   'POST /v1/chat/completions | reasoning_effort': chat('reasoning_effort', { reasoning_effort: 'low' }),
   'POST /v1/chat/completions | verbosity': chat('verbosity', { verbosity: 'low' }),

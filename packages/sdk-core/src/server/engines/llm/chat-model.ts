@@ -14,7 +14,7 @@ export interface ChatModelRequest {
   temperature?: number | null | undefined;
   /** OpenAI's answer-shaping fields as the caller gave them (`contract/chat-parameters.ts`); limits aside. */
   parameters?: Omit<ChatParameters, 'max_completion_tokens'> | undefined;
-  /** Metadata to pass on (the caller's, without the platform's own `moderation` key). */
+  /** Metadata to pass on with `store: true` (the caller's, without the platform's own `moderation` key). */
   metadata?: Record<string, unknown> | undefined;
   tools?: readonly ChatCompletionTool[] | undefined;
   /** The effective choice (defaults already applied: `none` without tools, `auto` with tools). */

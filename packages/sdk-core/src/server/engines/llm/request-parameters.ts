@@ -38,8 +38,9 @@ export function passedParameters(request: ChatCompletionRequest): PassedParamete
   const { moderation: _platformOwn, ...metadata } = request.metadata ?? {};
   return {
     parameters,
-    // The platform's own `moderation` key is consumed here; the rest goes to the model as given.
-    metadata: request.metadata && Object.keys(metadata).length > 0 ? metadata : undefined,
+    // Kept with the usage records; passed on (without the platform's own `moderation` key) with `store: true`, the
+    // only case OpenAI takes it in (metadata of a stored completion).
+    metadata: request.store === true && request.metadata && Object.keys(metadata).length > 0 ? metadata : undefined,
     limit: limits.length > 0 ? Math.min(...limits) : undefined,
     limitFields,
     choices,

@@ -46,13 +46,21 @@ function stringFor(schema: Schema, context: Context): string {
 }
 
 function numberFor(schema: Schema, integer: boolean): number {
-  const step = integer ? 1 : 0.5;
-  const lower = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + step : undefined;
-  const upper = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - step : undefined;
-  let value = 0;
-  if (lower !== undefined && value < lower) value = integer ? Math.ceil(lower) : lower;
-  if (upper !== undefined && value > upper) value = integer ? Math.floor(upper) : upper;
-  return value;
+  const bound = (inclusive: unknown, exclusive: unknown) =>
+    typeof inclusive === 'number' ? { at: inclusive, open: false } : typeof exclusive === 'number' ? { at: exclusive, open: true } : undefined;
+  const lower = bound(schema.minimum, schema.exclusiveMinimum);
+  const upper = bound(schema.maximum, schema.exclusiveMaximum);
+  const above = (value: number) => !lower || (lower.open ? value > lower.at : value >= lower.at);
+  const below = (value: number) => !upper || (upper.open ? value < upper.at : value <= upper.at);
+  if (above(0) && below(0)) return 0;
+  if (integer) {
+    const least = lower ? (lower.open ? Math.floor(lower.at) + 1 : Math.ceil(lower.at)) : undefined;
+    const most = upper ? (upper.open ? Math.ceil(upper.at) - 1 : Math.floor(upper.at)) : undefined;
+    return least !== undefined && !above(0) ? least : (most ?? 0);
+  }
+  if (lower && upper) return (lower.at + upper.at) / 2;
+  if (lower) return lower.open ? lower.at + 1 : lower.at;
+  return upper!.open ? upper!.at - 1 : upper!.at;
 }
 
 function typeOf(schema: Schema): string | undefined {

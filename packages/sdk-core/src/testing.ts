@@ -50,6 +50,7 @@ export type { RecordedStream, RecordedSttEvent } from './testing/streaming-stt/r
 export {
   collectSynthesis,
   createStreamingStt,
+  decodeMp3,
   EspeakEngine,
   FliteEngine,
   PocketsphinxEngine,

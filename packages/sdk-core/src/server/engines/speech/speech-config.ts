@@ -34,11 +34,14 @@ export const SpeechConfig = z.object({
           libraryPath: z.string().min(1).optional(),
           sphinxbaseLibraryPath: z.string().min(1).optional(),
           modelDirectory: z.string().min(1).optional(),
-          poolSize: z.number().int().min(1).max(16).default(2),
+          /** Decoders (a worker thread each): as many as humans speaking at the same moment; more wait (decision 0100). */
+          poolSize: z.number().int().min(1).max(64).default(8),
+          /** `fast` (default): search settings chosen for speed on the project's corpus; `accurate`: the library's. */
+          search: z.enum(['fast', 'accurate']).default('fast'),
         })
-        .default({ poolSize: 2 }),
+        .default({ poolSize: 8, search: 'fast' }),
     })
-    .default({ provider: 'auto', pocketsphinx: { poolSize: 2 } }),
+    .default({ provider: 'auto', pocketsphinx: { poolSize: 8, search: 'fast' } }),
   /**
    * A hosted streaming STT service (decision 0090): one websocket per speaker, the vendor's own endpointing, interim
    * and final results with word times. Not used by the voice agent yet; `Speech.streamingStt` when set.

@@ -10,11 +10,19 @@ import {
 } from '../workers/pocketsphinx-protocol.js';
 import { siblingModule } from '../workers/spawn-worker.js';
 import { EngineUnavailableError, SupervisedWorker, type JobHandle, type WorkerRestartListener } from '../workers/supervised-worker.js';
+import { POCKETSPHINX_SEARCH, type PocketsphinxSearch } from './pocketsphinx-search.js';
 import { BaseSttSession, type SttEngine, type SttSession, type SttSessionOptions } from './stt-engine.js';
 
 export interface PocketsphinxEngineOptions extends Partial<PocketsphinxOptions> {
-  /** Decoders (worker threads, ~30 MB each) for concurrent utterances. */
+  /** Decoders (worker threads, ~30 MB each) for concurrent utterances: as many as humans speaking at once. */
   poolSize?: number;
+  /** Search settings (default `fast`); `decoderArguments` are added over them. */
+  search?: PocketsphinxSearch;
+  /**
+   * Utterances waiting for a decoder at most (default: the pool's size); past it the one that waited longest is
+   * given up (its final is empty): an overloaded recogniser drops words rather than falling ever further behind.
+   */
+  maxWaiting?: number;
   interimIntervalMs?: number;
   /** Longest utterance before the worker is considered hung. */
   utteranceTimeoutMs?: number;
@@ -26,7 +34,16 @@ export const DEFAULT_POCKETSPHINX_OPTIONS: PocketsphinxOptions = {
   libraryPath: 'libpocketsphinx.so.3',
   sphinxbaseLibraryPath: 'libsphinxbase.so.3',
   modelDirectory: '/usr/share/pocketsphinx/model/en-us',
+  niceness: 10,
 };
+
+/** Decoders by default. */
+export const DEFAULT_POCKETSPHINX_POOL_SIZE = 8;
+
+/** An utterance given up while it waited for a decoder (every decoder busy, too many waiting). */
+export class SttOverloadedError extends Error {
+  override name = 'SttOverloadedError';
+}
 
 /**
  * Embedded English STT: CMU pocketsphinx (Debian `libpocketsphinx3` + `pocketsphinx-en-us`) through
@@ -42,14 +59,18 @@ export class PocketsphinxEngine implements SttEngine {
   readonly provider = 'pocketsphinx';
   private readonly workers: SupervisedWorker[] = [];
   private readonly idle: SupervisedWorker[] = [];
-  private readonly waiting: Array<(worker: SupervisedWorker) => void> = [];
+  private readonly waiting: Array<{ resolve: (worker: SupervisedWorker) => void; reject: (error: Error) => void }> = [];
   private readonly settings: PocketsphinxOptions;
+  /** Utterances given up while they waited for a decoder. */
+  readonly stats = { givenUp: 0 };
 
   constructor(private readonly options: PocketsphinxEngineOptions = {}) {
     this.settings = {
       libraryPath: options.libraryPath ?? DEFAULT_POCKETSPHINX_OPTIONS.libraryPath,
       sphinxbaseLibraryPath: options.sphinxbaseLibraryPath ?? DEFAULT_POCKETSPHINX_OPTIONS.sphinxbaseLibraryPath,
       modelDirectory: options.modelDirectory ?? DEFAULT_POCKETSPHINX_OPTIONS.modelDirectory,
+      decoderArguments: { ...POCKETSPHINX_SEARCH[options.search ?? 'fast'], ...options.decoderArguments },
+      niceness: options.niceness ?? DEFAULT_POCKETSPHINX_OPTIONS.niceness,
     };
   }
 
@@ -82,14 +103,20 @@ export class PocketsphinxEngine implements SttEngine {
   acquire(): Promise<SupervisedWorker> {
     const worker = this.idle.pop();
     if (worker) return Promise.resolve(worker);
-    if (this.workers.length < (this.options.poolSize ?? 2)) return Promise.resolve(this.addWorker());
-    return new Promise((resolve) => this.waiting.push(resolve));
+    const poolSize = this.options.poolSize ?? DEFAULT_POCKETSPHINX_POOL_SIZE;
+    if (this.workers.length < poolSize) return Promise.resolve(this.addWorker());
+    const waiting = new Promise<SupervisedWorker>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    if (this.waiting.length > (this.options.maxWaiting ?? poolSize)) {
+      this.stats.givenUp += 1;
+      this.waiting.shift()!.reject(new SttOverloadedError('every speech recogniser is busy: the utterance that waited longest was given up'));
+    }
+    return waiting;
   }
 
   /** @internal */
   release(worker: SupervisedWorker): void {
     const next = this.waiting.shift();
-    if (next) next(worker);
+    if (next) next.resolve(worker);
     else this.idle.push(worker);
   }
 
@@ -135,14 +162,16 @@ class PocketsphinxSession extends BaseSttSession {
     if (this.closed) return;
     const samples = this.resampler.push(pcm);
     const job = (this.job ??= this.startUtterance());
-    void job.handle.then((handle) => handle.send({ type: 'audio', pcm: samples } satisfies UtteranceInput));
+    // An utterance given up while it waited (SttOverloadedError) ends with an empty final, see finish().
+    job.handle.then((handle) => handle.send({ type: 'audio', pcm: samples } satisfies UtteranceInput), ignore);
   }
 
   /** The decoder's hypothesis of the audio pushed so far, asked for now (ahead of the next interim). */
   async peek(): Promise<string> {
     const job = this.job;
     if (!job || this.closed) return '';
-    const handle = await job.handle;
+    const handle = await job.handle.catch(ignore);
+    if (!handle) return '';
     return new Promise<string>((resolve) => {
       this.peeks.push(resolve);
       handle.send({ type: 'peek' } satisfies UtteranceInput);
@@ -155,13 +184,18 @@ class PocketsphinxSession extends BaseSttSession {
     this.job = undefined;
     const utterance = this.utterance++;
     const started = performance.now();
-    const handle = await job.handle;
-    handle.send({ type: 'end' } satisfies UtteranceInput);
     try {
+      const handle = await job.handle;
+      handle.send({ type: 'end' } satisfies UtteranceInput);
       const final = await handle.result;
       this.emit('transcript', { type: 'final', text: final.text, words: final.words, utterance, latencyMs: performance.now() - started });
       return final.text;
     } catch (error) {
+      if (error instanceof SttOverloadedError) {
+        // Degraded, not failed: the turn has no words, and the recogniser catches up for the next ones.
+        this.emit('transcript', { type: 'final', text: '', words: [], utterance, latencyMs: performance.now() - started });
+        return '';
+      }
       this.emit('error', error instanceof Error ? error : new Error(String(error)));
       throw error;
     }
@@ -173,7 +207,7 @@ class PocketsphinxSession extends BaseSttSession {
     const job = this.job;
     this.job = undefined;
     for (const resolve of this.peeks.splice(0)) resolve('');
-    void job?.handle.then((handle) => handle.send({ type: 'cancel' } satisfies UtteranceInput));
+    job?.handle.then((handle) => handle.send({ type: 'cancel' } satisfies UtteranceInput), ignore);
   }
 
   private startUtterance() {
@@ -199,4 +233,8 @@ class PocketsphinxSession extends BaseSttSession {
     });
     return { worker, handle };
   }
+}
+
+function ignore(): undefined {
+  return undefined;
 }

@@ -7,6 +7,13 @@ export interface PocketsphinxOptions {
   sphinxbaseLibraryPath: string;
   /** Directory with `en-us/` (acoustic model), `en-us.lm.bin` and `cmudict-en-us.dict`. */
   modelDirectory: string;
+  /** Search settings passed to the decoder as command-line flags (`{ '-beam': '1e-40' }`); see DECODER_PRESETS. */
+  decoderArguments?: Record<string, string>;
+  /**
+   * Niceness of the decoder's thread (Linux: only that thread): under load the main thread (media, VAD) and the
+   * speech synthesis keep the core and the decoders take what is left, so a backlog slows the transcript, not audio.
+   */
+  niceness?: number;
 }
 
 export interface UtteranceJob {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import type { LibraryHandle } from 'koffi';
 import { importOptional } from '../../../kernel/optional-package.js';
@@ -24,8 +25,19 @@ function loadLibrary(koffi: Koffi, path: string): LibraryHandle {
   }
 }
 
+/** Linux sets a thread's own niceness with setpriority(0): the process' other threads keep theirs. */
+function lowerPriority(niceness: number | undefined): void {
+  if (!niceness) return;
+  try {
+    setPriority(niceness);
+  } catch {
+    // Not permitted here (another OS, a sandbox): the decoder runs at the process' priority.
+  }
+}
+
 serveJobs(async (rawOptions) => {
   const options = rawOptions as PocketsphinxOptions;
+  lowerPriority(options.niceness);
   const { default: koffi } = await importOptional('koffi', 'Offline speech recognition (pocketsphinx)', () => import('koffi'));
   const files = {
     hmm: join(options.modelDirectory, 'en-us'),
@@ -64,6 +76,7 @@ serveJobs(async (rawOptions) => {
     ...argument('-samprate', String(POCKETSPHINX_SAMPLE_RATE)),
     // The library logs verbosely to stderr; the worker reports what matters itself.
     ...argument('-logfn', '/dev/null'),
+    ...Object.entries(options.decoderArguments ?? {}).flatMap(([name, value]) => argument(name, value)),
     'void*',
     null,
   );

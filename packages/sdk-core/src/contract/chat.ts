@@ -160,7 +160,13 @@ export const ChatCompletionRequest = z
       .describe('`["text", "audio"]` adds synthesized speech of the answer: `service_ext.voice` {audio_url, expires_at}.'),
     audio: ChatAudioOutput.nullable().optional().describe('Speech output settings, used when `modalities` includes `audio`.'),
     stream: z.boolean().nullable().default(false),
-    stream_options: z.object({ include_usage: z.boolean().optional() }).nullable().optional(),
+    stream_options: z
+      .strictObject({
+        include_usage: z.boolean().optional(),
+        include_obfuscation: z.boolean().optional().describe("Taken; the platform's chunks carry no obfuscation padding."),
+      })
+      .nullable()
+      .optional(),
     temperature: z.number().min(0).max(2).nullable().optional(),
     max_tokens: z.number().int().min(1).max(MAX_COMPLETION_TOKENS).nullable().optional().describe('Deprecated by OpenAI for `max_completion_tokens`.'),
     ...chatParameterFields,

@@ -38,6 +38,12 @@ export const OPENAI_CONFORMANCE: readonly ConformanceRow[] = [
     note: 'sent as `system` to upstreams other than OpenAI',
   },
   passed('stream, stream_options.include_usage', 'served', 'usage is always asked of upstreams, for metering'),
+  {
+    endpoint: CHAT,
+    feature: 'stream_options.include_obfuscation',
+    statuses: { 'openai upstream': 'bridged', 'compatible upstream': 'bridged', 'offline model': 'bridged' },
+    note: 'taken; the platform’s chunks carry no obfuscation padding',
+  },
   passed('max_completion_tokens', 'served', 'cut further when the human’s token budget is nearly used up'),
   passed('max_tokens', 'served', 'as `max_completion_tokens`; the caller’s field is the one sent'),
   passed('n', 'served', 'the offline model gives n identical choices; refused with moderation or speech output'),

@@ -60,6 +60,10 @@ const PROBES: Record<string, ChatProbe | AudioProbe | AudioProbe[]> = {
   }),
   'POST /v1/chat/completions | messages: developer role': chat('messages', { messages: [{ role: 'developer', content: 'Be brief.' }, ...user] }),
   'POST /v1/chat/completions | stream, stream_options.include_usage': chat('stream', { stream: true, stream_options: { include_usage: true } }),
+  'POST /v1/chat/completions | stream_options.include_obfuscation': chat('stream_options', {
+    stream: true,
+    stream_options: { include_usage: true, include_obfuscation: false },
+  }),
   'POST /v1/chat/completions | max_completion_tokens': chat('max_completion_tokens', { max_completion_tokens: 20 }),
   'POST /v1/chat/completions | max_tokens': chat('max_tokens', { max_tokens: 20 }),
   'POST /v1/chat/completions | n': chat('n', { n: 2 }),

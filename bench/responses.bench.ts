@@ -90,16 +90,66 @@ try {
     const line = (name: string, values: number[]) =>
       `  ${name.padEnd(34)} p50 ${fixed(median(values), 2).padStart(6)} ms   p90 ${fixed(percentile(values, 90), 2).padStart(6)} ms`;
     const added = median(samples.responses) - median(samples.chat);
+    // Each responses sample ran next to a chat sample: the median of their differences cancels the machine's drift.
+    const paired = median(samples.responses.map((value, index) => value - samples.chat[index]!));
     console.log(label);
     console.log(line('chat completions (baseline)', samples.chat));
     console.log(line('responses', samples.responses));
-    console.log(`  added by the Responses API: p50 ${fixed(added, 2)} ms, ratio ${fixed(median(samples.responses) / median(samples.chat), 2)}x`);
+    console.log(
+      `  added by the Responses API: p50 ${fixed(added, 2)} ms (median of paired differences ${fixed(paired, 2)} ms), ` +
+        `ratio ${fixed(median(samples.responses) / median(samples.chat), 2)}x`,
+    );
+  };
+
+  /** CPU time (this process: server and client) per whole streamed request: 10 alternating rounds of 20 requests each. */
+  const cpuPerRequest = async (): Promise<Record<Path, number>> => {
+    const used: Record<Path, number> = { responses: 0, chat: 0 };
+    for (let round = 0; round < 10; round += 1) {
+      for (const path of round % 2 === 0 ? (['responses', 'chat'] as const) : (['chat', 'responses'] as const)) {
+        const before = process.cpuUsage();
+        for (let index = 0; index < 20; index += 1) await overHttp(path);
+        const delta = process.cpuUsage(before);
+        used[path] += (delta.user + delta.system) / 1000;
+      }
+    }
+    return { responses: used.responses / 200, chat: used.chat / 200 };
+  };
+
+  /**
+   * The server's own work to the first event, in process (no sockets): `services.responses.stream` vs
+   * `services.chat.stream` on the built-in offline model (no upstream), each until its first event.
+   */
+  const inProcess = async (path: Path): Promise<number> => {
+    const signal = new AbortController().signal;
+    const started = performance.now();
+    // The requests as the route's schemas leave them (defaults applied).
+    const events =
+      path === 'responses'
+        ? await server.services.responses.stream(
+            principal,
+            { model: 'builtin-offline', input: INPUT, stream: true, store: false, parallel_tool_calls: true },
+            { signal },
+          )
+        : await server.services.chat.stream(
+            principal,
+            { model: 'builtin-offline', messages: [{ role: 'user', content: INPUT }], stream: true, parallel_tool_calls: true },
+            { signal },
+          );
+    let first: number | undefined;
+    for await (const event of events) first ??= event && performance.now() - started;
+    return first ?? Number.NaN;
   };
 
   console.log(`first event of a streamed answer (${WORDS.length} words, upstream at once), ${SAMPLES} samples each, interleaved`);
+  report('in process, built-in offline model (request parsed, to the first event):', await measure(inProcess));
   report('over HTTP (first SSE frame):', await measure(overHttp));
   report('openai package, responses.create({ stream: true }) vs chat (first event yielded):', await measure((path) => overClient(path)));
   report('openai package, the responses.stream helper vs chat (first event yielded):', await measure((path) => overClient(path, true)));
+  const cpu = await cpuPerRequest();
+  console.log(
+    `CPU per streamed request over HTTP (server and client, one process): chat ${fixed(cpu.chat, 2)} ms, responses ${fixed(cpu.responses, 2)} ms ` +
+      `(+${fixed(cpu.responses - cpu.chat, 2)} ms)`,
+  );
 } finally {
   await server.close();
   await upstream.close();

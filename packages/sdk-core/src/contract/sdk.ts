@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { RuntimeApiEnvelope } from './graph/runtime-api.js';
-import { CHAT_INPUT_TOPIC, ERROR_TOPIC, MESSAGE_TOPIC, RUNTIME_API_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from './wire.js';
+import { CHAT_INPUT_TOPIC, ERROR_TOPIC, LEGACY_CHAT_TOPIC, MESSAGE_TOPIC, RUNTIME_API_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from './wire.js';
 import type { RealtimeSessionConfigCreate } from './realtime.js';
 import type { ToolDefinition } from './tools.js';
 
@@ -62,6 +62,19 @@ export type SDKSessionTranscription = z.infer<typeof SDKSessionTranscription>;
 /** A typed user turn (topic `chat_input`). */
 export const SDKSendChatMessageParams = z.object({ text: NonEmpty.check(z.maxLength(10_000)) }).register(registry, { id: 'SDKSendChatMessageParams' });
 export type SDKSendChatMessageParams = z.infer<typeof SDKSendChatMessageParams>;
+
+/**
+ * LiveKit's older chat packet (`lk-chat-topic`), as its components sent chat before text streams and still send
+ * beside them with `ignoreLegacy: true` (then the `lk.chat` stream carries the same message).
+ */
+export const LegacyChatMessage = z.object({
+  id: z.string(),
+  timestamp: z.number(),
+  message: z.string().check(z.maxLength(10_000)),
+  ignoreLegacy: z.optional(z.boolean()),
+  editTimestamp: z.optional(z.number()),
+});
+export type LegacyChatMessage = z.infer<typeof LegacyChatMessage>;
 
 /** Join with ready connection details, or with a usage token and a config to start the session with. */
 export const SDKConnectOptions = z.union([
@@ -173,6 +186,7 @@ export const DataTopicSchemas = {
   [TOOL_CALL_TOPIC]: ToolCallMessage,
   [RUNTIME_API_TOPIC]: RuntimeApiMessage,
   [TURN_METRICS_TOPIC]: AgentTurnMetrics,
+  [LEGACY_CHAT_TOPIC]: LegacyChatMessage,
 } as const;
 export type DataTopic = keyof typeof DataTopicSchemas;
 

@@ -24,6 +24,8 @@ export const RUNTIME_API_TOPIC = 'runtime_api';
 export const TRANSCRIPTION_STREAM_TOPIC = 'lk.transcription';
 /** Topic of LiveKit text streams carrying typed chat (`useChat().send()` of LiveKit's components; agent convention). */
 export const CHAT_STREAM_TOPIC = 'lk.chat';
+/** Data topic of LiveKit's older chat packets (`{id, timestamp, message}`, components before text streams), both ways. */
+export const LEGACY_CHAT_TOPIC = 'lk-chat-topic';
 /** Participant attribute naming the LiveKit Agents worker agent a participant runs (LiveKit agent convention). */
 export const AGENT_NAME_ATTRIBUTE = 'lk.agent.name';
 /** Participant attribute carrying the agent state (LiveKit agent convention). */

@@ -1,6 +1,13 @@
 import type { ContextMessageCreateParams } from '../contract/contexts.js';
 import { RealtimeSession, type RealtimeSessionConfig } from '../contract/realtime.js';
-import { parseAgentMetadata, parseDataPacket, type AgentTurnMetrics, type SDKAgentState, type SDKSessionTranscription } from '../contract/sdk.js';
+import {
+  parseAgentMetadata,
+  parseDataPacket,
+  type AgentTurnMetrics,
+  type LegacyChatMessage,
+  type SDKAgentState,
+  type SDKSessionTranscription,
+} from '../contract/sdk.js';
 import {
   AGENT_IDENTITY,
   AGENT_STATE_ATTRIBUTE,
@@ -9,6 +16,7 @@ import {
   MESSAGE_TOPIC,
   TRANSCRIPTION_STREAM_TOPIC,
   TURN_METRICS_TOPIC,
+  LEGACY_CHAT_TOPIC,
 } from '../contract/wire.js';
 import type { AgentSessionEvents, AgentSessionHost, AgentSessionSpec, AgentStopReason } from '../server/kernel/ports/agent-session-host.js';
 import { createVoiceAgentHost, type VoiceAgentHostDependencies } from '../server/agent/voice-agent-host.js';
@@ -135,6 +143,8 @@ export class HumanParticipant {
   readonly messages: SDKSessionTranscription[] = [];
   /** Every `turn_metrics` packet (the agent's timings of each turn), in order. */
   readonly turnMetrics: AgentTurnMetrics[] = [];
+  /** Every LiveKit older chat packet (`lk-chat-topic`) received, in order. */
+  readonly legacyChat: LegacyChatMessage[] = [];
   readonly textStreams: Array<{ attributes: Record<string, string>; text: string; from: string }> = [];
   readonly errors: string[] = [];
   readonly heard: HeardFrame[] = [];
@@ -176,6 +186,7 @@ export class HumanParticipant {
       if (packet?.topic === MESSAGE_TOPIC) this.messages.push(packet.payload);
       if (packet?.topic === ERROR_TOPIC) this.errors.push(packet.payload.message);
       if (packet?.topic === TURN_METRICS_TOPIC) this.turnMetrics.push(packet.payload);
+      if (packet?.topic === LEGACY_CHAT_TOPIC) this.legacyChat.push(packet.payload);
     });
     this.connection.onTextStream(TRANSCRIPTION_STREAM_TOPIC, (stream) => {
       void stream.readAll().then((text) => this.textStreams.push({ attributes: stream.attributes, text, from: stream.from }));

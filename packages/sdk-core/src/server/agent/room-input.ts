@@ -1,5 +1,5 @@
 import { parseDataPacket, type ToolCallMessage } from '../../contract/sdk.js';
-import { CHAT_INPUT_TOPIC, CHAT_STREAM_TOPIC, TOOL_CALL_TOPIC } from '../../contract/wire.js';
+import { CHAT_INPUT_TOPIC, CHAT_STREAM_TOPIC, LEGACY_CHAT_TOPIC, TOOL_CALL_TOPIC } from '../../contract/wire.js';
 import type { AgentRoomConnection, IncomingTextStream, ReceivedData } from '../engines/media/index.js';
 
 /** A typed turn's longest text (as `chat_input`'s `SDKSendChatMessageParams`). */
@@ -9,8 +9,8 @@ export const MAX_TYPED_CHARACTERS = 10_000;
 export interface RoomInputHandlers {
   /** Whether input is taken now (not while stopping or after a terminal state). */
   live(): boolean;
-  /** A typed message: a `chat_input` packet or a LiveKit chat text stream (`lk.chat`). */
-  typed(text: string): void;
+  /** A typed message: a `chat_input` packet, a LiveKit chat text stream (`lk.chat`) or older chat packet (`lk-chat-topic`). */
+  typed(text: string, via: typeof CHAT_INPUT_TOPIC | typeof CHAT_STREAM_TOPIC | typeof LEGACY_CHAT_TOPIC): void;
   /** A client tool call's acknowledgement or result (`tool_call` topic). */
   toolCall(message: ToolCallMessage): void;
   /** Input refused, said to the human. */
@@ -19,8 +19,8 @@ export interface RoomInputHandlers {
 
 /**
  * Reads the human's typed messages and tool call answers from the room: `chat_input` and `tool_call` data
- * packets, and `lk.chat` text streams as LiveKit's components send them (longer than a typed turn may be:
- * refused unread). Others' packets are ignored. Returns the unsubscribe.
+ * packets, `lk.chat` text streams as LiveKit's components send them (longer than a typed turn may be: refused
+ * unread), and the older `lk-chat-topic` packets. Others' packets are ignored. Returns the unsubscribe.
  *
  * @example
  * const stop = readRoomInput(connection, 'human-1', { live: () => !stopping, typed, toolCall, refused: sendError });
@@ -30,7 +30,11 @@ export function readRoomInput(connection: AgentRoomConnection, humanIdentity: st
     if (received.from !== humanIdentity || !handlers.live()) return;
     const packet = parseDataPacket(received.topic, new TextDecoder().decode(received.payload));
     if (packet?.topic === TOOL_CALL_TOPIC) handlers.toolCall(packet.payload);
-    else if (packet?.topic === CHAT_INPUT_TOPIC) handlers.typed(packet.payload.text);
+    else if (packet?.topic === CHAT_INPUT_TOPIC) handlers.typed(packet.payload.text, CHAT_INPUT_TOPIC);
+    // LiveKit's components send the older packet beside the `lk.chat` stream marked `ignoreLegacy`: one message.
+    else if (packet?.topic === LEGACY_CHAT_TOPIC && !packet.payload.ignoreLegacy && packet.payload.message.trim() !== '') {
+      handlers.typed(packet.payload.message.trim(), LEGACY_CHAT_TOPIC);
+    }
   };
   const chatStream = async (stream: IncomingTextStream): Promise<void> => {
     if (stream.from !== humanIdentity) return;
@@ -42,7 +46,7 @@ export function readRoomInput(connection: AgentRoomConnection, humanIdentity: st
         return;
       }
     }
-    if (text.trim() !== '' && handlers.live()) handlers.typed(text.trim());
+    if (text.trim() !== '' && handlers.live()) handlers.typed(text.trim(), CHAT_STREAM_TOPIC);
   };
   const unsubscribe = [connection.on('data', data), connection.onTextStream(CHAT_STREAM_TOPIC, (stream) => void chatStream(stream))];
   return () => {

@@ -1,26 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import type { ContextMessageCreateParams } from '../../contract/contexts.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
-import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, ERROR_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
+import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, ERROR_TOPIC, LEGACY_CHAT_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
 import type { AgentRoomConnection, AudioOutput, RemoteAudioTrack, RoomParticipant } from '../engines/media/index.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
 import { sessionTools, VoicePipeline, wireTurnMetrics, type SessionTools } from '../voice/index.js';
 import { AgentStatePublisher, agentMetadata, livekitAgentState } from './agent-state-publisher.js';
 import { readRoomInput } from './room-input.js';
 import { SessionWatch } from './session-watch.js';
-import { settleWithin } from './settle-within.js';
+import { leaveStep } from './settle-within.js';
 import type { VoiceAgentDependencies } from './voice-agent-options.js';
 
 export type { VoiceAgentDependencies, VoiceAgentTuning } from './voice-agent-options.js';
 
-/** Longest wait for one step of leaving (unpublish, leave). */
-const SHUTDOWN_STEP_TIMEOUT_MS = 5000;
-
 /**
- * One session's agent: the room's side of a `VoicePipeline` (server/voice/, where a turn is listened to,
- * answered and spoken). It joins the room, publishes its voice, keeps the agent state, the time and usage
- * limits and the human's presence on the wire as `docs/WIRE-PROTOCOL.md` says, hands the human's track and
- * typed messages to the pipeline, and leaves cleanly.
+ * One session's agent: the room's side of a `VoicePipeline` (server/voice/: a turn listened to, answered, spoken).
+ * It joins the room, publishes its voice, keeps the agent state, time and usage limits and the human's presence on
+ * the wire (`docs/WIRE-PROTOCOL.md`), hands the human's track and typed messages to the pipeline, and leaves.
  *
  * @example
  * const agent = new VoiceAgent(spec, events, dependencies);
@@ -39,6 +37,8 @@ export class VoiceAgent implements AgentSessionHandle {
   private readonly tools: SessionTools;
   private readonly watch: SessionWatch;
   private humanSeen = false;
+  /** The human typed on LiveKit's older chat (`lk-chat-topic`): the agent's answers go there too. */
+  private legacyChat = false;
   private commits: Promise<void> = Promise.resolve();
   private readonly unsubscribe: Array<() => void> = [];
   private stopping: Promise<void> | undefined;
@@ -125,6 +125,7 @@ export class VoiceAgent implements AgentSessionHandle {
         tools: this.tools,
         turnDetection: dependencies.tuning.turnDetection,
         commit: (message) => {
+          if (this.legacyChat) this.answerOnLegacyChat(message);
           this.commits = this.commits
             .then(() => this.events.messageCommitted(message))
             .catch((error: unknown) => this.logger.error({ err: error, role: message.role }, 'committing a message failed'));
@@ -159,7 +160,10 @@ export class VoiceAgent implements AgentSessionHandle {
       }),
       readRoomInput(this.connection, this.spec.humanIdentity, {
         live: () => !this.stopping && !this.publisher.terminal,
-        typed: (text) => pipeline.typed(text),
+        typed: (text, via) => {
+          this.legacyChat ||= via === LEGACY_CHAT_TOPIC;
+          pipeline.typed(text);
+        },
         toolCall: (message) => this.tools.clientCalls.receive(message),
         refused: (message) => this.sendError(message),
       }),
@@ -196,6 +200,12 @@ export class VoiceAgent implements AgentSessionHandle {
     if (track.participant.identity === this.spec.humanIdentity && !this.stopping) this.pipeline?.listen(track);
   }
 
+  /** A client on LiveKit's older chat reads the agent's answers there too. */
+  private answerOnLegacyChat(message: ContextMessageCreateParams): void {
+    if (message.role !== 'assistant' || typeof message.content !== 'string' || message.content === '') return;
+    this.send(LEGACY_CHAT_TOPIC, { id: randomUUID(), timestamp: Date.now(), message: message.content }).catch(() => undefined);
+  }
+
   private send(topic: string, message: unknown, to?: string[]): Promise<void> {
     if (!this.connection) return Promise.reject(new Error('the agent is not in the room'));
     return this.connection.sendData(JSON.stringify(message), { topic, reliable: true, ...(to ? { destinationIdentities: to } : {}) });
@@ -217,13 +227,6 @@ export class VoiceAgent implements AgentSessionHandle {
       .catch((error: unknown) => this.logger.error({ err: error, reason }, 'reporting the agent stop failed'));
   }
 
-  /** Waits for a step of leaving, within bounds: a stuck transport must not hang `stop()`. */
-  private async bounded(step: Promise<void> | undefined, what: string): Promise<void> {
-    if (!step) return;
-    const outcome = await settleWithin(step, SHUTDOWN_STEP_TIMEOUT_MS);
-    if (outcome !== 'done') this.logger.warn({ step: what, outcome }, 'a step of stopping the agent did not finish');
-  }
-
   /** Cancels everything at once, then leaves the room (after a terminal state has reached the room). */
   private shutdown(reason: AgentStopReason): Promise<void> {
     this.stopping ??= (async () => {
@@ -236,8 +239,8 @@ export class VoiceAgent implements AgentSessionHandle {
       await this.publisher?.settled();
       if (this.publisher?.terminal) await sleep(this.dependencies.tuning.terminalLingerMs);
       await this.commits;
-      await this.bounded(this.output?.close(), 'unpublishing the audio track');
-      await this.bounded(this.connection.leave(), 'leaving the room');
+      await leaveStep(this.output?.close(), 'unpublishing the audio track', this.logger);
+      await leaveStep(this.connection.leave(), 'leaving the room', this.logger);
       await recording;
     })();
     return this.stopping;

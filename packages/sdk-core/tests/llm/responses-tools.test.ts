@@ -71,6 +71,39 @@ describe.each(await storeKinds())('Responses API tools and structured output (%s
     ]);
   });
 
+  it('bridges input items as chat messages: developer as system, images as image_url parts, earlier answers as assistant messages', async () => {
+    upstream.enqueue({ kind: 'stream', chunks: textChunks(['A', ' cat.']) });
+    const image = 'data:image/png;base64,iVBORw0KGgo=';
+    const response = await openai.responses.create({
+      model,
+      input: [
+        { role: 'developer', content: 'Answer in two words.' },
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello!' },
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'What is this?' },
+            { type: 'input_image', image_url: image, detail: 'low' },
+          ],
+        },
+      ],
+    });
+    expect(response.output_text).toBe('A cat.');
+    expect(lastSent().messages).toEqual([
+      { role: 'system', content: 'Answer in two words.' },
+      { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+      { role: 'assistant', content: 'Hello!' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: image, detail: 'low' } },
+        ],
+      },
+    ]);
+  });
+
   it('streams a tool call as a function_call item with argument deltas', async () => {
     upstream.enqueue({ kind: 'stream', chunks: toolCallChunks([{ id: 'call_w2', name: 'get_weather', argumentFragments: ['{"city":', '"Oslo"}'] }]) });
     const stream = openai.responses.stream({ model, input: 'Weather in Oslo?', tools: [weatherTool] });

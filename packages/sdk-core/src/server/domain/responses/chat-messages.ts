@@ -49,7 +49,8 @@ function messageOf(item: MessageItem, field: () => string): ChatMessage {
   }
   const text = parts.map((part) => (part.type === 'refusal' ? part.refusal : part.type === 'input_image' ? '' : part.text)).join('');
   if (item.role === 'assistant') return { role: 'assistant', content: text };
-  return { role: 'system', content: text };
+  // The gateway sends `developer` as `system` to LLMs without the role.
+  return { role: item.role, content: text };
 }
 
 function userPart(part: ResponseInputContent): ChatUserContentPart {

@@ -76,6 +76,16 @@ export const ChatAssistantMessage = z
     refusal: z.string().nullable().optional(),
     tool_calls: z.array(ChatMessageToolCall).optional(),
     name: z.string().max(256).optional(),
+    audio: z
+      .object({ id: z.string().min(1) })
+      .nullable()
+      .optional()
+      .describe("A previous audio answer of OpenAI's (passed to upstreams)."),
+    function_call: z
+      .object({ name: z.string(), arguments: z.string() })
+      .nullable()
+      .optional()
+      .describe('Deprecated by OpenAI for `tool_calls` (passed to upstreams).'),
   })
   .meta({ id: 'ChatAssistantMessage' });
 

@@ -71,6 +71,7 @@ export const OPENAI_CONFORMANCE: readonly ConformanceRow[] = [
   passed('web_search_options', 'refused', ''),
   passed('moderation (OpenAI’s)', 'refused', 'the platform’s moderation is `metadata.moderation`'),
   passed('functions, function_call (deprecated)', 'refused', 'use tools and tool_choice'),
+  passed('messages: assistant audio, function_call', 'refused', 'OpenAI’s stored audio answers; deprecated function calls'),
   {
     endpoint: CHAT,
     feature: 'modalities: audio, audio',

@@ -104,6 +104,9 @@ const PROBES: Record<string, ChatProbe | AudioProbe | AudioProbe[]> = {
   'POST /v1/chat/completions | web_search_options': chat('web_search_options', { web_search_options: { search_context_size: 'low' } }),
   'POST /v1/chat/completions | moderation (OpenAI’s)': chat('moderation', { moderation: { model: 'omni-moderation-latest' } }),
   'POST /v1/chat/completions | functions, function_call (deprecated)': chat('functions', { functions: [{ name: 'f', parameters: {} }], function_call: 'auto' }),
+  'POST /v1/chat/completions | messages: assistant audio, function_call': chat('messages[1].audio', {
+    messages: [...user, { role: 'assistant', content: null, audio: { id: 'audio_1' } }, { role: 'user', content: 'And?' }],
+  }),
   'POST /v1/chat/completions | modalities: audio, audio': chat('modalities', { modalities: ['text', 'audio'], audio: { voice: 'flite-slt', format: 'wav' } }),
   'POST /v1/chat/completions | a field OpenAI does not define': chat('max_output_tokens', { max_output_tokens: 5 }),
   'POST /v1/audio/speech | voice: a platform voice id': audio('voice', speech({ voice: 'flite-rms' })),

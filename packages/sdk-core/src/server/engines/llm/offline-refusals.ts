@@ -35,5 +35,15 @@ export function offlineRefusal(request: ChatModelRequest): Refusal {
   if (parameters.moderation) return { field: 'moderation', reason: "OpenAI's moderation is not available offline; the platform's is metadata.moderation" };
   if (parameters.functions) return { field: 'functions', reason: 'deprecated by OpenAI; declare tools instead' };
   if (parameters.function_call) return { field: 'function_call', reason: 'deprecated by OpenAI; use tool_choice instead' };
+  return messageRefusal(request);
+}
+
+/** Assistant message fields the offline model cannot read: OpenAI's stored audio answers, deprecated function calls. */
+function messageRefusal(request: ChatModelRequest): Refusal {
+  for (const [index, message] of request.messages.entries()) {
+    if (message.role !== 'assistant') continue;
+    if (message.audio) return { field: `messages[${index}].audio`, reason: "the offline model has no stored audio answers; send the answer's text as content" };
+    if (message.function_call) return { field: `messages[${index}].function_call`, reason: 'deprecated by OpenAI; use tool_calls instead' };
+  }
   return undefined;
 }

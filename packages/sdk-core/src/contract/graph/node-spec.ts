@@ -1,4 +1,4 @@
-import type { PadKind } from './graph-document.js';
+import type { GraphNode, PadKind } from './graph-document.js';
 import type { PadConstraint, PadConstraints } from './pad-constraints.js';
 
 /** One pad of a node type, as the catalogue declares it. */
@@ -54,6 +54,12 @@ export interface NodeSpec {
    * then checks only the links.
    */
   dynamicPads?: boolean;
+  /**
+   * Pads that depend on the node's stored pads (an enum switch's one pad per option, a pad that becomes a
+   * property pad when a property feeds it): given the stored node and the expanded pads, the pads it has.
+   * Runtime and validation both read the node's pads through it.
+   */
+  resolvePads?: (node: GraphNode, pads: PadSpec[]) => PadSpec[];
 }
 
 /** Shorthands for catalogue entries. */

@@ -1,5 +1,7 @@
 import { pad, t, type NodeCategory, type NodeSpec } from '../node-spec.js';
 import type { PadConstraint } from '../pad-constraints.js';
+import { enumSwitchNodes } from './enum-switch.js';
+import { stateMachineNode } from './state-machine.js';
 
 const logic = (tag: string): NodeCategory => ({ primary: 'core', secondary: 'logic', tags: [tag] });
 
@@ -75,4 +77,6 @@ export const logicNodes: NodeSpec[] = [
       pad.propertySink('compare_value', comparable(), '', { follows: 'sink' }),
     ],
   },
+  ...enumSwitchNodes,
+  stateMachineNode,
 ];

@@ -1,5 +1,6 @@
 import { pad, t, type NodeSpec } from '../node-spec.js';
 import type { PadConstraint } from '../pad-constraints.js';
+import { typeConstraintNode } from './type-constraint.js';
 
 /** What a Jinja2 property can hold. */
 const templateValue = (): PadConstraint[] => [t.string(), t.integer(), t.float(), t.boolean(), t.enumOf()];
@@ -45,6 +46,20 @@ export const utilityNodes: NodeSpec[] = [
         ],
       },
     ],
+  },
+  {
+    type: 'Noop',
+    description: 'Passes what reaches `sink` on to `source` unchanged (a junction in the graph); both take the type of what they are linked to.',
+    category: { primary: 'core', secondary: 'utility', tags: [] },
+    pads: [pad.sink('sink', null, { follows: 'source' }), pad.source('source', null, { follows: 'sink' })],
+  },
+  typeConstraintNode,
+  {
+    type: 'Entry',
+    description:
+      'Fires `trigger` once, 0.5 s after the run starts (clients have joined by then): link it to start something, such as the agent speaking first.',
+    category: { primary: 'core', secondary: 'utility', tags: ['trigger', 'start'] },
+    pads: [pad.source('trigger', [t.trigger()])],
   },
   {
     type: 'Comment',

@@ -26,7 +26,9 @@ export function padCounts(node: GraphNode): Record<string, number> {
 /** The pads of a (non-SubGraph) node as the library declares them for this node's counts. */
 export function declaredPads(node: GraphNode, library: NodeLibrary): PadSpec[] | undefined {
   const spec = library.spec(node.type);
-  return spec ? expandPads(spec, padCounts(node)) : undefined;
+  if (!spec) return undefined;
+  const expanded = expandPads(spec, padCounts(node));
+  return spec.resolvePads ? spec.resolvePads(node, expanded) : expanded;
 }
 
 function padOf(document: GraphDocument, library: NodeLibrary, nodeId: string, padId: string): { kind: PadKind; types: PadSpec['types'] } | undefined {

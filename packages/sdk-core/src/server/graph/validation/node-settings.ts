@@ -1,3 +1,4 @@
+import { stateMachineProblem } from '../../../contract/graph/catalogue/state-machine.js';
 import { parseTurnDetection } from '../../voice/index.js';
 
 /** Settings whose shape is richer than their pad type says: node type -> pad -> why the value cannot be used. */
@@ -8,6 +9,7 @@ const SETTING_CHECKS: Record<string, Record<string, (value: unknown) => string |
       return parsed.ok ? undefined : parsed.message;
     },
   },
+  StateMachine: { configuration: stateMachineProblem },
 };
 
 /** Why a node's setting (a property pad's plain value) cannot be used, or undefined. */

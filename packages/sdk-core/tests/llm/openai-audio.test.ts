@@ -72,15 +72,13 @@ describe('OpenAI audio endpoints (openai package)', () => {
       expect(Math.abs(pcm.bytes.length / 2 / 24_000 - seconds)).toBeLessThan(0.01);
     });
 
-    it.skipIf(!sttAvailable)('speaks the text: each format transcribes back to it', async () => {
-      for (const format of ['mp3', 'wav', 'opus'] as const) {
-        const { bytes } = await speak(SENTENCE, format);
-        const transcript = await openai.audio.transcriptions.create({
-          file: await toFile(bytes, `speech.${format === 'opus' ? 'ogg' : format}`),
-          model: 'whisper-1',
-        });
-        expect(wordErrorRate(SENTENCE, transcript.text), `${format}: ${transcript.text}`).toBeLessThan(0.2);
-      }
+    it.skipIf(!sttAvailable).each(['mp3', 'wav', 'opus'] as const)('speaks the text: %s transcribes back to it', async (format) => {
+      const { bytes } = await speak(SENTENCE, format);
+      const transcript = await openai.audio.transcriptions.create({
+        file: await toFile(bytes, `speech.${format === 'opus' ? 'ogg' : format}`),
+        model: 'whisper-1',
+      });
+      expect(wordErrorRate(SENTENCE, transcript.text), `${format}: ${transcript.text}`).toBeLessThan(0.2);
     });
 
     it('streams the audio as it is made: chunked, no length, several reads', async () => {

@@ -88,7 +88,10 @@ test("useChat().send() is a typed turn: it comes back as the user's final transc
   ).toHaveCount(1);
 });
 
-test("the user's speech is transcribed as the user's, on their microphone track", async ({ platform, speakingBrowser }) => {
+test("the user's speech is transcribed as the user's, on their microphone track, and useTrackTranscription on it shows their words", async ({
+  platform,
+  speakingBrowser,
+}) => {
   await requireSpeechToText(platform.server, test.skip);
   const page = await openSession(platform, speakingBrowser, true);
   await expect(page.getByTestId('mic-track')).toHaveText(/^TR_/, { timeout: 20_000 });
@@ -97,7 +100,23 @@ test("the user's speech is transcribed as the user's, on their microphone track"
     .getByTestId('transcriptions')
     .locator('li')
     .filter({ hasText: `user|true|${micTrack}|` });
-  await expect(userLines.first()).toContainText(/weather/i, { timeout: 30_000 });
+  // useTrackTranscription on the microphone: the user's words as legacy Transcription packets naming their own track.
+  await expect(
+    page
+      .getByTestId('mic-transcription')
+      .locator('li')
+      .filter({ hasText: /^(interim|final)\|.*weather/i })
+      .first(),
+  ).toBeVisible({ timeout: 30_000 });
+  // Under load a fragment may be heard first ('there'): one final line of the user's holds the sentence.
+  await expect(userLines.filter({ hasText: /weather/i }).first()).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page
+      .getByTestId('mic-transcription')
+      .locator('li')
+      .filter({ hasText: /^final\|.*weather/i })
+      .first(),
+  ).toBeVisible({ timeout: 20_000 });
   // Chromium's RTP audio-level extension made the user a speaker, for themself too (livekit-client's local participant).
   await expect(page.getByTestId('me-speaking')).toHaveAttribute('data-changes', /^false true/, { timeout: 20_000 });
   // No transcription of the user's words is labelled as the agent's.

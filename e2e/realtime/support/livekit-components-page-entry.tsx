@@ -2,7 +2,7 @@
 // 2.x, unmodified), as a LiveKit user's app would be: it joins a Palaver session's room and renders what the
 // components see of the agent. The tests read the page.
 import { useRef, useState } from 'react';
-import type { Participant } from 'livekit-client';
+import { Track, type LocalParticipant, type Participant } from 'livekit-client';
 import { createRoot } from 'react-dom/client';
 import {
   LiveKitRoom,
@@ -11,6 +11,7 @@ import {
   useIsSpeaking,
   useLocalParticipant,
   useSpeakingParticipants,
+  useTrackTranscription,
   useTranscriptions,
   useVoiceAssistant,
 } from '@livekit/components-react';
@@ -30,6 +31,19 @@ function Speaking({ participant, testId }: { participant: Participant; testId: s
     <p data-testid={testId} data-speaking={String(speaking)} data-changes={changes.current.join(' ')}>
       {speaking ? 'speaking' : 'quiet'}
     </p>
+  );
+}
+
+/** `useTrackTranscription` of the local microphone: the user's own words, from the legacy `Transcription` packets. */
+function MicTranscription({ participant }: { participant: LocalParticipant }) {
+  const publication = participant.getTrackPublication(Track.Source.Microphone);
+  const { segments } = useTrackTranscription(publication ? { participant, publication, source: Track.Source.Microphone } : undefined);
+  return (
+    <ol data-testid="mic-transcription">
+      {segments.map((segment) => (
+        <li key={segment.id}>{`${segment.final ? 'final' : 'interim'}|${segment.text}`}</li>
+      ))}
+    </ol>
   );
 }
 
@@ -60,6 +74,7 @@ function Inside() {
           </li>
         ))}
       </ol>
+      <MicTranscription participant={localParticipant} />
       <ol data-testid="agent-transcriptions">
         {agentTranscriptions.map((segment) => (
           <li key={segment.id}>{`${segment.final ? 'final' : 'interim'}|${segment.text}`}</li>

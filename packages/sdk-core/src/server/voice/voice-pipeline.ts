@@ -17,7 +17,7 @@ import { AgentSpeaker } from './speaker/agent-speaker.js';
 import { resolveSessionVoice, type AgentVoices } from './speaker/agent-voice.js';
 import { SessionSpeech } from './speaker/session-speech.js';
 import type { SessionTools } from './tools/session-tools.js';
-import { UtteranceTranscript } from './transcript/utterance-transcript.js';
+import { legacyTranscriptionReaders, UtteranceTranscript } from './transcript/utterance-transcript.js';
 import { TurnQueue } from './turn-queue.js';
 import { AnswerPreparer } from './turn-taking/answer-preparer.js';
 import { Preemption } from './turn-taking/preemption.js';
@@ -185,7 +185,13 @@ export class VoicePipeline {
     }
     const transcript = new UtteranceTranscript(
       this.room.connection,
-      { agent: false, speaker: track.participant.identity, trackSid: track.trackSid, createdAt: startedAt },
+      {
+        agent: false,
+        speaker: track.participant.identity,
+        trackSid: track.trackSid,
+        legacyReaders: legacyTranscriptionReaders(track.participant),
+        createdAt: startedAt,
+      },
       this.logger,
     );
     const preemption = new Preemption(this.preparer, {

@@ -12,6 +12,11 @@ export interface RoomParticipant {
   kind: ParticipantKind;
   metadata: string;
   attributes: Record<string, string>;
+  /**
+   * The client SDK it joined with, when the transport knows it (the embedded endpoint reads ClientInfo.sdk:
+   * `js` for livekit-client); undefined on a LiveKit deployment, whose participant info does not carry it.
+   */
+  clientSdk?: string;
 }
 
 /** A data packet received from another participant. */
@@ -52,6 +57,8 @@ export interface LegacyTranscription {
   /** The track they were spoken on ('' for typed text). */
   trackSid: string;
   segments: Array<{ id: string; text: string; final: boolean; startTimeMs: number; endTimeMs: number; language: string }>;
+  /** Only these identities receive the packet (default everyone). */
+  destinationIdentities?: string[];
 }
 
 /** An incoming text stream (LiveKit data stream with a text header). */

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { SDKSessionTranscription } from '../../../contract/sdk.js';
-import type { AgentRoomConnection } from '../../engines/media/index.js';
+import type { AgentRoomConnection, RoomParticipant } from '../../engines/media/index.js';
 import { newId } from '../../store/ids.js';
 import {
   MESSAGE_TOPIC,
@@ -24,6 +24,11 @@ export interface TranscriptOptions {
   speaker?: string | undefined;
   /** The audio track the words were (or are being) spoken on. */
   trackSid?: string | undefined;
+  /**
+   * Who gets the human's words as a legacy `Transcription` packet too (participant = the speaker, track = their
+   * microphone: what `useTrackTranscription` reads): only clients known to take one (see {@link legacyTranscriptionReaders}).
+   */
+  legacyReaders?: string[] | undefined;
   /** When the utterance started (default now). */
   createdAt?: Date;
 }
@@ -32,8 +37,8 @@ export interface TranscriptOptions {
  * One utterance's transcription as the room sees it: every `update` re-sends the whole text with the same
  * id on the `message` topic (the client upserts by id and `agent`), as a complete `lk.transcription`
  * text stream with the same `lk.segment_id` (LiveKit's non-delta mode, which its components merge by
- * segment) sent as the speaker's (the human's words as the human's), and, for the agent's own speech, as a
- * legacy `Transcription` packet for older LiveKit clients. `finish` marks it final, with `speaking_ended_at` (and
+ * segment) sent as the speaker's (the human's words as the human's), and as a legacy `Transcription` packet for
+ * older LiveKit clients (the agent's own speech to all, the human's to the `legacyReaders`). `finish` marks it final, with `speaking_ended_at` (and
  * `interrupted: true` on `message` when the speech was cut). Sends happen in order, one at a time; updates after
  * `finish` are ignored.
  */
@@ -122,7 +127,7 @@ export class UtteranceTranscript {
     const text = this.text;
     const speaker = this.options.agent ? undefined : this.options.speaker;
     const legacy = {
-      participantIdentity: this.connection.identity,
+      participantIdentity: speaker ?? this.connection.identity,
       trackSid: this.options.trackSid ?? '',
       segments: [
         {
@@ -139,13 +144,27 @@ export class UtteranceTranscript {
       try {
         await this.connection.sendData(JSON.stringify(transcription), { topic: MESSAGE_TOPIC, reliable: true });
         await this.connection.sendText(text, { topic: TRANSCRIPTION_STREAM_TOPIC, attributes, ...(speaker ? { senderIdentity: speaker } : {}) });
-        // Legacy packets only for the agent's own speech (what `agentTranscriptions` reads): LiveKit's Rust SDK
-        // (rtc-node) panics on a legacy packet whose participant is itself or whose track it cannot find.
-        if (this.options.agent && legacy.trackSid !== '') await this.connection.sendTranscription(legacy);
+        // Legacy packets for the agent's own speech (what `agentTranscriptions` reads) to everyone, for the human's
+        // only to the readers named: LiveKit's Rust SDK (rtc-node) panics on a legacy packet whose participant is
+        // itself or whose track it cannot find.
+        if (legacy.trackSid === '') return;
+        if (this.options.agent) await this.connection.sendTranscription(legacy);
+        else if (speaker && this.options.legacyReaders?.length) {
+          await this.connection.sendTranscription({ ...legacy, destinationIdentities: this.options.legacyReaders });
+        }
       } catch (error) {
         this.logger.debug({ err: error, utterance: this.id }, 'could not send a transcription');
       }
     });
     return this.chain;
   }
+}
+
+/**
+ * Who may be sent a legacy `Transcription` packet of `speaker`'s words: the speaker themself when they joined with
+ * livekit-client (`js`), which attributes a packet naming its own identity to its local track (`useTrackTranscription`
+ * on the microphone). Nobody else: an rtc-node client panics on one naming itself, and an unknown SDK may be one.
+ */
+export function legacyTranscriptionReaders(speaker: Pick<RoomParticipant, 'identity' | 'clientSdk'>): string[] {
+  return speaker.clientSdk === 'js' ? [speaker.identity] : [];
 }

@@ -161,6 +161,7 @@ export class EmbeddedEndpoint {
       hidden: claims.hidden,
       agent: claims.agent,
       clientProtocol: parameters.clientProtocol,
+      clientSdk: parameters.clientSdk,
     });
     const session = new ClientSession(state, room, parameters, this.settings, this.logger.child({ room: room.name }));
     const begin = () => {

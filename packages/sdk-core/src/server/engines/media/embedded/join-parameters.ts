@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { JoinRequest, WrappedJoinRequest, WrappedJoinRequest_Compression, type SessionDescription } from '@livekit/protocol';
+import { ClientInfo_SDK, JoinRequest, WrappedJoinRequest, WrappedJoinRequest_Compression, type SessionDescription } from '@livekit/protocol';
 
 /** Largest accepted `join_request` (base64): an offer with many m-sections stays well below. */
 const MAX_JOIN_REQUEST_CHARS = 64 * 1024;
@@ -13,6 +13,8 @@ export interface JoinParameters {
   autoSubscribe: boolean;
   /** Client protocol number (ClientInfo.protocol). */
   clientProtocol: number;
+  /** The client SDK (ClientInfo.sdk lower-cased: `js` for livekit-client, `node`, `rust`, ...; '' when unknown). */
+  clientSdk: string;
   publisherOffer: SessionDescription | undefined;
   metadata: string | undefined;
   attributes: Record<string, string>;
@@ -20,6 +22,12 @@ export interface JoinParameters {
 
 export class JoinParameterError extends Error {
   override name = 'JoinParameterError';
+}
+
+/** ClientInfo.sdk as the v0 `sdk` query parameter spells it ('' for UNKNOWN). */
+function sdkName(sdk: ClientInfo_SDK | undefined): string {
+  if (sdk === undefined || sdk === ClientInfo_SDK.UNKNOWN) return '';
+  return (ClientInfo_SDK[sdk] ?? '').toLowerCase();
 }
 
 const truthy = (value: string | null): boolean => value === '1' || value === 'true';
@@ -38,6 +46,7 @@ export function parseJoinParameters(url: URL, protocolVersion: 0 | 1): JoinParam
       participantSid: url.searchParams.get('sid') ?? undefined,
       autoSubscribe: url.searchParams.get('auto_subscribe') !== '0',
       clientProtocol: Number(url.searchParams.get('protocol') ?? 0) || 0,
+      clientSdk: (url.searchParams.get('sdk') ?? '').toLowerCase().slice(0, 32),
       publisherOffer: undefined,
       metadata: undefined,
       attributes: {},
@@ -61,6 +70,7 @@ export function parseJoinParameters(url: URL, protocolVersion: 0 | 1): JoinParam
     participantSid: request.participantSid || undefined,
     autoSubscribe: request.connectionSettings?.autoSubscribe ?? true,
     clientProtocol: request.clientInfo?.protocol ?? 0,
+    clientSdk: sdkName(request.clientInfo?.sdk),
     publisherOffer: request.publisherOffer,
     metadata: request.metadata || undefined,
     attributes: request.participantAttributes,

@@ -15,6 +15,8 @@ export interface ParticipantInit {
   hidden?: boolean;
   agent?: boolean;
   clientProtocol?: number;
+  /** The client SDK it joined with (`js` for livekit-client; '' unknown). */
+  clientSdk?: string;
 }
 
 /** Maps the token's `kind` claim to the protocol enum. */
@@ -51,6 +53,7 @@ export class ParticipantState {
   readonly kind: ParticipantInfo_Kind;
   readonly permission: ParticipantPermission;
   readonly clientProtocol: number;
+  readonly clientSdk: string;
   state = ParticipantInfo_State.JOINING;
   disconnectReason: DisconnectReason | undefined;
   readonly tracks = new Map<string, PublishedAudioTrack>();
@@ -63,6 +66,7 @@ export class ParticipantState {
     this.attributes = { ...init.attributes };
     this.kind = init.kind ?? ParticipantInfo_Kind.STANDARD;
     this.clientProtocol = init.clientProtocol ?? 0;
+    this.clientSdk = init.clientSdk ?? '';
     this.permission = new ParticipantPermission({
       canPublish: init.canPublish ?? true,
       canSubscribe: init.canSubscribe ?? true,

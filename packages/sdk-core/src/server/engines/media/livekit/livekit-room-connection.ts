@@ -215,6 +215,8 @@ export class LivekitRoomConnection implements AgentRoomConnection {
   }
 
   async sendTranscription(transcription: LegacyTranscription): Promise<void> {
+    // rtc-node's publishTranscription reaches everyone: a packet meant for some is not sent rather than sent to all.
+    if (transcription.destinationIdentities) return;
     await this.local().publishTranscription({
       participantIdentity: transcription.participantIdentity,
       trackSid: transcription.trackSid,

@@ -34,8 +34,9 @@ import { RemotePcmTrack } from './remote-pcm-track.js';
 import { RpcEndpoint } from './rpc-endpoint.js';
 import { IncomingTextStreams, OutgoingTextStream } from './text-streams.js';
 
-function toParticipant(info: ParticipantInfo): RoomParticipant {
+function toParticipant(info: ParticipantInfo, clientSdk: string | undefined): RoomParticipant {
   return {
+    ...(clientSdk ? { clientSdk } : {}),
     identity: info.identity,
     sid: info.sid,
     name: info.name,
@@ -100,7 +101,7 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
   /** Joins the room and learns who is already there. */
   enter(): void {
     this.state.state = ParticipantInfo_State.ACTIVE;
-    for (const info of this.roomHandle.othersInfo(this.identity)) this.known.set(info.identity, toParticipant(info));
+    for (const info of this.roomHandle.othersInfo(this.identity)) this.known.set(info.identity, this.participant(info));
     this.roomHandle.join(this.member);
   }
 
@@ -171,7 +172,8 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
           }),
       ),
     });
-    await this.sendPacket(new DataPacket({ kind: DataPacket_Kind.RELIABLE, value: { case: 'transcription', value } }), true);
+    const destinationIdentities = transcription.destinationIdentities ?? [];
+    await this.sendPacket(new DataPacket({ kind: DataPacket_Kind.RELIABLE, destinationIdentities, value: { case: 'transcription', value } }), true);
   }
 
   onTextStream(topic: string, handler: (stream: IncomingTextStream) => void): () => void {
@@ -232,6 +234,10 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
     if (this.leftFlag) throw new Error('The agent is no longer in the room');
   }
 
+  private participant(info: ParticipantInfo): RoomParticipant {
+    return toParticipant(info, this.roomHandle.member(info.identity)?.state.clientSdk);
+  }
+
   private updateParticipants(participants: ParticipantInfo[]): void {
     for (const info of participants) {
       if (info.identity === this.identity) continue;
@@ -244,7 +250,7 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
         this.events.emit('participantLeft', previous);
         continue;
       }
-      const participant = toParticipant(info);
+      const participant = this.participant(info);
       this.known.set(info.identity, participant);
       if (!previous || previous.sid !== info.sid) {
         if (previous) this.events.emit('participantLeft', previous);
@@ -263,7 +269,7 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
     if (this.leftFlag || track.ended || this.tracks.has(track.sid)) return;
     const member = this.roomHandle.member(track.publisher.identity);
     if (!member) return;
-    const participant = this.known.get(track.publisher.identity) ?? toParticipant(member.state.info());
+    const participant = this.known.get(track.publisher.identity) ?? this.participant(member.state.info());
     const remote = new RemotePcmTrack(track, participant);
     this.tracks.set(track.sid, remote);
     track.onEnded(() => this.tracks.delete(track.sid));

@@ -9,6 +9,8 @@ export function callWords(connection: SDKConnectionState, agent: SDKAgentState |
       return 'Connecting…';
     case 'waiting_for_agent':
       return 'Waiting for the agent to join…';
+    case 'resuming':
+      return 'Connection lost, reconnecting…';
     case 'connected':
       return agent ? agentWords[agent] : 'The agent is joining…';
   }

@@ -37,6 +37,7 @@ export type {
   DataPacket,
   SDKAgentState,
   SDKConnectionState,
+  SDKResumeReason,
   SDKConnectOptions,
   SDKSendChatMessageParams,
   SDKSessionTranscription,

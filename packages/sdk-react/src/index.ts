@@ -11,6 +11,7 @@ export { shallowEqual } from './use-selected-snapshot.js';
 export { useClientTool, useClientTools } from './use-client-tool.js';
 export type { UseVoiceAgentOptions, VoiceAgent } from './use-voice-agent.js';
 export { useAudioLevels } from './use-audio-levels.js';
+export { useAgentAudioStream } from './use-agent-audio-stream.js';
 export type { AudioLevels, AudioLevelSource, UseAudioLevelsOptions } from './use-audio-levels.js';
 export { useAudioDevices } from './use-audio-devices.js';
 export type { AudioDevices } from './use-audio-devices.js';

@@ -10,6 +10,7 @@ import {
   type RealtimeStatus,
   type SDKAgentState,
   type SDKConnectionState,
+  type SDKResumeReason,
   type SDKConnectOptions,
   type SDKSendChatMessageParams,
   type SDKSessionTranscription,
@@ -43,6 +44,8 @@ export interface VoiceAgent {
   state: RealtimeState;
   status: RealtimeStatus;
   connectionState: SDKConnectionState;
+  /** While `connectionState` is `resuming`: what dropped (`network`: the media connection, `signal`: only signalling). */
+  resumeReason: SDKResumeReason | undefined;
   /** Undefined while no agent is in the room; terminal states stay after the end. */
   agentState: SDKAgentState | undefined;
   /** Both sides' lines in order; the agent's line cut by the human (or the end of the call) has `interrupted: true`. */
@@ -119,6 +122,7 @@ function voiceAgentOf(state: RealtimeState, controls: VoiceAgentControls): Voice
     state,
     status: state.status,
     connectionState: state.connectionState,
+    resumeReason: state.status === 'reconnecting' ? state.reason : undefined,
     agentState: state.agentState,
     transcriptions: state.transcriptions,
     toolCalls: state.toolCalls,

@@ -7,7 +7,16 @@
  */
 import * as z from 'zod/mini';
 import { RuntimeApiEnvelope } from './graph/runtime-api.js';
-import { CHAT_INPUT_TOPIC, ERROR_TOPIC, LEGACY_CHAT_TOPIC, MESSAGE_TOPIC, RUNTIME_API_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from './wire.js';
+import {
+  CHAT_INPUT_TOPIC,
+  ERROR_TOPIC,
+  LEGACY_CHAT_TOPIC,
+  MESSAGE_TOPIC,
+  RUNTIME_API_TOPIC,
+  TOOL_CALL_TOPIC,
+  TRANSCRIPT_RESUME_TOPIC,
+  TURN_METRICS_TOPIC,
+} from './wire.js';
 import type { RealtimeSessionConfigCreate } from './realtime.js';
 import type { ToolDefinition } from './tools.js';
 
@@ -19,9 +28,32 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Where the client is in joining a session. */
-export const SDKConnectionState = z.enum(['not_connected', 'connecting', 'waiting_for_agent', 'connected']).register(registry, { id: 'SDKConnectionState' });
+/**
+ * Where the client is in joining a session. `resuming` (Palaver extension) is a joined session whose connection
+ * dropped and is coming back (see {@link SDKResumeReason}); the spec's clients show it as `connecting`.
+ */
+export const SDKConnectionState = z
+  .enum(['not_connected', 'connecting', 'waiting_for_agent', 'connected', 'resuming'])
+  .register(registry, { id: 'SDKConnectionState' });
 export type SDKConnectionState = z.infer<typeof SDKConnectionState>;
+
+/**
+ * Why a session is `resuming` (Palaver extension): `network` when the media connection dropped (offline, ICE
+ * failed, the laptop slept) and LiveKit reconnects it; `signal` when only the signalling socket dropped and is
+ * resumed while media may still flow.
+ */
+export const SDKResumeReason = z.enum(['network', 'signal']).register(registry, { id: 'SDKResumeReason' });
+export type SDKResumeReason = z.infer<typeof SDKResumeReason>;
+
+/**
+ * A client's request, once its connection resumed, for the transcript lines it may have missed (topic
+ * `transcript_resume`, Palaver extension): the agent re-sends on `message`, oldest first, the latest version of every
+ * line it last sent at or after `after` (the `created_at` the agent gave the client's oldest line not yet final, else
+ * its newest line: a time on the agent's clock); null asks for all. Lines are upserted by (`id`, `agent`), so a line
+ * seen twice shows once.
+ */
+export const TranscriptResumeRequest = z.object({ after: z.nullable(z.string().check(z.maxLength(64))) }).register(registry, { id: 'TranscriptResumeRequest' });
+export type TranscriptResumeRequest = z.infer<typeof TranscriptResumeRequest>;
 
 /** What the agent is doing; `time_limit_exceeded` and `usage_limit_exceeded` are terminal. */
 export const SDKAgentState = z
@@ -187,6 +219,7 @@ export const DataTopicSchemas = {
   [RUNTIME_API_TOPIC]: RuntimeApiMessage,
   [TURN_METRICS_TOPIC]: AgentTurnMetrics,
   [LEGACY_CHAT_TOPIC]: LegacyChatMessage,
+  [TRANSCRIPT_RESUME_TOPIC]: TranscriptResumeRequest,
 } as const;
 export type DataTopic = keyof typeof DataTopicSchemas;
 

@@ -36,6 +36,11 @@ export const SEGMENT_ID_ATTRIBUTE = 'lk.segment_id';
 export const TRANSCRIPTION_FINAL_ATTRIBUTE = 'lk.transcription_final';
 /** Text-stream attribute: the audio track a transcript was made from (LiveKit agent convention). */
 export const TRANSCRIBED_TRACK_ATTRIBUTE = 'lk.transcribed_track_id';
+/**
+ * Data topic of a client's request, after its connection resumed, for the transcript lines it may have missed
+ * (`{after}`), client -> agent; the agent re-sends them on `message` (Palaver extension).
+ */
+export const TRANSCRIPT_RESUME_TOPIC = 'transcript_resume';
 /** Data topic of partner avatar actions: `{action, at}` as JSON. */
 export const AVATAR_ACTION_TOPIC = 'avatar_action';
 /** Data topic on which the agent reports each turn's timings (`AgentTurnMetrics`), to the human. */

@@ -97,8 +97,8 @@ export class LiveKitRoomLink {
         this.send({ type: 'data_received', topic, text: new TextDecoder().decode(payload), from });
       })
       .on(RoomEvent.RoomMetadataChanged, (metadata) => this.send({ type: 'room_metadata_changed', metadata }))
-      .on(RoomEvent.Reconnecting, () => this.send({ type: 'reconnecting' }))
-      .on(RoomEvent.SignalReconnecting, () => this.send({ type: 'reconnecting' }))
+      .on(RoomEvent.Reconnecting, () => this.send({ type: 'reconnecting', reason: 'network' }))
+      .on(RoomEvent.SignalReconnecting, () => this.send({ type: 'reconnecting', reason: 'signal' }))
       .on(RoomEvent.Reconnected, () => this.send({ type: 'reconnected', participants: this.participants() }))
       .on(RoomEvent.Disconnected, (reason) => {
         this.releaseAudio();

@@ -5,7 +5,7 @@ import { RealtimeSessions } from '../client/resources/realtime.js';
 import { SDKConnectOptions, SDKSendChatMessageParams } from '../contract/sdk.js';
 import { AbortError, ConnectionError } from '../errors/transport-errors.js';
 import { createAudioLevelMeter, type AudioLevelMeter, type AudioSource } from './audio-levels.js';
-import { CHAT_INPUT_TOPIC, TOOL_CALL_TOPIC } from '../contract/wire.js';
+import { CHAT_INPUT_TOPIC, TOOL_CALL_TOPIC, TRANSCRIPT_RESUME_TOPIC } from '../contract/wire.js';
 import { ClientToolRunner, type ClientToolHandler } from './client-tools.js';
 import { LiveKitRoomLink, joinError } from './livekit-room-link.js';
 import type { RealtimeEffect, RealtimeInput } from './session-actions.js';
@@ -128,6 +128,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
 
   /** The current state: a frozen object, replaced on every change (same object while nothing changed). */
   readonly getSnapshot = (): RealtimeState => this.state;
+  private agentStream: MediaStream | undefined;
 
   /**
    * Joins with ready connection details, or starts a session (`POST /v1/realtime/start` with the usage
@@ -216,6 +217,23 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   /** `count` frequency bands (0..1 each) of one side's audio, for visualizers; zeros when there is none. */
   getFrequencyBands(source: AudioSource, count = 5): number[] {
     return this.meter(source)?.bands(count) ?? new Array<number>(count).fill(0);
+  }
+
+  /**
+   * The agent's audio as a `MediaStream` (its subscribed track), for recording (`MediaRecorder`) or visualising
+   * (Web Audio); undefined while no agent audio is subscribed (`agentAudio` in the state). A resume or a new agent
+   * may bring a new track: read it again when `agentAudio` turns true.
+   *
+   * @example
+   * const stream = session.agentAudioStream();
+   * if (stream) new MediaRecorder(stream).start();
+   */
+  agentAudioStream(): MediaStream | undefined {
+    const track = this.link?.agentAudioTrack?.mediaStreamTrack;
+    if (!track) return undefined;
+    // The same stream while the track stays (React's useSyncExternalStore compares by identity).
+    if (this.agentStream?.getAudioTracks()[0] !== track) this.agentStream = new MediaStream([track]);
+    return this.agentStream;
   }
 
   /**
@@ -360,6 +378,9 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
         return;
       case 'cancel_tool_call':
         this.clientTools.cancel(effect.callId);
+        return;
+      case 'request_transcript_replay':
+        this.link?.publish(TRANSCRIPT_RESUME_TOPIC, JSON.stringify({ after: effect.after }), [effect.agentIdentity]).catch(() => {});
         return;
     }
   }

@@ -1,5 +1,5 @@
 import type { RealtimeSessionConfigCreate } from '../contract/realtime.js';
-import type { SDKConnectOptions, ToolCallMessage } from '../contract/sdk.js';
+import type { SDKConnectOptions, SDKResumeReason, ToolCallMessage } from '../contract/sdk.js';
 import type { ParticipantView } from './agent-participant.js';
 import type { RealtimeNotification } from './session-events.js';
 
@@ -18,7 +18,7 @@ export type RealtimeInput =
   | { type: 'participant_left'; attempt: number; identity: string }
   | { type: 'data_received'; attempt: number; topic: string | undefined; text: string; from: ParticipantView | undefined }
   | { type: 'room_metadata_changed'; attempt: number; metadata: string }
-  | { type: 'reconnecting'; attempt: number }
+  | { type: 'reconnecting'; attempt: number; reason: SDKResumeReason }
   | { type: 'reconnected'; attempt: number; participants: ParticipantView[] }
   | { type: 'room_disconnected'; attempt: number; cause: RoomDisconnectCause; detail?: string }
   | { type: 'agent_wait_expired'; attempt: number }
@@ -48,4 +48,6 @@ export type RealtimeEffect =
   | { type: 'run_tool_call'; attempt: number; agentIdentity: string; request: ToolCallRequestPayload }
   /** The agent cancelled a running client-side tool call. */
   | { type: 'cancel_tool_call'; callId: string }
+  /** Ask the agent for the transcript lines last sent at or after `after` (`transcript_resume`), after a resume. */
+  | { type: 'request_transcript_replay'; attempt: number; agentIdentity: string; after: string | null }
   | { type: 'emit'; notification: RealtimeNotification };

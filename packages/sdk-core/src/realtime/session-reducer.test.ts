@@ -366,7 +366,7 @@ describe('reduceRealtime: data packets', () => {
   it('accepts transcriptions while waiting for the agent and while reconnecting, not after the end', () => {
     const waiting = run([{ type: 'connect_requested', options: details }, joined()]).state;
     expect(run([packet('message', utterance('w', 'early', '2024-01-01T00:00:01Z'))], waiting).state.transcriptions).toHaveLength(1);
-    const reconnecting = run([{ type: 'reconnecting', attempt: 1 }], connectedWithAgent()).state;
+    const reconnecting = run([{ type: 'reconnecting', attempt: 1, reason: 'network' }], connectedWithAgent()).state;
     expect(run([packet('message', utterance('r', 'during', '2024-01-01T00:00:01Z'))], reconnecting).state.transcriptions).toHaveLength(1);
     const ended = run([{ type: 'disconnect_requested' }], connectedWithAgent()).state;
     expect(reduceRealtime(ended, packet('message', utterance('x', 'late', '2024-01-01T00:00:01Z'))).state).toBe(ended);
@@ -426,19 +426,25 @@ describe('reduceRealtime: data packets', () => {
 });
 
 describe('reduceRealtime: reconnection and the end', () => {
-  it('connected -> reconnecting (shown as connecting) -> connected with the agent state re-read', () => {
-    const reconnecting = run([{ type: 'reconnecting', attempt: 1 }], connectedWithAgent());
-    expect(reconnecting.state).toMatchObject({ status: 'reconnecting', connectionState: 'connecting', agentIdentity: 'agent', agentState: 'listening' });
+  it('connected -> reconnecting (shown as resuming, with the reason) -> connected with the agent state re-read', () => {
+    const reconnecting = run([{ type: 'reconnecting', attempt: 1, reason: 'network' }], connectedWithAgent());
+    expect(reconnecting.state).toMatchObject({
+      status: 'reconnecting',
+      connectionState: 'resuming',
+      reason: 'network',
+      agentIdentity: 'agent',
+      agentState: 'listening',
+    });
     expect(names(reconnecting.effects)).toEqual(['statusChanged', 'connectionStateChanged']);
     // A second Reconnecting (signal, then media) changes nothing.
-    expect(reduceRealtime(reconnecting.state, { type: 'reconnecting', attempt: 1 }).state).toBe(reconnecting.state);
+    expect(reduceRealtime(reconnecting.state, { type: 'reconnecting', attempt: 1, reason: 'network' }).state).toBe(reconnecting.state);
     const back = run([{ type: 'reconnected', attempt: 1, participants: [agent({ agent_state: 'thinking', remaining_seconds: 3 })] }], reconnecting.state).state;
     expect(back).toMatchObject({ status: 'connected', connectionState: 'connected', agentState: 'thinking', remainingSeconds: 3 });
   });
 
   it('reconnected without the agent: waiting_for_agent; the wait is paused while reconnecting', () => {
     const waiting = run([{ type: 'connect_requested', options: details }, joined()]).state;
-    const reconnecting = run([{ type: 'reconnecting', attempt: 1 }], waiting);
+    const reconnecting = run([{ type: 'reconnecting', attempt: 1, reason: 'network' }], waiting);
     expect(work(reconnecting.effects)).toEqual([{ type: 'cancel_agent_wait' }]);
     const back = run([{ type: 'reconnected', attempt: 1, participants: [human] }], reconnecting.state);
     expect(back.state.status).toBe('waiting_for_agent');
@@ -448,7 +454,7 @@ describe('reduceRealtime: reconnection and the end', () => {
   it('the agent leaving while reconnecting is noticed on return', () => {
     const reconnecting = run(
       [
-        { type: 'reconnecting', attempt: 1 },
+        { type: 'reconnecting', attempt: 1, reason: 'network' },
         { type: 'participant_left', attempt: 1, identity: 'agent' },
       ],
       connectedWithAgent(),

@@ -1,4 +1,4 @@
-import { parseDataPacket, type SDKAgentState, type SDKSessionTranscription, type ToolCallMessage } from '../contract/sdk.js';
+import { parseDataPacket, type SDKAgentState, type SDKResumeReason, type SDKSessionTranscription, type ToolCallMessage } from '../contract/sdk.js';
 import { ERROR_TOPIC, MESSAGE_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../contract/wire.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 import { AgentError } from './agent-error.js';
@@ -217,7 +217,7 @@ function receiveToolCall(state: RealtimeState, message: ToolCallMessage, agentId
 function agentLeft(state: RealtimeState, identity: string): RealtimeTransition {
   if (state.status === 'reconnecting' && state.agentIdentity === identity) {
     const agentState = isTerminalAgentState(state.agentState) ? state.agentState : undefined;
-    return { state: enter(state, { status: 'reconnecting', agentIdentity: undefined }, { agentState }), effects: [] };
+    return { state: enter(state, { status: 'reconnecting', agentIdentity: undefined, reason: state.reason }, { agentState }), effects: [] };
   }
   if (state.status !== 'connected' || state.agentIdentity !== identity) return unchanged(state);
   // After a terminal state the agent leaves for good: the session is over.
@@ -230,10 +230,32 @@ function agentSeen(state: RealtimeState, participant: ParticipantView): Realtime
   const known = (state.status === 'connected' || state.status === 'reconnecting') && state.agentIdentity === participant.identity;
   if (known) return { state: update(state, withAgentStatus(state, participant)), effects: [] };
   if (state.status === 'reconnecting' && state.agentIdentity === undefined && isAgentParticipant(participant)) {
-    const next = enter(state, { status: 'reconnecting', agentIdentity: participant.identity });
+    const next = enter(state, { status: 'reconnecting', agentIdentity: participant.identity, reason: state.reason });
     return { state: update(next, withAgentStatus(next, participant)), effects: [] };
   }
   return unchanged(state);
+}
+
+/** The connection dropped: `resuming` with why (a media drop outranks a signalling one). */
+function resuming(state: RealtimeState, reason: SDKResumeReason): RealtimeTransition {
+  if (state.status === 'connected') return { state: enter(state, { status: 'reconnecting', agentIdentity: state.agentIdentity, reason }), effects: [] };
+  if (state.status === 'waiting_for_agent') {
+    return { state: enter(state, { status: 'reconnecting', agentIdentity: undefined, reason }), effects: [{ type: 'cancel_agent_wait' }] };
+  }
+  if (state.status === 'reconnecting' && reason === 'network' && state.reason !== 'network') return { state: enter(state, { ...state, reason }), effects: [] };
+  return unchanged(state);
+}
+
+/**
+ * Back with the agent after a resume: ask it for the lines sent since the oldest line not yet final here (else
+ * the newest line), which the drop may have lost (`transcript_resume`).
+ */
+function withTranscriptReplay(step: RealtimeTransition): RealtimeTransition {
+  const state = step.state;
+  if (state.status !== 'connected') return step;
+  const byTime = [...state.transcriptions].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+  const after = (byTime.find((line) => !line.final) ?? byTime.at(-1))?.created_at ?? null;
+  return { state, effects: [...step.effects, { type: 'request_transcript_replay', attempt: state.attempt, agentIdentity: state.agentIdentity, after }] };
 }
 
 function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransition {
@@ -298,13 +320,9 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
       return { state: update(state, { sessionId }), effects: [] };
     }
     case 'reconnecting':
-      if (state.status === 'connected') return { state: enter(state, { status: 'reconnecting', agentIdentity: state.agentIdentity }), effects: [] };
-      if (state.status === 'waiting_for_agent') {
-        return { state: enter(state, { status: 'reconnecting', agentIdentity: undefined }), effects: [{ type: 'cancel_agent_wait' }] };
-      }
-      return unchanged(state);
+      return resuming(state, input.reason);
     case 'reconnected':
-      return state.status === 'reconnecting' ? arrive(state, input.participants) : unchanged(state);
+      return state.status === 'reconnecting' ? withTranscriptReplay(arrive(state, input.participants)) : unchanged(state);
     case 'room_disconnected':
       // While joining, LiveKit emits Disconnected before `connect()` rejects with the actual cause
       // (e.g. a refused token): the join's own failure (`connect_failed`) ends the attempt.

@@ -1,4 +1,4 @@
-import type { AgentTurnMetrics, SDKAgentState, SDKConnectionState, SDKSessionTranscription } from '../contract/sdk.js';
+import type { AgentTurnMetrics, SDKAgentState, SDKConnectionState, SDKResumeReason, SDKSessionTranscription } from '../contract/sdk.js';
 import type { PendingClientToolCall } from './client-tools.js';
 
 /** Why a session is no longer connected. */
@@ -26,12 +26,12 @@ export interface RealtimeEnd {
   error?: Error;
 }
 
-/** Where the connection is; `reconnecting` shows as `connecting` in {@link SDKConnectionState}. */
+/** Where the connection is; `reconnecting` shows as `resuming` (a Palaver extension) in {@link SDKConnectionState}. */
 export type RealtimeStatus = 'not_connected' | 'connecting' | 'waiting_for_agent' | 'connected' | 'reconnecting';
 
 /** What every status carries. */
 export interface RealtimeStateBase {
-  /** The spec's connection state, derived from `status` (`reconnecting` -> `connecting`). */
+  /** The spec's connection state, derived from `status` (`reconnecting` -> `resuming`, a Palaver extension). */
   connectionState: SDKConnectionState;
   /** Counts connect calls; results of an earlier attempt are ignored. */
   attempt: number;
@@ -81,7 +81,8 @@ export type RealtimePhase =
   | { status: 'connecting'; step: 'starting_session' | 'joining_room' }
   | { status: 'waiting_for_agent' }
   | { status: 'connected'; agentIdentity: string }
-  | { status: 'reconnecting'; agentIdentity: string | undefined };
+  /** The connection dropped and LiveKit is resuming it; `reason` says what dropped. */
+  | { status: 'reconnecting'; agentIdentity: string | undefined; reason: SDKResumeReason };
 
 /**
  * A realtime session's state: an immutable snapshot, replaced (never mutated) on every change.
@@ -93,7 +94,7 @@ export type RealtimePhase =
 export type RealtimeState = RealtimeStateBase & RealtimePhase;
 
 export function connectionStateOf(status: RealtimeStatus): SDKConnectionState {
-  return status === 'reconnecting' ? 'connecting' : status;
+  return status === 'reconnecting' ? 'resuming' : status;
 }
 
 /** The state before the first connect. */

@@ -1,6 +1,7 @@
 import { parseDataPacket, type ToolCallMessage } from '../../contract/sdk.js';
 import { CHAT_INPUT_TOPIC, CHAT_STREAM_TOPIC, LEGACY_CHAT_TOPIC, TOOL_CALL_TOPIC } from '../../contract/wire.js';
 import type { AgentRoomConnection, IncomingTextStream, ReceivedData } from '../engines/media/index.js';
+import { replayTranscripts } from './transcript-replay.js';
 
 /** A typed turn's longest text (as `chat_input`'s `SDKSendChatMessageParams`). */
 export const MAX_TYPED_CHARACTERS = 10_000;
@@ -20,7 +21,9 @@ export interface RoomInputHandlers {
 /**
  * Reads the human's typed messages and tool call answers from the room: `chat_input` and `tool_call` data
  * packets, `lk.chat` text streams as LiveKit's components send them (longer than a typed turn may be: refused
- * unread), and the older `lk-chat-topic` packets. Others' packets are ignored. Returns the unsubscribe.
+ * unread), and the older `lk-chat-topic` packets. Others' packets are ignored. A human whose connection resumed is
+ * answered here too: the transcript lines they may have missed are sent again (`transcript_resume`,
+ * {@link replayTranscripts}). Returns the unsubscribe.
  *
  * @example
  * const stop = readRoomInput(connection, 'human-1', { live: () => !stopping, typed, toolCall, refused: sendError });
@@ -48,7 +51,11 @@ export function readRoomInput(connection: AgentRoomConnection, humanIdentity: st
     }
     if (text.trim() !== '' && handlers.live()) handlers.typed(text.trim(), CHAT_STREAM_TOPIC);
   };
-  const unsubscribe = [connection.on('data', data), connection.onTextStream(CHAT_STREAM_TOPIC, (stream) => void chatStream(stream))];
+  const unsubscribe = [
+    replayTranscripts(connection, humanIdentity),
+    connection.on('data', data),
+    connection.onTextStream(CHAT_STREAM_TOPIC, (stream) => void chatStream(stream)),
+  ];
   return () => {
     for (const stop of unsubscribe) stop();
   };

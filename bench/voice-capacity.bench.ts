@@ -10,7 +10,7 @@
  * Targets (issue 27): >= 8 simultaneously speaking sessions per core with p50 < 1 s offline, >= 30 hosted.
  *
  * Run: `pnpm bench voice-capacity`; `VOICE_CAPACITY_N=1,4,8` (offline) and `VOICE_CAPACITY_HOSTED_N=1,30` pick the Ns,
- * `VOICE_CAPACITY_ROUNDS=3` the rounds per N, `VOICE_CAPACITY_ONLY=wer,after` the parts (wer, before, after, hosted).
+ * `VOICE_CAPACITY_ROUNDS=3` the rounds per N, `VOICE_CAPACITY_ONLY=wer,after` the parts (wer, before, after, niced, hosted).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -83,18 +83,24 @@ async function hosted() {
 
 const PROFILES: Profile[] = [
   {
-    name: 'before',
-    label: 'offline, before: 2 decoders, accurate search, decoders at the main thread priority',
-    counts: COUNTS,
-    listening: offline({ poolSize: 2, search: 'accurate', niceness: 0 }),
-  },
-  { name: 'after', label: 'offline, after: the platform defaults (decoder pool, fast search, decoders niced)', counts: COUNTS, listening: offline({}) },
-  {
     name: 'hosted',
     label:
       'hosted streaming STT (fake Deepgram live in the parent process: interims every 100 ms, finalize answered in 100 ms); Flite TTS and the offline model on the core',
     counts: HOSTED_COUNTS,
     listening: hosted,
+  },
+  {
+    name: 'before',
+    label: 'offline, before: 2 decoders, accurate search, decoders at the main thread priority',
+    counts: COUNTS,
+    listening: offline({ poolSize: 2, search: 'accurate', niceness: 0 }),
+  },
+  { name: 'after', label: 'offline, after: the platform defaults (a decoder per speaker, accurate search)', counts: COUNTS, listening: offline({}) },
+  {
+    name: 'niced',
+    label: 'offline, after, decoders niced (10) and the fast search',
+    counts: COUNTS,
+    listening: offline({ search: 'fast', niceness: 10 }),
   },
 ];
 const TURN_DETECTION: RealtimeSessionTurnDetection = { mode: 'adaptive', silence_ms: 550, min_wait_ms: 200, max_wait_ms: 1200, preemptive: true };

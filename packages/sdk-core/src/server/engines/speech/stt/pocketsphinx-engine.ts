@@ -34,7 +34,7 @@ export const DEFAULT_POCKETSPHINX_OPTIONS: PocketsphinxOptions = {
   libraryPath: 'libpocketsphinx.so.3',
   sphinxbaseLibraryPath: 'libsphinxbase.so.3',
   modelDirectory: '/usr/share/pocketsphinx/model/en-us',
-  niceness: 10,
+  niceness: 0,
 };
 
 /** Decoders by default. */
@@ -69,7 +69,7 @@ export class PocketsphinxEngine implements SttEngine {
       libraryPath: options.libraryPath ?? DEFAULT_POCKETSPHINX_OPTIONS.libraryPath,
       sphinxbaseLibraryPath: options.sphinxbaseLibraryPath ?? DEFAULT_POCKETSPHINX_OPTIONS.sphinxbaseLibraryPath,
       modelDirectory: options.modelDirectory ?? DEFAULT_POCKETSPHINX_OPTIONS.modelDirectory,
-      decoderArguments: { ...POCKETSPHINX_SEARCH[options.search ?? 'fast'], ...options.decoderArguments },
+      decoderArguments: { ...POCKETSPHINX_SEARCH[options.search ?? 'accurate'], ...options.decoderArguments },
       niceness: options.niceness ?? DEFAULT_POCKETSPHINX_OPTIONS.niceness,
     };
   }

@@ -71,7 +71,7 @@ export function summaryLine(summary: CorpusSummary): string {
     `premature ${summary.prematureCount}/${summary.within} (${fixed(summary.premature * 100, 1)} %) on pauses <= ${PAUSE_LIMIT_MS} ms, ` +
     `end of the last turn after the speech p50 ${fixed(summary.endP50, 0)} ms, p95 ${fixed(summary.endP95, 0)} ms; ` +
     `words heard as said ${summary.heardRight}/${summary.outcomes.length}` +
-    (cut.length > 0 && cut.length <= 6 ? `\n        cut in: ${cut.join(', ')}` : '')
+    (cut.length > 0 && (cut.length <= 6 || process.env.VOICE_AGENT_VERBOSE === '1') ? `\n        cut in: ${cut.join(', ')}` : '')
   );
 }
 

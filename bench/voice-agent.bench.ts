@@ -332,7 +332,14 @@ async function heldOutTurnTaking(): Promise<RealtimeSessionTurnDetection> {
   console.log(`    tuning voices ${TUNING_VOICES.map((voice) => voice.id).join(', ')}; held out ${HELD_OUT_VOICES.map((voice) => voice.id).join(', ')}`);
   console.log(`    tuning the waits, hosted streaming STT on the tuning voices (target: premature <= ${PREMATURE_TARGET * 100} %, then the fastest end):`);
   const base: TurnDetectionOptions = DEFAULT_TURN_DETECTION;
-  const best = await tuneWaits(speech, base, hostedCorpusRun(tuning), (line) => console.log(line));
+  // `VOICE_AGENT_WAITS=160,1200` takes waits tuned before instead of trying the grid again.
+  const given = process.env.VOICE_AGENT_WAITS?.split(',').map(Number);
+  const best = given
+    ? {
+        settings: { ...base, minWaitMs: given[0]!, maxWaitMs: given[1]! },
+        summary: await runCorpus(speech, { ...base, minWaitMs: given[0]!, maxWaitMs: given[1]! }, hostedCorpusRun(tuning)),
+      }
+    : await tuneWaits(speech, base, hostedCorpusRun(tuning), (line) => console.log(line));
   const tuned = best.settings;
   console.log(`    chosen       min ${tuned.minWaitMs} / max ${tuned.maxWaitMs} ms (defaults ${base.minWaitMs} / ${base.maxWaitMs})`);
   console.log(`    hosted STT   tuning voices   ${summaryLine(best.summary)}`);
@@ -349,7 +356,9 @@ async function heldOutTurnTaking(): Promise<RealtimeSessionTurnDetection> {
 }
 
 try {
-  const tuned = wanted('held-out') ? await heldOutTurnTaking() : adaptive;
+  const waits = process.env.VOICE_AGENT_WAITS?.split(',').map(Number);
+  const given = waits ? { ...adaptive, min_wait_ms: waits[0]!, max_wait_ms: waits[1]! } : adaptive;
+  const tuned = wanted('held-out') ? await heldOutTurnTaking() : given;
   const profiles = profilesWith(tuned);
   console.log(`\nvoice agent, ${SENTENCES.length} spoken turns per profile (end of human speech -> first audible agent audio, at the human)`);
   for (const profile of profiles.filter((candidate) => wanted(candidate.name))) {

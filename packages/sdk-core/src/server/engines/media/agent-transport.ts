@@ -73,6 +73,22 @@ export interface IncomingTextStream {
   readAll(): Promise<string>;
 }
 
+/**
+ * An incoming byte stream (LiveKit data stream with a byte header): e.g. livekit-client's pre-connect audio buffer on
+ * `lk.agent.pre-connect-audio-buffer` (the microphone recorded before the agent was there, `audio/webm;codecs=opus`).
+ */
+export interface IncomingByteStream {
+  id: string;
+  topic: string;
+  from: string;
+  mimeType: string;
+  /** When the sender opened the stream (ms since the epoch, the sender's clock). */
+  timestamp: number;
+  attributes: Record<string, string>;
+  /** Chunks as they arrive; ends when the sender closes the stream. */
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array>;
+}
+
 /** A text stream being written: each `write` reaches the receivers at once. */
 export interface TextStreamWriter {
   readonly id: string;
@@ -159,6 +175,8 @@ export interface AgentRoomConnection {
   sendTranscription(transcription: LegacyTranscription): Promise<void>;
   /** Receives the text streams others open on `topic` (one handler per topic; returns the unregister function). */
   onTextStream(topic: string, handler: (stream: IncomingTextStream) => void): () => void;
+  /** Receives the byte streams others open on `topic` (one handler per topic; returns the unregister function). */
+  onByteStream(topic: string, handler: (stream: IncomingByteStream) => void): () => void;
   registerRpcMethod(method: string, handler: (invocation: RpcInvocation) => Promise<string>): void;
   performRpc(options: PerformRpcOptions): Promise<string>;
   setMetadata(metadata: string): Promise<void>;

@@ -146,6 +146,46 @@ describe.each(['embedded', 'livekit'] as const)('%s agent transport, human on @l
     await agent.leave();
   });
 
+  it("receives byte streams (livekit-client's pre-connect audio buffer topic) with their attributes, in order, only on topics it listens to", async () => {
+    const room = `room_${randomUUID().slice(0, 8)}`;
+    await transport.ensureRoom({ room });
+    const agent = await transport.join({ room });
+    const human = await humanJoins(room, 'human_3');
+    const received: Array<{ from: string; mimeType: string; attributes: Record<string, string>; bytes: number[] }> = [];
+    agent.onByteStream('lk.agent.pre-connect-audio-buffer', (stream) => {
+      void (async () => {
+        const bytes: number[] = [];
+        for await (const chunk of stream) bytes.push(...chunk);
+        received.push({ from: stream.from, mimeType: stream.mimeType, attributes: stream.attributes, bytes });
+      })();
+    });
+    await eventually(() => expect(agent.participants().map((participant) => participant.identity)).toEqual(['human_3']));
+    const unwanted = await human.localParticipant!.streamBytes({ topic: 'other', mimeType: 'application/octet-stream' });
+    await unwanted.write(new Uint8Array([9, 9]));
+    await unwanted.close();
+    const writer = await human.localParticipant!.streamBytes({
+      name: 'preconnect-buffer',
+      topic: 'lk.agent.pre-connect-audio-buffer',
+      mimeType: 'audio/webm;codecs=opus',
+      attributes: { trackId: 'TR_mic', sampleRate: '48000', channels: '1' },
+    });
+    await writer.write(new Uint8Array([1, 2, 3]));
+    await writer.write(new Uint8Array([4, 5]));
+    await writer.close();
+    await eventually(() =>
+      expect(received).toEqual([
+        {
+          from: 'human_3',
+          mimeType: 'audio/webm;codecs=opus',
+          attributes: { trackId: 'TR_mic', sampleRate: '48000', channels: '1' },
+          bytes: [1, 2, 3, 4, 5],
+        },
+      ]),
+    );
+    await human.disconnect();
+    await agent.leave();
+  });
+
   it('receives the human microphone as PCM and publishes PCM the human hears (Opus both ways)', async () => {
     const room = `room_${randomUUID().slice(0, 8)}`;
     await transport.ensureRoom({ room });

@@ -6,6 +6,7 @@ export type {
   AgentRoomConnection,
   AgentTransport,
   AudioOutput,
+  IncomingByteStream,
   IncomingTextStream,
   ReceivedData,
   RemoteAudioTrack,

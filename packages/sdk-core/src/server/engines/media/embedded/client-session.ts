@@ -336,6 +336,7 @@ export class ClientSession implements RoomMember {
       muted: request.muted,
       stereo: request.stereo,
       disableDtx: request.disableDtx,
+      audioFeatures: request.audioFeatures.slice(0, 16),
     });
     this.pendingTracks.set(request.cid, track);
     this.send({ case: 'trackPublished', value: new TrackPublishedResponse({ cid: request.cid, track: track.info }) });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { TrackInfo, TrackSource, TrackType } from '@livekit/protocol';
+import { TrackInfo, TrackSource, TrackType, type AudioTrackFeature } from '@livekit/protocol';
 import type { RtpPacket } from 'werift';
 import { AudioLevelMeter } from './audio-level.js';
 
@@ -29,7 +29,16 @@ export class PublishedAudioTrack {
 
   constructor(
     readonly publisher: { sid: string; identity: string },
-    options: { name?: string; source?: TrackSource; muted?: boolean; stereo?: boolean; disableDtx?: boolean; sid?: string } = {},
+    options: {
+      name?: string;
+      source?: TrackSource;
+      muted?: boolean;
+      stereo?: boolean;
+      disableDtx?: boolean;
+      sid?: string;
+      /** The publisher's audio features, echoed as LiveKit does (livekit-client sends its pre-connect buffer only when `TF_PRECONNECT_BUFFER` comes back). */
+      audioFeatures?: AudioTrackFeature[];
+    } = {},
   ) {
     this.sid = options.sid ?? newSid('TR');
     this.info = new TrackInfo({
@@ -42,6 +51,7 @@ export class PublishedAudioTrack {
       stereo: options.stereo ?? false,
       disableDtx: options.disableDtx ?? false,
       stream: 'camera',
+      audioFeatures: options.audioFeatures ?? [],
     });
   }
 

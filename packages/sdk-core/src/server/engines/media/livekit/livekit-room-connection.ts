@@ -20,6 +20,7 @@ import type {
   AgentRoomConnection,
   AgentRoomEvents,
   AudioOutput,
+  IncomingByteStream,
   IncomingTextStream,
   PerformRpcOptions,
   RemoteAudioTrack,
@@ -258,6 +259,21 @@ export class LivekitRoomConnection implements AgentRoomConnection {
       });
     });
     return () => this.livekitRoom.unregisterTextStreamHandler(topic);
+  }
+  onByteStream(topic: string, handler: (stream: IncomingByteStream) => void): () => void {
+    this.livekitRoom.registerByteStreamHandler(topic, (reader, participant) => {
+      const info = reader.info;
+      handler({
+        id: info.streamId,
+        topic: info.topic,
+        from: participant.identity,
+        mimeType: info.mimeType,
+        timestamp: info.timestamp,
+        attributes: { ...info.attributes },
+        [Symbol.asyncIterator]: () => reader[Symbol.asyncIterator](),
+      });
+    });
+    return () => this.livekitRoom.unregisterByteStreamHandler(topic);
   }
 
   registerRpcMethod(method: string, handler: (invocation: RpcInvocation) => Promise<string>): void {

@@ -13,6 +13,7 @@ import type {
   AgentRoomConnection,
   AgentRoomEvents,
   AudioOutput,
+  IncomingByteStream,
   IncomingTextStream,
   LegacyTranscription,
   PerformRpcOptions,
@@ -32,6 +33,7 @@ import { LocalAudioOutput } from './local-audio-output.js';
 import { LocalMember } from './local-member.js';
 import { RemotePcmTrack } from './remote-pcm-track.js';
 import { RpcEndpoint } from './rpc-endpoint.js';
+import { IncomingByteStreams } from './byte-streams.js';
 import { IncomingTextStreams, OutgoingTextStream } from './text-streams.js';
 
 function toParticipant(info: ParticipantInfo, clientSdk: string | undefined): RoomParticipant {
@@ -63,6 +65,8 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
   private readonly rpc: RpcEndpoint;
   private readonly textStreams: IncomingTextStreams;
   private readonly textHandlers = new Map<string, (stream: IncomingTextStream) => void>();
+  private readonly byteStreams: IncomingByteStreams;
+  private readonly byteHandlers = new Map<string, (stream: IncomingByteStream) => void>();
   private sequence = 0;
   private leftFlag = false;
 
@@ -83,6 +87,10 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
     this.textStreams = new IncomingTextStreams(
       (stream) => this.textHandlers.get(stream.topic)?.(stream),
       (topic) => this.textHandlers.has(topic),
+    );
+    this.byteStreams = new IncomingByteStreams(
+      (stream) => this.byteHandlers.get(stream.topic)?.(stream),
+      (topic) => this.byteHandlers.has(topic),
     );
   }
 
@@ -183,6 +191,13 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
     };
   }
 
+  onByteStream(topic: string, handler: (stream: IncomingByteStream) => void): () => void {
+    this.byteHandlers.set(topic, handler);
+    return () => {
+      if (this.byteHandlers.get(topic) === handler) this.byteHandlers.delete(topic);
+    };
+  }
+
   registerRpcMethod(method: string, handler: (invocation: RpcInvocation) => Promise<string>): void {
     this.rpc.register(method, handler);
   }
@@ -246,6 +261,7 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
         if (!previous || previous.sid !== info.sid) continue;
         this.known.delete(info.identity);
         this.textStreams.endFrom(info.identity);
+        this.byteStreams.endFrom(info.identity);
         this.rpc.participantLeft(info.identity);
         this.events.emit('participantLeft', previous);
         continue;
@@ -288,6 +304,7 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
       case 'streamChunk':
       case 'streamTrailer':
         this.textStreams.handle(value, from);
+        this.byteStreams.handle(value, from);
         return;
       case 'rpcRequest':
       case 'rpcAck':
@@ -306,6 +323,7 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
     for (const track of this.tracks.values()) track.end();
     this.tracks.clear();
     this.textStreams.endAll();
+    this.byteStreams.endAll();
     this.rpc.close();
     this.events.emit('disconnected', reason);
     this.events.clear();

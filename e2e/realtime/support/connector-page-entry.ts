@@ -62,13 +62,21 @@ const api = {
   async connect(
     url: string,
     token: string,
-    options: { agentTimeoutMs?: number; microphone?: boolean; baseUrl?: string; config?: object; remainingSecondsWarningAt?: number } = {},
+    options: {
+      agentTimeoutMs?: number;
+      microphone?: boolean;
+      baseUrl?: string;
+      config?: object;
+      remainingSecondsWarningAt?: number;
+      resumeTranscripts?: boolean;
+    } = {},
   ) {
     const created = createRealtimeSession({
       agentTimeoutMs: options.agentTimeoutMs ?? 20_000,
       microphone: options.microphone ?? true,
       ...(options.remainingSecondsWarningAt !== undefined ? { remainingSecondsWarningAt: options.remainingSecondsWarningAt } : {}),
       ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+      ...(options.resumeTranscripts !== undefined ? { resumeTranscripts: options.resumeTranscripts } : {}),
     });
     state.session = created;
     created.subscribe(() => {
@@ -113,6 +121,10 @@ const api = {
   history() {
     const { session: _session, ...recorded } = state;
     return JSON.parse(JSON.stringify(recorded)) as Omit<typeof state, 'session'>;
+  },
+  /** A raw data packet to the agent (`session.sendData`). */
+  async sendData(topic: string, text: string): Promise<void> {
+    await session().sendData(topic, text);
   },
   async sendChat(text: string): Promise<void> {
     await session().sendChatMessage({ text });

@@ -35,6 +35,11 @@ export interface RealtimeSessionOptions {
   tools?: Record<string, ClientToolHandler>;
   /** Name of the published microphone track (default: LiveKit's); an app run's Publish node takes `<node id>:audio`. */
   microphoneTrackName?: string;
+  /**
+   * After a resume, ask the agent for the transcript lines the drop may have lost (`transcript_resume`; default
+   * true). False keeps only what LiveKit delivered: for comparison (`pnpm bench reconnect`).
+   */
+  resumeTranscripts?: boolean;
 }
 
 export type { AudioSource };
@@ -380,6 +385,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
         this.clientTools.cancel(effect.callId);
         return;
       case 'request_transcript_replay':
+        if (this.options.resumeTranscripts === false) return;
         this.link?.publish(TRANSCRIPT_RESUME_TOPIC, JSON.stringify({ after: effect.after }), [effect.agentIdentity]).catch(() => {});
         return;
     }

@@ -99,18 +99,27 @@ export class PocketsphinxEngine implements SttEngine {
     return new PocketsphinxSession(this, options, this.options.interimIntervalMs ?? 150);
   }
 
-  /** @internal Lends a decoder to an utterance. */
-  acquire(): Promise<SupervisedWorker> {
+  /**
+   * @internal Lends a decoder to an utterance; `withdraw` takes back a wait of an utterance closed before it got
+   * one (it no longer counts against `maxWaiting`, and no decoder is lent to it).
+   */
+  acquire(): { worker: Promise<SupervisedWorker>; withdraw: () => void } {
     const worker = this.idle.pop();
-    if (worker) return Promise.resolve(worker);
+    if (worker) return { worker: Promise.resolve(worker), withdraw: ignore };
     const poolSize = this.options.poolSize ?? DEFAULT_POCKETSPHINX_POOL_SIZE;
-    if (this.workers.length < poolSize) return Promise.resolve(this.addWorker());
-    const waiting = new Promise<SupervisedWorker>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    if (this.workers.length < poolSize) return { worker: Promise.resolve(this.addWorker()), withdraw: ignore };
+    let entry!: (typeof this.waiting)[number];
+    const waiting = new Promise<SupervisedWorker>((resolve, reject) => (entry = { resolve, reject }));
+    this.waiting.push(entry);
     if (this.waiting.length > (this.options.maxWaiting ?? poolSize)) {
       this.stats.givenUp += 1;
       this.waiting.shift()!.reject(new SttOverloadedError('every speech recogniser is busy: the utterance that waited longest was given up'));
     }
-    return waiting;
+    const withdraw = () => {
+      const index = this.waiting.indexOf(entry);
+      if (index >= 0) this.waiting.splice(index, 1);
+    };
+    return { worker: waiting, withdraw };
   }
 
   /** @internal */
@@ -143,7 +152,7 @@ export class PocketsphinxEngine implements SttEngine {
 }
 
 class PocketsphinxSession extends BaseSttSession {
-  private job: { worker: Promise<SupervisedWorker>; handle: Promise<JobHandle<FinalHypothesis>> } | undefined;
+  private job: { handle: Promise<JobHandle<FinalHypothesis>>; withdraw: () => void } | undefined;
   /** Callers of `peek` waiting for the decoder's answer, in order. */
   private readonly peeks: Array<(text: string) => void> = [];
   private readonly resampler: LinearResampler;
@@ -207,12 +216,13 @@ class PocketsphinxSession extends BaseSttSession {
     const job = this.job;
     this.job = undefined;
     for (const resolve of this.peeks.splice(0)) resolve('');
+    job?.withdraw();
     job?.handle.then((handle) => handle.send({ type: 'cancel' } satisfies UtteranceInput), ignore);
   }
 
   private startUtterance() {
     const utterance = this.utterance;
-    const worker = this.engine.acquire();
+    const { worker, withdraw } = this.engine.acquire();
     const handle = worker.then((decoder) => {
       const job = decoder.run<FinalHypothesis>('utterance', { interimIntervalMs: this.interimIntervalMs } satisfies UtteranceJob, {
         timeoutMs: this.engine.utteranceTimeoutMs,
@@ -231,7 +241,7 @@ class PocketsphinxSession extends BaseSttSession {
       job.result.then(settled, settled);
       return job;
     });
-    return { worker, handle };
+    return { handle, withdraw };
   }
 }
 

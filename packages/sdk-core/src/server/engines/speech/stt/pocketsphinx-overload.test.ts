@@ -48,6 +48,26 @@ describe.skipIf(!available)('pocketsphinx under more utterances than decoders', 
     }
   });
 
+  it('does not count an utterance closed while it waited: the next one waits in its place', async () => {
+    const stt = new PocketsphinxEngine({ poolSize: 1, maxWaiting: 1 });
+    try {
+      const sentence = 'The weather is nice today.';
+      const { pcm, sampleRate } = await collectSynthesis(flite.synthesize({ text: sentence, voice: 'slt' }));
+      const [holding, closed, next] = [0, 1, 2].map(() => stt.createSession({ sampleRate }));
+      holding!.push(pcm);
+      closed!.push(pcm);
+      closed!.close();
+      next!.push(pcm);
+      const [first, second] = await Promise.all([holding!.finish(), next!.finish()]);
+      expect(stt.stats.givenUp).toBe(0);
+      expect(wordErrorRate(sentence, first)).toBeLessThan(0.25);
+      expect(wordErrorRate(sentence, second)).toBeLessThan(0.25);
+      for (const session of [holding!, next!]) session.close();
+    } finally {
+      await stt.close();
+    }
+  });
+
   it.skipIf(process.platform !== 'linux')('runs its decoders at a lower priority than the main thread (media, VAD)', async () => {
     const before = threadNiceness();
     const stt = new PocketsphinxEngine({ poolSize: 1, niceness: 7 });

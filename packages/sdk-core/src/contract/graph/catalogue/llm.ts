@@ -43,7 +43,7 @@ export const llmNodes: NodeSpec[] = [
   {
     type: 'OpenAICompatibleLLM',
     description:
-      "Runs the LLM on `context` each time `run_trigger` fires, through the platform's chat gateway: `model` is a platform LLM id (empty: the built-in model), tokens are metered and limited as the run's human. Streams the answer on `text_stream`, then the assistant message on `context_message`; calls the tools of the linked ToolGroup. `cancel_trigger` stops the answer. `base_url` and `api_key` are kept for graphs from elsewhere: define the LLM on the platform instead.",
+      "Runs the LLM on `context` each time `run_trigger` fires, through the platform's chat gateway: `model` is a platform LLM id (empty: the built-in model), tokens are metered and limited as the run's human. Streams the answer on `text_stream`, then the assistant message on `context_message`; calls the tools of the linked ToolGroup and of the MCP nodes its `mcp_server_{i}` pads name. `cancel_trigger` stops the answer. `base_url` and `api_key` are kept for graphs from elsewhere: define the LLM on the platform instead.",
     category: { primary: 'ai', secondary: 'llm', tags: ['llm', 'openai'] },
     pads: [
       pad.sink('run_trigger', [t.trigger()]),

@@ -13,4 +13,11 @@ export const toolNodes: NodeSpec[] = [
       pad.propertySink('tools', [t.list([t.string()])], []),
     ],
   },
+  {
+    type: 'MCP',
+    description:
+      "A client of an MCP server while the run lasts. `mcp_server` is an http(s) URL of a streamable-HTTP server (reached through the platform's outbound address policy) or the name of a server the platform's operator configured (streamable HTTP or a local stdio program). Link `self` to an LLM's `mcp_server_{i}`: the LLM may call the server's tools.",
+    category: { primary: 'core', secondary: 'tools', tags: ['function', 'mcp'] },
+    pads: [pad.propertySource('self', [t.nodeReference(['MCP'])], null), pad.propertySink('mcp_server', [t.string()], null, { group: 'config' })],
+  },
 ];

@@ -24,6 +24,12 @@ export interface GraphEngines {
   voices?: AgentVoices | undefined;
   tools?: GraphToolLookup | undefined;
   toolAddressPolicy?: OutboundPolicy | undefined;
+  /**
+   * MCP servers the operator names (MCP nodes whose `mcp_server` is a name): a streamable-HTTP server by URL
+   * (still through `toolAddressPolicy`), or a program spoken to over stdio. Only this list can make the platform
+   * start a program; a graph gives names, never commands.
+   */
+  mcpServers?: Readonly<Record<string, McpServerConfig>> | undefined;
   toolTuning?: Partial<AgentToolTuning> | undefined;
   /** LLM used by OpenAICompatibleLLM nodes whose `model` is empty (default `builtin-offline`). */
   defaultModel?: string | undefined;
@@ -52,3 +58,7 @@ export interface GraphRunEnvironment {
   /** A node failed: the run tells the humans in the room (its `error` topic) and keeps going. */
   nodeFailed(node: { id: string; type: string; subgraph: string | undefined }, error: Error): void;
 }
+
+/** An MCP server of the operator's configuration: see `GraphEngines.mcpServers`. */
+export type McpServerConfig =
+  { url: string; headers?: Record<string, string> } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };

@@ -21,6 +21,7 @@ import type { NodeImplementation, RuntimeNode } from '../../runtime/graph-node.j
 import { TextStream } from '../../runtime/stream-values.js';
 import { toolGroupDefinitions } from '../tools/tool-groups.js';
 import { chatMessagesOf, toGraphToolCall } from './context-messages.js';
+import { mcpToolsOf, namesMcpServers, type McpTools } from './mcp-tools.js';
 
 const DEFAULT_MODEL = 'builtin-offline';
 const MAX_TOOL_ROUNDS = 4;
@@ -82,7 +83,7 @@ function preparedAnswers(node: RuntimeNode, busy: () => boolean): Preemption {
     }),
   );
   const preemption = new Preemption(preparer, {
-    mayPrepare: () => node.isLinked('context') && !toolGroupOf(node) && !busy() && !environment.voiceTurns.busy,
+    mayPrepare: () => node.isLinked('context') && !toolGroupOf(node) && !namesMcpServers(node) && !busy() && !environment.voiceTurns.busy,
     version: () => versionOf(messagesOf(node)),
   });
   environment.voiceTurns.on('pause', (text) => preemption.pause(text));
@@ -103,14 +104,14 @@ function takePrepared(node: RuntimeNode, preemption: Preemption, messages: ChatM
 }
 
 /** Tool rounds as pads: the calls and their results on `context_message`, started/finished triggers. */
-function toolRounds(node: RuntimeNode, runner: AgentToolRunner, definitions: ToolDefinition[]): ToolRoundHandler {
+function toolRounds(node: RuntimeNode, runner: AgentToolRunner, definitions: ToolDefinition[], mcp: McpTools | undefined): ToolRoundHandler {
   let callIndex = 0;
   return {
     requested: () => node.source('tool_calls_started').push(TRIGGER),
     run: (calls, callSignal) =>
       Promise.all(
         calls.map(async (call): Promise<ToolResultMessage> => {
-          const result = await runner.run(definitions, call, callSignal);
+          const result = mcp?.has(call.function.name) ? await mcp.call(call, callSignal) : await runner.run(definitions, call, callSignal);
           return { role: 'tool', content: toolResultContent(result), tool_call_id: call.id, tool_call_name: call.function.name };
         }),
       ),
@@ -192,6 +193,8 @@ export const openAiCompatibleLlmNode: NodeImplementation = async (node, signal) 
     // A cancel stops the prepared answer's model call too.
     if (prepared) controller.signal.addEventListener('abort', () => prepared.controller.abort(controller.signal.reason), { once: true });
     const definitions = prepared ? [] : await toolsOf(node);
+    const mcp = prepared ? undefined : await mcpToolsOf(node);
+    const tools = [...(definitions.length > 0 ? toolsForModel(definitions) : []), ...(mcp?.forModel ?? [])];
     const reply =
       prepared?.answer ??
       answerWithTools(environment.engines.chat, {
@@ -200,9 +203,9 @@ export const openAiCompatibleLlmNode: NodeImplementation = async (node, signal) 
         messages,
         metadata: { app_run: environment.runId, node: node.id },
         signal: controller.signal,
-        tools: definitions.length > 0 ? toolsForModel(definitions) : undefined,
+        tools: tools.length > 0 ? tools : undefined,
         maxToolRounds: MAX_TOOL_ROUNDS,
-        handler: toolRounds(node, runner, definitions),
+        handler: toolRounds(node, runner, definitions, mcp),
       });
     await deliver(node, reply, controller, stream);
   };

@@ -1,0 +1,130 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ChatCompletionChunk, ChatCompletionRequest } from '../../../../../contract/chat.js';
+import { TRIGGER, contextMessageText, textContextMessage, type GraphContextMessage } from '../../../../../contract/graph/pad-values.js';
+import { graphOf, runGraph, type GraphKitRun } from '../../../../../testing/graph-kit.js';
+import type { ChatStreamEvent } from '../../../../kernel/ports/chat.js';
+import { RuntimeSinkPad } from '../../../runtime/pads.js';
+import type { GraphEngines } from '../../../runtime/run-environment.js';
+import { validateGraph } from '../../../validation/validate-graph.js';
+import { platformNodeLibrary } from '../../node-library.js';
+
+/** A real MCP server (the SDK's, stateless streamable HTTP) on 127.0.0.1 with one tool, `add`. */
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const mcp = new McpServer({ name: 'calculator', version: '1.0.0' });
+      mcp.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
+        content: [{ type: 'text', text: String(a + b) }],
+      }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      response.on('close', () => void transport.close());
+      const body: unknown = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+      void mcp.connect(transport).then(() => transport.handleRequest(request, response, body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+type Delta = ChatCompletionChunk['choices'][number]['delta'];
+function chunk(delta: Partial<Delta>, finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null): ChatStreamEvent {
+  const full: Delta = { role: 'assistant', content: null, ...delta };
+  return {
+    type: 'chunk',
+    chunk: { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'scripted', choices: [{ index: 0, delta: full, finish_reason: finish }] },
+  };
+}
+
+/** The chat gateway's seam: first asks for `add(2, 3)`, then answers with the tool's result. */
+function scriptedChat(requests: ChatCompletionRequest[]): GraphEngines['chat'] {
+  return {
+    stream: async (_principal, request) => {
+      requests.push(request);
+      const result = request.messages.find((message) => message.role === 'tool');
+      const events = result
+        ? [chunk({ content: `It is ${typeof result.content === 'string' ? result.content : '?'}.` }), chunk({}, 'stop')]
+        : [
+            chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":3}' } }] }),
+            chunk({}, 'tool_calls'),
+          ];
+      return (async function* () {
+        yield* events;
+      })();
+    },
+  };
+}
+
+function llmGraph(mcpServer: string) {
+  return graphOf(
+    [
+      { id: 'mcp', type: 'MCP', values: { mcp_server: mcpServer } },
+      { id: 'llm', type: 'OpenAICompatibleLLM', values: { context: [textContextMessage('user', 'What is 2 + 3?')] } },
+    ],
+    [{ from: 'mcp.self', to: 'llm.mcp_server_0' }],
+  );
+}
+
+const runs: GraphKitRun[] = [];
+afterEach(async () => {
+  for (const run of runs.splice(0)) await run.stop();
+});
+
+function untilValue(run: GraphKitRun, path: string): Promise<unknown> {
+  return new Promise((resolve) => run.pad(path).onValue((value) => resolve(value)));
+}
+
+describe('MCP', () => {
+  it("offers the server's tools to the LLM linked by mcp_server_0 and calls them through the MCP client", async () => {
+    const document = llmGraph(url);
+    expect(validateGraph(document, new Map(), platformNodeLibrary)).toEqual([]);
+    const requests: ChatCompletionRequest[] = [];
+    const run = runGraph(document, { engines: { chat: scriptedChat(requests), toolAddressPolicy: { allowLoopback: true, allowPrivateNetworks: false } } });
+    runs.push(run);
+    const messages = run.record('llm.context_message');
+    const finished = untilValue(run, 'llm.finished');
+    (run.pad('llm.run_trigger') as RuntimeSinkPad).receive(TRIGGER);
+    await finished;
+    expect(run.failures).toEqual([]);
+    expect(requests[0]?.tools).toEqual([
+      expect.objectContaining({
+        type: 'function',
+        function: expect.objectContaining({
+          name: 'add',
+          description: 'Adds two numbers',
+          parameters: expect.objectContaining({ type: 'object', required: ['a', 'b'] }),
+        }),
+      }),
+    ]);
+    const said = messages as GraphContextMessage[];
+    expect(said.map((message) => [message.role.value, contextMessageText(message)])).toEqual([
+      ['assistant', ''],
+      ['tool', '5'],
+      ['assistant', 'It is 5.'],
+    ]);
+    expect(said[0]?.tool_calls).toEqual([expect.objectContaining({ call_id: 'call_1', name: 'add', arguments: { a: 2, b: 3 } })]);
+  });
+
+  it("refuses a server address the platform's outbound policy refuses (loopback here), failing the node", async () => {
+    const run = runGraph(llmGraph(url), { engines: { chat: scriptedChat([]) } });
+    runs.push(run);
+    await expect.poll(() => run.failures.length).toBe(1);
+    expect(run.failures[0]).toMatchObject({ node: 'mcp', error: expect.objectContaining({ message: expect.stringMatching(/loopback|refus/i) }) });
+  });
+
+  it('refuses a server name the operator did not configure: a graph cannot start a program', async () => {
+    const run = runGraph(llmGraph('filesystem'), { engines: { chat: scriptedChat([]) } });
+    runs.push(run);
+    await expect.poll(() => run.failures.length).toBe(1);
+    expect(run.failures[0]?.error.message).toBe("no MCP server named 'filesystem' is configured on this server (graph.mcpServers)");
+  });
+});

@@ -1,7 +1,7 @@
 // Bundled with esbuild into the test page: drives the Palaver realtime connector (@palaver/sdk-core/realtime,
 // from source, with its livekit-client) from the tests.
 import { createRealtimeSession, type RealtimeSession, type RealtimeState } from '@palaver/sdk-core/realtime';
-import { measureAgentTone } from '../../support/page-audio.js';
+import { measureAgentTone, measureStreamTone } from '../../support/page-audio.js';
 
 const state = {
   session: undefined as RealtimeSession | undefined,
@@ -159,6 +159,11 @@ const api = {
     }));
   },
   measureAgentTone,
+  /** Strength of a frequency in `session.agentAudioStream()` over `durationMs`; null while there is no stream. */
+  async measureAgentStreamTone(frequency: number, durationMs: number) {
+    const stream = session().agentAudioStream();
+    return stream ? { sameStream: stream === session().agentAudioStream(), ...(await measureStreamTone(stream, frequency, durationMs)) } : null;
+  },
   async disconnect() {
     await session().disconnect();
     return plain(session().getSnapshot());

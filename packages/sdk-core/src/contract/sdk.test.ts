@@ -83,8 +83,8 @@ describe('agent metadata and enumerations', () => {
     expect(parseAgentMetadata(undefined)).toBeUndefined();
   });
 
-  it('lists the spec values', () => {
-    expect(SDKConnectionState.options).toEqual(['not_connected', 'connecting', 'waiting_for_agent', 'connected']);
+  it('lists the spec values (and the resuming extension)', () => {
+    expect(SDKConnectionState.options).toEqual(['not_connected', 'connecting', 'waiting_for_agent', 'connected', 'resuming']);
     expect(SDKAgentState.options).toEqual(['warmup', 'listening', 'thinking', 'speaking', 'time_limit_exceeded', 'usage_limit_exceeded']);
   });
 

@@ -186,6 +186,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
         voices: voiceSynthesis,
         tools: { find: (principal, references) => tools.findByReferences(principal, references) },
         toolAddressPolicy: addressPolicy,
+        mcpServers: config.graph.mcpServers,
         onTurnMetrics: (turn) => metrics.turnMeasured(turn),
       },
       logger: logger.child({ component: 'app-run' }),

@@ -77,6 +77,33 @@ export const ServerConfig = z.object({
       appRunEmptySeconds: z.coerce.number().min(0.1).max(3600).default(20),
     })
     .default({ leaseSeconds: 15, appRunEmptySeconds: 20 }),
+  /** App graphs. */
+  graph: z
+    .object({
+      /**
+       * MCP servers graphs may name in an MCP node's `mcp_server` (decision 0102): `{url, headers?}` for a
+       * streamable-HTTP server (reached under the tool address policy), `{command, args?, env?, cwd?}` for a
+       * program the platform starts and speaks to over stdio. Only this list can make the platform start a
+       * program. Set in code (`createServer({ config })`), not from the environment.
+       */
+      mcpServers: z
+        .record(
+          z.string().min(1).max(100),
+          z.union([
+            z.object({ url: z.url(), headers: z.record(z.string(), z.string()).optional() }).strict(),
+            z
+              .object({
+                command: z.string().min(1),
+                args: z.array(z.string()).optional(),
+                env: z.record(z.string(), z.string()).optional(),
+                cwd: z.string().optional(),
+              })
+              .strict(),
+          ]),
+        )
+        .default({}),
+    })
+    .default({ mcpServers: {} }),
   /** The API reference at `/docs`. */
   docs: z
     .object({

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import type { ChatStreamEvent } from '../../../../kernel/ports/chat.js';
 import { RuntimeSinkPad } from '../../../runtime/pads.js';
 import type { GraphEngines } from '../../../runtime/run-environment.js';
 import { validateGraph } from '../../../validation/validate-graph.js';
+import { mcpClientOf } from './mcp-connections.js';
 import { platformNodeLibrary } from '../../node-library.js';
 
 /** A real MCP server (the SDK's, stateless streamable HTTP) on 127.0.0.1 with one tool, `add`. */
@@ -112,6 +114,29 @@ describe('MCP', () => {
       ['assistant', 'It is 5.'],
     ]);
     expect(said[0]?.tool_calls).toEqual([expect.objectContaining({ call_id: 'call_1', name: 'add', arguments: { a: 2, b: 3 } })]);
+  });
+
+  it('reaches a server the operator configured by name: streamable HTTP by URL, or a program over stdio', async () => {
+    const stdio = { command: process.execPath, args: [fileURLToPath(new URL('./fixtures/stdio-calculator.mjs', import.meta.url))] };
+    for (const [name, tool] of [
+      ['calculator', 'add'],
+      ['local', 'multiply'],
+    ] as const) {
+      const run = runGraph(llmGraph(name), {
+        engines: {
+          chat: scriptedChat([]),
+          mcpServers: { calculator: { url }, local: stdio },
+          toolAddressPolicy: { allowLoopback: true, allowPrivateNetworks: false },
+        },
+      });
+      runs.push(run);
+      const client = await mcpClientOf(run.runtime.nodes.get('mcp')!.environment, 'mcp');
+      const { tools } = await client!.listTools();
+      expect(tools.map((listed) => listed.name)).toEqual([tool]);
+      const result = await client!.callTool({ name: tool, arguments: { a: 4, b: 5 } });
+      expect(result.content).toEqual([{ type: 'text', text: tool === 'add' ? '9' : '20' }]);
+      expect(run.failures).toEqual([]);
+    }
   });
 
   it("refuses a server address the platform's outbound policy refuses (loopback here), failing the node", async () => {

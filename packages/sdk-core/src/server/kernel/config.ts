@@ -81,7 +81,7 @@ export const ServerConfig = z.object({
   graph: z
     .object({
       /**
-       * MCP servers graphs may name in an MCP node's `mcp_server` (decision 0102): `{url, headers?}` for a
+       * MCP servers graphs may name in an MCP node's `mcp_server` (decision 0104): `{url, headers?}` for a
        * streamable-HTTP server (reached under the tool address policy), `{command, args?, env?, cwd?}` for a
        * program the platform starts and speaks to over stdio. Only this list can make the platform start a
        * program. Set in code (`createServer({ config })`), not from the environment.

@@ -88,7 +88,7 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
 
         <section className="stage" aria-label="The agent">
           <AgentVisual session={agent.session} state={agent.agentState} live={connected} />
-          <p className="state" data-testid="connection-state" data-state={agent.connectionState} aria-live="polite">
+          <p className="state" data-testid="connection-state" data-state={agent.connectionState} data-reason={agent.resumeReason} aria-live="polite">
             {callWords(agent.connectionState, agent.agentState)}
           </p>
           {agent.agentState && (

@@ -150,6 +150,8 @@ describe('MCP', () => {
     const run = runGraph(llmGraph('filesystem'), { engines: { chat: scriptedChat([]) } });
     runs.push(run);
     await expect.poll(() => run.failures.length).toBe(1);
-    expect(run.failures[0]?.error.message).toBe("no MCP server named 'filesystem' is configured on this server (graph.mcpServers)");
+    expect(run.failures[0]?.error.message).toBe(
+      "no MCP server named 'filesystem' is configured on this server (graph.mcpServers), and the run has no room for a proxy",
+    );
   });
 });

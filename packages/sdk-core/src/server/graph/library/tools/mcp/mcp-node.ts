@@ -6,6 +6,7 @@ import type { NodeImplementation, RuntimeNode } from '../../../runtime/graph-nod
 import { holdUntilAborted } from '../../utility/node-lifetime.js';
 import { guardedFetch } from './guarded-fetch.js';
 import { registerMcpClient } from './mcp-connections.js';
+import { RoomDataTransport } from './room-data-transport.js';
 
 /** The MCP client's name and version, as servers see it. */
 const CLIENT_INFO = { name: 'palaver-graph', version: '1.0.0' };
@@ -13,7 +14,7 @@ const CLIENT_INFO = { name: 'palaver-graph', version: '1.0.0' };
 /**
  * The transport to the server `mcp_server` names: an http(s) URL is a streamable-HTTP server reached through
  * the outbound guard; another name is a server of the platform's configuration (`graph.mcpServers`), whose
- * stdio programs only the operator can declare.
+ * stdio programs only the operator can declare, else the room's MCP proxy (`__mcp__:<name>`, as the engine).
  */
 function transportFor(node: RuntimeNode): Transport {
   const server = node.value('mcp_server');
@@ -21,7 +22,8 @@ function transportFor(node: RuntimeNode): Transport {
   const policy = node.environment.engines.toolAddressPolicy ?? { allowLoopback: false, allowPrivateNetworks: false };
   if (/^https?:\/\//i.test(server)) return new StreamableHTTPClientTransport(new URL(server), { fetch: guardedFetch(policy) });
   const configured = node.environment.engines.mcpServers?.[server];
-  if (!configured) throw new Error(`no MCP server named '${server}' is configured on this server (graph.mcpServers)`);
+  if (!configured && node.environment.room) return new RoomDataTransport(node.environment.room, server);
+  if (!configured) throw new Error(`no MCP server named '${server}' is configured on this server (graph.mcpServers), and the run has no room for a proxy`);
   if ('url' in configured) {
     return new StreamableHTTPClientTransport(new URL(configured.url), { fetch: guardedFetch(policy), requestInit: { headers: configured.headers } });
   }

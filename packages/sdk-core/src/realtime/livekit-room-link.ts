@@ -82,7 +82,9 @@ export class LiveKitRoomLink {
   private speechMuted: boolean;
 
   constructor(private readonly options: RoomLinkOptions) {
-    this.room = new Room({ reconnectPolicy: RECONNECT_POLICY, ...options.roomOptions });
+    // preConnectBuffer (read from the publish defaults): what is said before the agent subscribes reaches it as a byte stream.
+    const publishDefaults = { preConnectBuffer: true, ...options.roomOptions?.publishDefaults };
+    this.room = new Room({ reconnectPolicy: RECONNECT_POLICY, ...options.roomOptions, publishDefaults });
     this.speechMuted = options.agentSpeechMuted ?? false;
     this.listen();
   }

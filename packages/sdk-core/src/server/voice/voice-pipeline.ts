@@ -17,6 +17,7 @@ import { AgentSpeaker } from './speaker/agent-speaker.js';
 import { resolveSessionVoice, type AgentVoices } from './speaker/agent-voice.js';
 import { SessionSpeech } from './speaker/session-speech.js';
 import type { SessionTools } from './tools/session-tools.js';
+import { PreConnectAudio } from './listener/pre-connect-audio.js';
 import { legacyTranscriptionReaders, UtteranceTranscript } from './transcript/utterance-transcript.js';
 import { TurnQueue } from './turn-queue.js';
 import { AnswerPreparer } from './turn-taking/answer-preparer.js';
@@ -25,7 +26,7 @@ import { runTurn, type PendingTurn, type TurnContext, type TurnOutcome } from '.
 
 /** The room side of a conversation: who listens, where the agent's voice and words go, what it reports. */
 export interface VoicePipelineRoom {
-  connection: Pick<AgentRoomConnection, 'sendData' | 'sendText' | 'sendTranscription' | 'identity'>;
+  connection: Pick<AgentRoomConnection, 'sendData' | 'sendText' | 'sendTranscription' | 'identity' | 'onByteStream'>;
   output: AudioOutput;
   outputSampleRate: number;
   humanIdentity: string;
@@ -73,6 +74,8 @@ export class VoicePipeline {
   private readonly speech: SessionSpeech;
   private readonly preparer: AnswerPreparer;
   private readonly listening: ListenerSlot;
+  private readonly preConnect = new PreConnectAudio();
+  private readonly detachPreConnect: () => void;
   private readonly queue: TurnQueue;
   private readonly logger: Logger;
   private warm: () => void = () => undefined;
@@ -101,6 +104,7 @@ export class VoicePipeline {
     });
     this.preparer = new AnswerPreparer((text, signal) => this.ask(text, signal));
     this.listening = new ListenerSlot(options.speech, this.logger, (track, engines) => this.listener(track, engines));
+    this.detachPreConnect = this.preConnect.attach(room.connection);
     const ready = new Promise<void>((resolve) => (this.warm = resolve));
     this.queue = new TurnQueue(
       { run: (turn, index, signal) => this.run(turn, index, signal), idle: () => room.states.setState('listening'), crashed: (error) => this.crashed(error) },
@@ -117,9 +121,9 @@ export class VoicePipeline {
     }
   }
 
-  /** Listens to the human's track (a newer one replaces it). */
+  /** Listens to the human's track (a newer one replaces it), led by what they said before it reached the agent. */
   listen(track: RemoteAudioTrack): void {
-    this.listening.listen(track);
+    this.listening.listen(this.preConnect.withBuffer(track));
   }
 
   /** Says `text` after the turns waiting (`first`: before them, as a greeting). */
@@ -143,6 +147,7 @@ export class VoicePipeline {
     this.queue.stop(reason);
     this.preparer.discard();
     this.listening.close();
+    this.detachPreConnect();
   }
 
   /** The turn detection now: the session's over the server's. */

@@ -118,6 +118,11 @@ export interface RemoteAudioTrack {
   name: string;
   participant: RoomParticipant;
   /**
+   * The publisher records a pre-connect audio buffer for this track (livekit-client's `preConnectBuffer`:
+   * `TF_PRECONNECT_BUFFER` among the track's audio features); undefined when the transport cannot tell (rtc-node).
+   */
+  preConnectBuffer?: boolean;
+  /**
    * Decoded frames (48 kHz mono, 10 or 20 ms each) until the track ends or the agent leaves.
    * Only one consumer should iterate; frames that arrive while nobody reads are buffered up to ~2 s.
    */

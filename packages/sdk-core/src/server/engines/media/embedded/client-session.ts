@@ -19,6 +19,7 @@ import {
   SignalTarget,
   SpeakersChanged,
   TrackPublishedResponse,
+  TrackSubscribed,
   TrackType,
   TrickleRequest,
   type AddTrackRequest,
@@ -346,10 +347,24 @@ export class ClientSession implements RoomMember {
     const track = this.pendingTracks.get(trackId);
     if (!track) return;
     this.pendingTracks.delete(trackId);
+    // livekit-client stops recording its pre-connect buffer when told someone subscribed (LocalTrackSubscribed), and
+    // only hears it once its publication is complete: told when the track has a subscriber and its media flows, as
+    // LiveKit tells it when a subscriber's down track binds.
+    let flowing = false;
+    let told = false;
+    const tell = () => {
+      if (told || !flowing || track.subscriberCount === 0) return;
+      told = true;
+      this.send({ case: 'trackSubscribed', value: new TrackSubscribed({ trackSid: track.sid }) });
+    };
     mediaTrack.onReceiveRtp.subscribe((packet, extensions) => {
       observeAudioLevel(track, packet, extensions);
       track.push(packet);
+      if (flowing) return;
+      flowing = true;
+      tell();
     });
+    track.onFirstSubscriber(tell);
     this.room.publishTrack(this, track);
   }
 

@@ -25,6 +25,7 @@ export class PublishedAudioTrack {
   readonly audioLevel = new AudioLevelMeter();
   private readonly sinks = new Set<RtpSink>();
   private endListeners: Array<() => void> = [];
+  private firstSubscriber: (() => void) | undefined;
   private endedFlag = false;
 
   constructor(
@@ -63,8 +64,17 @@ export class PublishedAudioTrack {
     return this.sinks.size;
   }
 
+  /** Called once, when the first subscriber comes (the publisher is told `TrackSubscribed`, as LiveKit does). */
+  onFirstSubscriber(listener: () => void): void {
+    if (this.sinks.size > 0) listener();
+    else this.firstSubscriber = listener;
+  }
+
   subscribe(sink: RtpSink): () => void {
     this.sinks.add(sink);
+    const first = this.firstSubscriber;
+    this.firstSubscriber = undefined;
+    first?.();
     return () => this.sinks.delete(sink);
   }
 

@@ -1,3 +1,4 @@
+import { AudioTrackFeature } from '@livekit/protocol';
 import type { AudioFrame } from '../../audio/audio-frame.js';
 import { OPUS_SAMPLE_RATE, OpusFrameDecoder } from '../../audio/opus-codec.js';
 import type { RemoteAudioTrack, RoomParticipant } from '../../agent-transport.js';
@@ -18,6 +19,7 @@ const BUFFERED_FRAMES = 100;
 export class RemotePcmTrack implements RemoteAudioTrack {
   readonly trackSid: string;
   readonly name: string;
+  readonly preConnectBuffer: boolean;
   private readonly queue = new AsyncQueue<AudioFrame>(BUFFERED_FRAMES);
   private readonly decoder = new OpusFrameDecoder();
   private readonly unsubscribe: () => void;
@@ -29,6 +31,7 @@ export class RemotePcmTrack implements RemoteAudioTrack {
   ) {
     this.trackSid = track.sid;
     this.name = track.info.name;
+    this.preConnectBuffer = track.info.audioFeatures.includes(AudioTrackFeature.TF_PRECONNECT_BUFFER);
     this.unsubscribe = track.subscribe((packet) => {
       const sequence = packet.header.sequenceNumber;
       // Drop duplicates and late packets (retransmissions); loopback rarely reorders.

@@ -1,10 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { ChatCompletionChunk, ChatCompletionRequest } from '../../../../../contract/chat.js';
 import { TRIGGER, contextMessageText, textContextMessage, type GraphContextMessage } from '../../../../../contract/graph/pad-values.js';
 import { graphOf, runGraph, type GraphKitRun } from '../../../../../testing/graph-kit.js';
@@ -12,31 +7,17 @@ import type { ChatStreamEvent } from '../../../../kernel/ports/chat.js';
 import { RuntimeSinkPad } from '../../../runtime/pads.js';
 import type { GraphEngines } from '../../../runtime/run-environment.js';
 import { validateGraph } from '../../../validation/validate-graph.js';
+import { startHttpCalculator } from './fixtures/http-calculator.js';
 import { mcpClientOf } from './mcp-connections.js';
 import { platformNodeLibrary } from '../../node-library.js';
 
-/** A real MCP server (the SDK's, stateless streamable HTTP) on 127.0.0.1 with one tool, `add`. */
-let server: Server;
+let calculator: Awaited<ReturnType<typeof startHttpCalculator>>;
 let url: string;
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const mcp = new McpServer({ name: 'calculator', version: '1.0.0' });
-      mcp.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
-        content: [{ type: 'text', text: String(a + b) }],
-      }));
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      response.on('close', () => void transport.close());
-      const body: unknown = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-      void mcp.connect(transport).then(() => transport.handleRequest(request, response, body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  calculator = await startHttpCalculator();
+  url = calculator.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => calculator.close());
 
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
 function chunk(delta: Partial<Delta>, finish: ChatCompletionChunk['choices'][number]['finish_reason'] = null): ChatStreamEvent {

@@ -46,7 +46,7 @@ async function decode(stream: IncomingByteStream): Promise<AudioFrame[]> {
 /**
  * livekit-client's pre-connect audio buffer (`preConnectBuffer`): what the human said between pressing Start and the
  * agent subscribing to their microphone, sent as a byte stream once the agent is in the room. The listener hears it
- * before the live frames of the same track, as LiveKit agents feed it (decision 0103).
+ * before the live frames of the same track, as LiveKit agents feed it (decision 0105).
  *
  * @example
  * const preConnect = new PreConnectAudio();

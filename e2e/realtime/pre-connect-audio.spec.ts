@@ -7,6 +7,7 @@ import { withChromium } from '../media/support/chromium.js';
 import { chromiumAvailable } from '../media/support/media-fixture.js';
 import { requireSpeechToText } from '../demo/support/speaking-chromium.js';
 import { bundleForPage, servePage } from '../support/bundled-page.js';
+import { serveConnectorPage } from './support/connector-page.js';
 
 /**
  * Nothing said while connecting is lost (issue 30 part 1): the fake microphone starts speaking 200 ms after Start,
@@ -107,4 +108,32 @@ test('without the buffer the start of the same speech is lost (the control)', as
   const heard = await firstFinal(page);
   console.log(`[pre-connect] without the buffer the first words heard: "${heard}" (${missing(heard).length} of ${WORDS.length} words missing)`);
   expect(missing(heard).length).toBeGreaterThanOrEqual(2);
+});
+
+test("the connector (microphone on while connecting, pre-connect buffer on): speech 200 ms after Start is the user's first words, whole", async ({
+  platform,
+  browser200,
+}) => {
+  await requireSpeechToText(platform.server, test.skip);
+  const client = createClient({ baseUrl: platform.server.url!, apiKey: platform.server.apiKey });
+  const { connection_details } = await client.realtime.start({
+    config: { general: { time_limit_s: 120 }, input: { interruptable: true }, generative: { llm: 'builtin-offline' }, output: {} },
+  });
+  const connectorPage = await serveConnectorPage('connector');
+  const page = await (await browser200.newContext()).newPage();
+  await page.goto(connectorPage.url);
+  await page.waitForFunction(() => 'connector' in window);
+  await page.evaluate(([url, token]) => window.connector.connect(url!, token!, {}), [connection_details.url, connection_details.token]);
+  const userFinals = () =>
+    page.evaluate(() =>
+      window.connector
+        .snapshot()
+        .transcriptions.filter((item) => !item.agent && item.final)
+        .map((item) => item.text),
+    );
+  await expect.poll(async () => (await userFinals()).length, { timeout: 30_000 }).toBeGreaterThan(0);
+  const heard = (await userFinals())[0]!;
+  console.log(`[pre-connect] connector: the first words heard: "${heard}" (${missing(heard).length} of ${WORDS.length} words missing)`);
+  expect(heard.toLowerCase().split(/\s+/).slice(0, 2)).toEqual(['please', 'tell']);
+  await connectorPage.close();
 });

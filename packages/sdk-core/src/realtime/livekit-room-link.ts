@@ -31,6 +31,11 @@ export interface RoomLinkOptions {
   audioElement?: HTMLAudioElement;
   /** Name of the published microphone track (an app run's Publish node takes `<node id>:audio`). */
   microphoneTrackName?: string;
+  /**
+   * Turn the microphone on while connecting: with the pre-connect buffer, what is said from Start reaches the agent
+   * (a failure here is reported by the enabling the session does once joined).
+   */
+  microphoneWhileConnecting?: boolean;
 }
 
 /**
@@ -175,6 +180,7 @@ export class LiveKitRoomLink {
 
   /** Joins, then reports the room as it is (participants already there, metadata, playback). */
   async join(url: string, token: string): Promise<void> {
+    if (this.options.microphoneWhileConnecting) void this.setMicrophone(true).catch(() => false);
     await this.room.connect(url, token, { autoSubscribe: true });
     if (this.closed) return;
     if (this.room.state === ConnectionState.Disconnected) throw new ConnectionError('closed', 'the room connection closed right after joining');

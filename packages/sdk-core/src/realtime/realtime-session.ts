@@ -433,6 +433,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
       agentSpeechMuted: this.state.agentSpeechMuted,
       ...(this.options.audioElement ? { audioElement: this.options.audioElement } : {}),
       ...(this.options.microphoneTrackName ? { microphoneTrackName: this.options.microphoneTrackName } : {}),
+      microphoneWhileConnecting: this.state.microphone.wanted,
     });
     this.link = link;
     link.join(url, token).catch((error: unknown) => this.dispatch({ type: 'connect_failed', attempt, error: joinError(error) }));

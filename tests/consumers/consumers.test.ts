@@ -129,7 +129,7 @@ describe('packages installed from tarballs, outside the workspace', () => {
       verifiedType: 'realtime_session.state_changed',
       forgedRefused: true,
       createClient: 'function',
-      sttPads: 8,
+      sttPads: 9,
     });
     expect(result.voices as number).toBeGreaterThan(0);
   }, 180_000);

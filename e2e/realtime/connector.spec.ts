@@ -196,7 +196,7 @@ test('no agent comes: the connector gives up after agentTimeoutMs with agent_una
   );
 });
 
-test('a dropped signalling socket: reconnecting (shown as connecting), then connected, and packets still arrive', async ({ palaver, newPage }) => {
+test('a dropped signalling socket: reconnecting (shown as resuming, decision 0103), then connected, and packets still arrive', async ({ palaver, newPage }) => {
   const room = await sessionRoom(palaver.media);
   const agent = await ScriptedAgent.join(palaver.media, room, 'listening', null);
   const page = await newPage();
@@ -205,7 +205,7 @@ test('a dropped signalling socket: reconnecting (shown as connecting), then conn
   if (!session) throw new Error('no client session');
   session.dropSignal();
   await eventually(async () => expect((await history(page)).statuses).toEqual(['connecting', 'connected', 'reconnecting', 'connected']), 20_000);
-  expect((await history(page)).connectionStates).toEqual(['connecting', 'connected', 'connecting', 'connected']);
+  expect((await history(page)).connectionStates).toEqual(['connecting', 'connected', 'resuming', 'connected']);
   await agent.say({ id: 'after_resume', agent: true, final: true, created_at: new Date().toISOString(), speaking_ended_at: null, text: 'Still here.' });
   await eventually(async () => expect((await snapshot(page)).transcriptions.map((item) => item.text)).toEqual(['Still here.']));
   await page.evaluate(() => window.connector.sendChat('Good.'));

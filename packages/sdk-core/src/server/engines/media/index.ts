@@ -8,11 +8,14 @@ export type {
   AudioOutput,
   IncomingByteStream,
   IncomingTextStream,
+  LegacyTranscription,
   ReceivedData,
   RemoteAudioTrack,
   RoomParticipant,
 } from './agent-transport.js';
 export { frameDurationMs, type AudioFrame } from './audio/audio-frame.js';
+export { OPUS_SAMPLE_RATE, OpusFrameDecoder } from './audio/opus-codec.js';
+export { webmOpusPackets } from './audio/webm-opus.js';
 export { roomServiceCall } from './embedded/room-service-api.js';
 export { unservedTwirpRoute } from './embedded/twirp.js';
 export { agentDispatchCall } from './embedded/workers/agent-dispatch-api.js';

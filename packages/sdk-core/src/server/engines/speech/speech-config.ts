@@ -35,15 +35,15 @@ export const SpeechConfig = z.object({
           sphinxbaseLibraryPath: z.string().min(1).optional(),
           modelDirectory: z.string().min(1).optional(),
           /** Decoders (a worker thread each): as many as humans speaking at the same moment; more wait (decision 0100). */
-          poolSize: z.number().int().min(1).max(64).default(8),
+          poolSize: z.number().int().min(1).max(64).default(2),
           /** `accurate` (default): the library's search; `fast`: no flat-lexicon pass (word error 18.8 -> 20.2 % on the corpus). */
           search: z.enum(['fast', 'accurate']).default('accurate'),
           /** Niceness of the decoder threads (0-19; Linux): above 0 a decoder backlog delays transcripts rather than media. */
           niceness: z.number().int().min(0).max(19).default(0),
         })
-        .default({ poolSize: 8, search: 'accurate', niceness: 0 }),
+        .default({ poolSize: 2, search: 'accurate', niceness: 0 }),
     })
-    .default({ provider: 'auto', pocketsphinx: { poolSize: 8, search: 'accurate', niceness: 0 } }),
+    .default({ provider: 'auto', pocketsphinx: { poolSize: 2, search: 'accurate', niceness: 0 } }),
   /**
    * A hosted streaming STT service (decision 0090): one websocket per speaker, the vendor's own endpointing, interim
    * and final results with word times. Not used by the voice agent yet; `Speech.streamingStt` when set.

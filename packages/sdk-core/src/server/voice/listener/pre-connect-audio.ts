@@ -1,7 +1,12 @@
-import type { AudioFrame } from '../../engines/media/audio/audio-frame.js';
-import { OPUS_SAMPLE_RATE, OpusFrameDecoder } from '../../engines/media/audio/opus-codec.js';
-import { webmOpusPackets } from '../../engines/media/audio/webm-opus.js';
-import type { AgentRoomConnection, IncomingByteStream, RemoteAudioTrack } from '../../engines/media/index.js';
+import {
+  OPUS_SAMPLE_RATE,
+  OpusFrameDecoder,
+  webmOpusPackets,
+  type AgentRoomConnection,
+  type AudioFrame,
+  type IncomingByteStream,
+  type RemoteAudioTrack,
+} from '../../engines/media/index.js';
 
 /** livekit-client's topic for the microphone recorded before the agent was there. */
 export const PRE_CONNECT_AUDIO_TOPIC = 'lk.agent.pre-connect-audio-buffer';

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parseDataPacket, type SDKSessionTranscription } from '../../../contract/sdk.js';
 import { MESSAGE_TOPIC } from '../../../contract/wire.js';
-import type { LegacyTranscription } from '../../engines/media/agent-transport.js';
+import type { LegacyTranscription } from '../../engines/media/index.js';
 import { legacyTranscriptionReaders, UtteranceTranscript } from './utterance-transcript.js';
 
 /** A room connection that keeps the `message` packets, as a client would parse them. */

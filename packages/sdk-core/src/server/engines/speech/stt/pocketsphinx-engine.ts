@@ -16,10 +16,10 @@ import { BaseSttSession, type SttEngine, type SttSession, type SttSessionOptions
 export interface PocketsphinxEngineOptions extends Partial<PocketsphinxOptions> {
   /** Decoders (worker threads, ~30 MB each) for concurrent utterances: as many as humans speaking at once. */
   poolSize?: number;
-  /** Search settings (default `fast`); `decoderArguments` are added over them. */
+  /** Search settings (default `accurate`); `decoderArguments` are added over them. */
   search?: PocketsphinxSearch;
   /**
-   * Utterances waiting for a decoder at most (default: the pool's size); past it the one that waited longest is
+   * Utterances waiting for a decoder at most (default: four times the pool's size); past it the one that waited longest is
    * given up (its final is empty): an overloaded recogniser drops words rather than falling ever further behind.
    */
   maxWaiting?: number;
@@ -38,7 +38,7 @@ export const DEFAULT_POCKETSPHINX_OPTIONS: PocketsphinxOptions = {
 };
 
 /** Decoders by default. */
-export const DEFAULT_POCKETSPHINX_POOL_SIZE = 8;
+export const DEFAULT_POCKETSPHINX_POOL_SIZE = 2;
 
 /** An utterance given up while it waited for a decoder (every decoder busy, too many waiting). */
 export class SttOverloadedError extends Error {
@@ -111,7 +111,7 @@ export class PocketsphinxEngine implements SttEngine {
     let entry!: (typeof this.waiting)[number];
     const waiting = new Promise<SupervisedWorker>((resolve, reject) => (entry = { resolve, reject }));
     this.waiting.push(entry);
-    if (this.waiting.length > (this.options.maxWaiting ?? poolSize)) {
+    if (this.waiting.length > (this.options.maxWaiting ?? poolSize * 4)) {
       this.stats.givenUp += 1;
       this.waiting.shift()!.reject(new SttOverloadedError('every speech recogniser is busy: the utterance that waited longest was given up'));
     }
@@ -179,8 +179,14 @@ class PocketsphinxSession extends BaseSttSession {
   async peek(): Promise<string> {
     const job = this.job;
     if (!job || this.closed) return '';
-    const handle = await job.handle.catch(ignore);
-    if (!handle) return '';
+    // Awaited directly, as finish() does: the peek reaches the decoder before an `end` asked for right after it
+    // (an extra tick here sent `end` first, and the peek read the finished utterance's nothing).
+    let handle: JobHandle<FinalHypothesis>;
+    try {
+      handle = await job.handle;
+    } catch {
+      return '';
+    }
     return new Promise<string>((resolve) => {
       this.peeks.push(resolve);
       handle.send({ type: 'peek' } satisfies UtteranceInput);

@@ -6,6 +6,10 @@
 
 /** The streaming TTS websocket. */
 export const TTS_SOCKET_PATH = '/v1/voice/websocket';
+/** OpenAI's Realtime API (websocket, `?model=<LLM id>`), served over the voice layer (decision 0106). */
+export const OPENAI_REALTIME_PATH = '/v1/realtime';
+/** Browsers send the API key or usage token as a websocket subprotocol `${OPENAI_KEY_SUBPROTOCOL}<key>`, as OpenAI's clients do. */
+export const OPENAI_KEY_SUBPROTOCOL = 'openai-insecure-api-key.';
 /** Speech generated for chat completions is served at `${CHAT_AUDIO_PATH}/{id}`. */
 export const CHAT_AUDIO_PATH = '/v1/chat/audio';
 /** The identity a Palaver agent joins a session's room with. */
@@ -45,3 +49,15 @@ export const TRANSCRIPT_RESUME_TOPIC = 'transcript_resume';
 export const AVATAR_ACTION_TOPIC = 'avatar_action';
 /** Data topic on which the agent reports each turn's timings (`AgentTurnMetrics`), to the human. */
 export const TURN_METRICS_TOPIC = 'turn_metrics';
+/** Participant attribute of a SIP participant: the platform's id of the call (LiveKit SIP convention). */
+export const SIP_CALL_ID_ATTRIBUTE = 'sip.callID';
+/** Participant attribute of a SIP participant: the trunk the call came or went through (LiveKit SIP convention). */
+export const SIP_TRUNK_ID_ATTRIBUTE = 'sip.trunkID';
+/** Participant attribute of an inbound SIP participant: the dispatch rule that placed it (LiveKit SIP convention). */
+export const SIP_RULE_ID_ATTRIBUTE = 'sip.ruleID';
+/** Participant attribute of a SIP participant: the trunk's number (omitted when the rule hides numbers). */
+export const SIP_TRUNK_NUMBER_ATTRIBUTE = 'sip.trunkPhoneNumber';
+/** Participant attribute of a SIP participant: the number outside (the caller inbound, the callee outbound). */
+export const SIP_PHONE_NUMBER_ATTRIBUTE = 'sip.phoneNumber';
+/** Participant attribute of a SIP participant: `dialing`, `ringing`, `active`, `hangup` (LiveKit SIP convention). */
+export const SIP_CALL_STATUS_ATTRIBUTE = 'sip.callStatus';

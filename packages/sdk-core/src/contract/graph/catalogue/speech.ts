@@ -1,5 +1,8 @@
 import { pad, t, type NodeSpec } from '../node-spec.js';
 
+/** A MultiParticipantSTT's floor states, as the open engine names them. */
+export const MULTI_PARTICIPANT_STATES = ['WAITING_FOR_HUMAN', 'TALKING', 'COOLDOWN', 'AI_CAN_TALK'] as const;
+
 /** Speech detection, recognition and synthesis on the platform's speech engines. */
 export const speechNodes: NodeSpec[] = [
   {
@@ -52,6 +55,35 @@ export const speechNodes: NodeSpec[] = [
       pad.source('audio', [t.audio()]),
       pad.sink('cancel_trigger', [t.trigger()]),
       pad.source('complete_transcription', [t.string()], { description: 'What was spoken of each text: all of it, or up to the interruption.' }),
+    ],
+  },
+  {
+    type: 'MultiParticipantSTT',
+    description:
+      "Several humans in one room, who said what: participant `i`'s audio on `audio_{i}` (each from its own Publish node), heard by its own listener of the platform's STT with the STT node's end of turn; their words on `transcription_{i}` when their turn ends, `is_speaking_{i}` while they speak, `speech_started`/`speech_ended` for anyone. `current_state` says who has the floor: `WAITING_FOR_HUMAN`, `TALKING` while anyone speaks, `COOLDOWN` once all are quiet, `AI_CAN_TALK` once nobody speaks and `cooldown_time_ms` passed since speech last started (one difference from the engine: a cooldown that ran out while someone spoke does not leave the floor stuck in `COOLDOWN`). `force_ai_talk` gives the AI the floor at once. `service` and `api_key` are kept for graphs from elsewhere: the platform's engine is used.",
+    category: { primary: 'ai', secondary: 'audio', tags: ['stt', 'speech', 'multi-participant'] },
+    pads: [
+      pad.propertySource('current_state', [t.enumOf([...MULTI_PARTICIPANT_STATES])], 'WAITING_FOR_HUMAN'),
+      pad.propertySource('previous_state', [t.enumOf([...MULTI_PARTICIPANT_STATES])], 'WAITING_FOR_HUMAN'),
+      pad.propertySink('service', [t.enumOf()], 'platform'),
+      pad.propertySink('api_key', [t.secret()], null),
+      pad.propertySink('num_participants', [t.integer({ minimum: 1 })], 2),
+      pad.propertySink('cooldown_time_ms', [t.integer({ minimum: 0 })], 4000),
+      pad.sink('force_ai_talk', [t.trigger()]),
+      pad.source('speech_started', [t.trigger()]),
+      pad.source('speech_ended', [t.trigger()]),
+    ],
+    repeated: [
+      {
+        count: 'num_participants',
+        min: 1,
+        max: 16,
+        pads: [
+          pad.sink('audio_{i}', [t.audio()], { group: 'audio' }),
+          pad.source('transcription_{i}', [t.string()], { group: 'transcription', description: "Participant i's words, when their turn ends." }),
+          pad.propertySource('is_speaking_{i}', [t.boolean()], false, { group: 'is_speaking' }),
+        ],
+      },
     ],
   },
 ];

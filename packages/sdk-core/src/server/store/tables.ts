@@ -276,6 +276,27 @@ export interface ResponseItemRow {
   data: string;
 }
 
+/** A LiveKit SIP trunk (migration 0013): the protocol message as JSON, owned by a project. */
+export interface SipTrunkRow {
+  id: string;
+  project: string;
+  /** `inbound` (`SIPInboundTrunkInfo`) or `outbound` (`SIPOutboundTrunkInfo`). */
+  direction: 'inbound' | 'outbound';
+  /** JSON: the trunk as LiveKit's protocol writes it (`toJson()`). */
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A LiveKit SIP dispatch rule (migration 0013): `SIPDispatchRuleInfo` as JSON, owned by a project. */
+export interface SipDispatchRuleRow {
+  id: string;
+  project: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   projects: ProjectRow;
   api_keys: ApiKeyRow;
@@ -300,4 +321,6 @@ export interface Database {
   session_leases: SessionLeaseRow;
   responses: ResponseRow;
   response_items: ResponseItemRow;
+  sip_trunks: SipTrunkRow;
+  sip_dispatch_rules: SipDispatchRuleRow;
 }

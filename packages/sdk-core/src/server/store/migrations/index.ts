@@ -6,6 +6,7 @@ import { sessionLeasesMigration } from './0009-session-leases.js';
 import { leaseKindsMigration } from './0010-lease-kinds.js';
 import { reservationOwnersMigration } from './0011-reservation-owners.js';
 import { responsesMigration } from './0012-responses.js';
+import { sipMigration } from './0013-sip.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append new ones; never edit a released one. */
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   leaseKindsMigration,
   reservationOwnersMigration,
   responsesMigration,
+  sipMigration,
 ];

@@ -13,6 +13,8 @@ export { createTestPlatform } from './testing/test-platform.js';
 export type { TestPlatform } from './testing/test-platform.js';
 export { analyseFrames, eventually, nextAudioTrack, playTone } from './testing/media-test-support.js';
 export { concatSamples, dominantFrequency, goertzelPower, sineTone, wavFile } from './testing/tone-analysis.js';
+export { frameColour, paintFrame, readFrameStamp } from './testing/video-frames.js';
+export type { Rgb } from './testing/video-frames.js';
 export type { AgentRoomConnection, AudioOutput, IncomingTextStream, MediaService, ReceivedData, RemoteAudioTrack } from './server/engines/media/index.js';
 export { DEFAULT_TURN_DETECTION } from './server/voice/listener/human-listener.js';
 export type { TurnDetectionOptions } from './server/voice/listener/human-listener.js';

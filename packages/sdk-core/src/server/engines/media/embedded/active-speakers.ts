@@ -7,7 +7,7 @@ const LEVEL_STEPS = 16;
 /** A member's level: its loudest published track's. */
 function memberLevel(member: RoomMember, nowMs: number): number {
   let loudest = 0;
-  for (const track of member.state.tracks.values()) if (!track.info.muted) loudest = Math.max(loudest, track.audioLevel.level(nowMs));
+  for (const track of member.state.tracks.values()) if (track.kind === 'audio' && !track.info.muted) loudest = Math.max(loudest, track.audioLevel.level(nowMs));
   return Math.ceil(loudest * LEVEL_STEPS) / LEVEL_STEPS;
 }
 

@@ -1,16 +1,19 @@
 import { SignalTarget } from '@livekit/protocol';
-import type { MediaStreamTrack } from 'werift';
+import type { MediaStreamTrack, RTCRtpTransceiver } from 'werift';
 import { MediaPeer, type IceCandidateJson } from './media-peer.js';
-import type { PublishedAudioTrack } from './published-audio-track.js';
+import type { PublishedTrack } from './published-track.js';
+import type { VideoLayerSettings } from './video-layers.js';
 
 export interface ClientPeersEvents {
   candidate: (candidate: IceCandidateJson, target: SignalTarget) => void;
   /** Dual PC: a server offer for the subscriber connection. */
   offer: (sdp: string, midToTrackId: Record<string, string>, offerId: number) => void;
-  /** Single PC: the client must add this many recvonly audio sections and re-offer. */
-  needAudioSections: (count: number) => void;
+  /** Single PC: the client must add this many recvonly audio and video sections and re-offer. */
+  needSections: (audio: number, video: number) => void;
   data: (payload: Buffer, reliable: boolean) => void;
   remoteAudio: (trackId: string, track: MediaStreamTrack) => void;
+  remoteVideo: (trackId: string, transceiver: RTCRtpTransceiver) => void;
+  remoteEnded: (trackId: string) => void;
   /** The connection that carries media to the client is up (or lost). */
   connected: (connected: boolean) => void;
   channelOpen: () => void;
@@ -32,7 +35,7 @@ export class ClientPeers {
   private offerId = 0;
   private renegotiate = false;
   private answeredOnce = false;
-  private requestedSections = 0;
+  private readonly requestedSections = { audio: 0, video: 0 };
 
   constructor(
     readonly protocolVersion: 0 | 1,
@@ -42,6 +45,8 @@ export class ClientPeers {
       candidate: (candidate) => events.candidate(candidate, SignalTarget.PUBLISHER),
       data: (payload, label) => events.data(payload, label === '_reliable'),
       remoteAudio: (trackId, track) => events.remoteAudio(trackId, track),
+      remoteVideo: (trackId, transceiver) => events.remoteVideo(trackId, transceiver),
+      remoteEnded: (trackId) => events.remoteEnded(trackId),
       connectionState: (state) => {
         if (protocolVersion === 1) this.reportState(state);
       },
@@ -52,6 +57,8 @@ export class ClientPeers {
         candidate: (candidate) => events.candidate(candidate, SignalTarget.SUBSCRIBER),
         data: (payload, label) => events.data(payload, label === '_reliable'),
         remoteAudio: () => undefined,
+        remoteVideo: () => undefined,
+        remoteEnded: () => undefined,
         connectionState: (state) => this.reportState(state),
         channelOpen: () => events.channelOpen(),
       });
@@ -68,7 +75,8 @@ export class ClientPeers {
     const answer = await this.publisher.answer(sdp);
     this.answeredOnce = true;
     if (this.protocolVersion === 1) {
-      this.requestedSections = 0;
+      this.requestedSections.audio = 0;
+      this.requestedSections.video = 0;
       this.requestSectionsIfNeeded();
     }
     return this.protocolVersion === 1 ? answer : { sdp: answer.sdp, midToTrackId: {} };
@@ -99,7 +107,7 @@ export class ClientPeers {
     this.events.offer(offer.sdp, offer.midToTrackId, this.offerId);
   }
 
-  send(track: PublishedAudioTrack): void {
+  send(track: PublishedTrack): void {
     this.sendingPeer.send(track);
     if (this.protocolVersion === 0) void this.negotiateSubscriber().catch(() => undefined);
     else this.requestSectionsIfNeeded();
@@ -112,6 +120,14 @@ export class ClientPeers {
 
   sending(trackSid: string): boolean {
     return this.sendingPeer.sending(trackSid);
+  }
+
+  setVideoSettings(trackSid: string, settings: VideoLayerSettings): void {
+    this.sendingPeer.setVideoSettings(trackSid, settings);
+  }
+
+  forwardedLayer(trackSid: string): string | undefined {
+    return this.sendingPeer.forwardedLayer(trackSid);
   }
 
   sendData(payload: Uint8Array, reliable: boolean): boolean {
@@ -134,10 +150,12 @@ export class ClientPeers {
   private requestSectionsIfNeeded(): void {
     // Before the first answer the join offer's recvonly sections are still to come.
     if (!this.answeredOnce) return;
-    const missing = this.publisher.unboundCount - this.requestedSections;
-    if (missing <= 0) return;
-    this.requestedSections += missing;
-    this.events.needAudioSections(missing);
+    const audio = Math.max(0, this.publisher.unboundCount('audio') - this.requestedSections.audio);
+    const video = Math.max(0, this.publisher.unboundCount('video') - this.requestedSections.video);
+    if (audio === 0 && video === 0) return;
+    this.requestedSections.audio += audio;
+    this.requestedSections.video += video;
+    this.events.needSections(audio, video);
   }
 
   private reportState(state: string): void {

@@ -24,11 +24,12 @@ import {
   TrickleRequest,
   type AddTrackRequest,
   type ParticipantInfo,
+  type UpdateTrackSettings,
   type Room as RoomInfo,
   type SpeakerInfo,
 } from '@livekit/protocol';
 import type { Logger } from 'pino';
-import type { MediaStreamTrack } from 'werift';
+import type { MediaStreamTrack, RTCRtpTransceiver, RtpPacket } from 'werift';
 import { ClientPeers } from './client-peers.js';
 import type { EndpointSettings } from './endpoint-settings.js';
 import { serverInfo } from './endpoint-settings.js';
@@ -36,6 +37,8 @@ import type { JoinParameters } from './join-parameters.js';
 import type { IceCandidateJson } from './media-peer.js';
 import type { ParticipantState } from './participant-state.js';
 import { PublishedAudioTrack } from './published-audio-track.js';
+import type { PublishedTrack } from './published-track.js';
+import { PublishedVideoTrack } from './published-video-track.js';
 import { observeAudioLevel } from './rtp-audio-level.js';
 import type { Room } from './room.js';
 import type { RoomMember } from './room-member.js';
@@ -63,8 +66,11 @@ const DATA_PACKETS_PER_SECOND = 500;
 export class ClientSession implements RoomMember {
   private connection: SignalConnection | undefined;
   private readonly peers: ClientPeers;
-  private readonly pendingTracks = new Map<string, PublishedAudioTrack>();
-  private readonly subscriptions = new Map<string, PublishedAudioTrack>();
+  /** Tracks announced (`addTrack`) whose media has not arrived yet, by the client's track id (cid). */
+  private readonly pendingTracks = new Map<string, PublishedTrack>();
+  /** Published tracks by the client's track id (to unpublish them when their section stops sending). */
+  private readonly publishedByCid = new Map<string, PublishedTrack>();
+  private readonly subscriptions = new Map<string, PublishedTrack>();
   private readonly outgoingData: OutgoingDataQueue;
   private lastSeen = Date.now();
   private readonly watchdog: NodeJS.Timeout;
@@ -88,9 +94,12 @@ export class ClientSession implements RoomMember {
     this.peers = new ClientPeers(parameters.protocolVersion, {
       candidate: (candidate, target) => this.sendCandidate(candidate, target),
       offer: (sdp, midToTrackId, offerId) => this.send({ case: 'offer', value: new SessionDescription({ type: 'offer', sdp, id: offerId, midToTrackId }) }),
-      needAudioSections: (count) => this.send({ case: 'mediaSectionsRequirement', value: new MediaSectionsRequirement({ numAudios: count, numVideos: 0 }) }),
+      needSections: (audio, video) =>
+        this.send({ case: 'mediaSectionsRequirement', value: new MediaSectionsRequirement({ numAudios: audio, numVideos: video }) }),
       data: (payload, reliable) => this.receiveData(payload, reliable),
       remoteAudio: (trackId, track) => this.receiveAudio(trackId, track),
+      remoteVideo: (trackId, transceiver) => this.receiveVideo(trackId, transceiver),
+      remoteEnded: (trackId) => this.remoteTrackEnded(trackId),
       connected: (connected) => this.peerConnected(connected),
       channelOpen: () => this.outgoingData.flush(),
     });
@@ -176,7 +185,7 @@ export class ClientSession implements RoomMember {
     this.outgoingData.send(packet.toBinary(), reliable);
   }
 
-  trackPublished(track: PublishedAudioTrack): void {
+  trackPublished(track: PublishedTrack): void {
     if (!this.parameters.autoSubscribe || !this.state.permission.canSubscribe) return;
     this.subscribe(track);
   }
@@ -196,6 +205,11 @@ export class ClientSession implements RoomMember {
   /** Track sids this session receives. */
   subscribedTracks(): string[] {
     return [...this.subscriptions.keys()];
+  }
+
+  /** The simulcast layer (rid, '' without simulcast) this session gets of a video track; undefined while paused. */
+  forwardedLayer(trackSid: string): string | undefined {
+    return this.peers.forwardedLayer(trackSid);
   }
 
   /**
@@ -285,6 +299,8 @@ export class ClientSession implements RoomMember {
         return this.mute(message.value.sid, message.value.muted);
       case 'subscription':
         return this.updateSubscription(message.value.trackSids, message.value.subscribe);
+      case 'trackSetting':
+        return this.updateTrackSettings(message.value);
       case 'leave':
         this.leave(DisconnectReason.CLIENT_INITIATED);
         this.connection?.close(CloseCode.normal, 'left');
@@ -298,7 +314,7 @@ export class ClientSession implements RoomMember {
         this.send({ case: 'pongResp', value: new Pong({ lastPingTimestamp: message.value.timestamp, timestamp: BigInt(Date.now()) }) });
         return;
       default:
-        // Track settings, layers, sync state, simulation, data tracks: accepted and ignored.
+        // Layers (deprecated), sync state, simulation, data tracks: accepted and ignored.
         return;
     }
   }
@@ -329,27 +345,80 @@ export class ClientSession implements RoomMember {
   }
 
   private addTrack(request: AddTrackRequest): void {
-    if (!this.state.permission.canPublish || request.type !== TrackType.AUDIO) return;
+    if (!this.state.permission.canPublish || (request.type !== TrackType.AUDIO && request.type !== TrackType.VIDEO)) return;
     if (this.pendingTracks.has(request.cid) || this.pendingTracks.size + this.state.tracks.size >= MAX_TRACKS) return;
-    const track = new PublishedAudioTrack(this.state, {
-      name: request.name,
-      source: request.source,
-      muted: request.muted,
-      stereo: request.stereo,
-      disableDtx: request.disableDtx,
-      audioFeatures: request.audioFeatures.slice(0, 16),
-    });
+    const track =
+      request.type === TrackType.VIDEO
+        ? new PublishedVideoTrack(this.state, request)
+        : new PublishedAudioTrack(this.state, {
+            name: request.name,
+            source: request.source,
+            muted: request.muted,
+            stereo: request.stereo,
+            disableDtx: request.disableDtx,
+            stream: request.stream,
+            audioFeatures: request.audioFeatures.slice(0, 16),
+          });
     this.pendingTracks.set(request.cid, track);
     this.send({ case: 'trackPublished', value: new TrackPublishedResponse({ cid: request.cid, track: track.info }) });
   }
 
   private receiveAudio(trackId: string, mediaTrack: MediaStreamTrack): void {
     const track = this.pendingTracks.get(trackId);
-    if (!track) return;
+    if (!track || track.kind !== 'audio') return;
     this.pendingTracks.delete(trackId);
-    // livekit-client stops recording its pre-connect buffer when told someone subscribed (LocalTrackSubscribed), and
-    // only hears it once its publication is complete: told when the track has a subscriber and its media flows, as
-    // LiveKit tells it when a subscriber's down track binds.
+    const flowing = this.tellWhenSubscribed(track);
+    mediaTrack.onReceiveRtp.subscribe((packet, extensions) => {
+      observeAudioLevel(track, packet, extensions);
+      track.push(packet);
+      flowing();
+    });
+    this.publish(trackId, track);
+  }
+
+  /**
+   * A client's camera or screen: one werift track per simulcast layer in the section's receiver (one without
+   * simulcast). Each layer's packets lose the publisher's header extensions (each subscriber's sender writes its own)
+   * and go to the subscribers' forwarders; a key-frame request for a layer becomes a PLI to the publisher for its SSRC.
+   */
+  private receiveVideo(trackId: string, transceiver: RTCRtpTransceiver): void {
+    const track = this.pendingTracks.get(trackId);
+    if (!track || track.kind !== 'video') return;
+    this.pendingTracks.delete(trackId);
+    const receiver = transceiver.receiver;
+    const flowing = this.tellWhenSubscribed(track);
+    track.setCodec(transceiver.codecs[0]?.mimeType ?? 'video/VP8', transceiver.mid ?? undefined);
+    const layers = receiver.tracks.length > 0 ? receiver.tracks : [receiver.track];
+    for (const layer of layers) {
+      const rid = layer.rid ?? '';
+      let ssrc: number | undefined;
+      track.addLayer(rid, () => {
+        if (ssrc !== undefined) void receiver.sendRtcpPLI(ssrc).catch(() => undefined);
+      });
+      layer.onReceiveRtp.subscribe((packet: RtpPacket) => {
+        ssrc = packet.header.ssrc;
+        packet.header.extensions = [];
+        track.push(packet, rid);
+        flowing();
+      });
+    }
+    this.publish(trackId, track);
+  }
+
+  private publish(trackId: string, track: PublishedTrack): void {
+    this.publishedByCid.set(trackId, track);
+    track.onEnded(() => {
+      if (this.publishedByCid.get(trackId) === track) this.publishedByCid.delete(trackId);
+    });
+    this.room.publishTrack(this, track);
+  }
+
+  /**
+   * livekit-client stops recording its pre-connect buffer when told someone subscribed (LocalTrackSubscribed), and
+   * only hears it once its publication is complete: told when the track has a subscriber and its media flows, as
+   * LiveKit tells it when a subscriber's down track binds. Returns what to call when a packet arrives.
+   */
+  private tellWhenSubscribed(track: PublishedTrack): () => void {
     let flowing = false;
     let told = false;
     const tell = () => {
@@ -357,15 +426,28 @@ export class ClientSession implements RoomMember {
       told = true;
       this.send({ case: 'trackSubscribed', value: new TrackSubscribed({ trackSid: track.sid }) });
     };
-    mediaTrack.onReceiveRtp.subscribe((packet, extensions) => {
-      observeAudioLevel(track, packet, extensions);
-      track.push(packet);
+    track.onFirstSubscriber(tell);
+    return () => {
       if (flowing) return;
       flowing = true;
       tell();
-    });
-    track.onFirstSubscriber(tell);
-    this.room.publishTrack(this, track);
+    };
+  }
+
+  /** The client's section for a published track stopped sending (it unpublished the track): gone from the room. */
+  private remoteTrackEnded(trackId: string): void {
+    const track = this.publishedByCid.get(trackId);
+    if (!track) return;
+    this.publishedByCid.delete(trackId);
+    this.room.unpublishTrack(this, track.sid);
+  }
+
+  /** `UpdateTrackSettings`: a subscriber pauses a video track or asks for a smaller size or lower quality. */
+  private updateTrackSettings(request: UpdateTrackSettings): void {
+    const settings = { disabled: request.disabled, quality: request.quality, width: request.width, height: request.height };
+    for (const sid of request.trackSids.slice(0, 64)) {
+      if (this.subscriptions.get(sid)?.kind === 'video') this.peers.setVideoSettings(sid, settings);
+    }
   }
 
   private mute(trackSid: string, muted: boolean): void {
@@ -391,7 +473,7 @@ export class ClientSession implements RoomMember {
     }
   }
 
-  private subscribe(track: PublishedAudioTrack): void {
+  private subscribe(track: PublishedTrack): void {
     if (this.subscriptions.has(track.sid) || track.ended || this.leftFlag) return;
     this.subscriptions.set(track.sid, track);
     this.peers.send(track);

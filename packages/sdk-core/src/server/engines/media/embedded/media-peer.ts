@@ -1,6 +1,8 @@
 import { RTCPeerConnection, type MediaStreamTrack, type RTCDataChannel, type RTCRtpTransceiver, type RtpPacket } from 'werift';
 import { peerConfiguration } from './peer-configuration.js';
-import type { PublishedAudioTrack } from './published-audio-track.js';
+import type { PublishedTrack } from './published-track.js';
+import { sendVideo, type VideoSending } from './video-sending.js';
+import type { VideoLayerSettings } from './video-layers.js';
 
 export interface IceCandidateJson {
   candidate: string;
@@ -11,9 +13,12 @@ export interface IceCandidateJson {
 
 /** A server track bound to one transceiver of this peer. */
 interface SendBinding {
-  track: PublishedAudioTrack;
+  track: PublishedTrack;
   transceiver: RTCRtpTransceiver | undefined;
   unsubscribe: (() => void) | undefined;
+  /** Video: the forwarding of one layer, and the subscriber's settings for it. */
+  video: VideoSending | undefined;
+  settings: VideoLayerSettings | undefined;
 }
 
 export interface MediaPeerEvents {
@@ -21,6 +26,10 @@ export interface MediaPeerEvents {
   data: (payload: Buffer, label: string) => void;
   /** A remote audio track (the client's microphone); `trackId` is its msid track id (= AddTrackRequest cid). */
   remoteAudio: (trackId: string, track: MediaStreamTrack) => void;
+  /** A remote video section started receiving (camera or screen; one track per simulcast layer in its receiver). */
+  remoteVideo: (trackId: string, transceiver: RTCRtpTransceiver) => void;
+  /** The client stopped sending a track it published (unpublished: its section no longer sends). */
+  remoteEnded: (trackId: string) => void;
   connectionState: (state: RTCPeerConnection['connectionState']) => void;
   /** A data channel opened (queued outgoing data can flow). */
   channelOpen: (label: string) => void;
@@ -41,6 +50,8 @@ export class MediaPeer {
   readonly pc = new RTCPeerConnection(peerConfiguration());
   private readonly channels = new Map<string, RTCDataChannel>();
   private readonly bindings = new Map<string, SendBinding>();
+  /** Sections receiving a client's track, with its track id (to notice the client unpublishing it). */
+  private readonly receiving = new Map<RTCRtpTransceiver, string>();
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -50,8 +61,10 @@ export class MediaPeer {
     });
     this.pc.onDataChannel.subscribe((channel) => this.adoptChannel(channel));
     this.pc.ontrack = (event) => {
-      if (event.track.kind !== 'audio') return;
-      events.remoteAudio(event.transceiver.receiver.remoteTrackId ?? event.track.id ?? '', event.track);
+      const trackId = event.transceiver.receiver.remoteTrackId ?? event.track.id ?? '';
+      this.receiving.set(event.transceiver, trackId);
+      if (event.track.kind === 'audio') events.remoteAudio(trackId, event.track);
+      else if (event.track.kind === 'video') events.remoteVideo(trackId, event.transceiver);
     };
     this.pc.connectionStateChange.subscribe((state) => events.connectionState(state));
   }
@@ -60,9 +73,9 @@ export class MediaPeer {
     return this.pc.connectionState;
   }
 
-  /** Tracks waiting for a transceiver (single PC: a free recvonly audio section in the next client offer). */
-  get unboundCount(): number {
-    return [...this.bindings.values()].filter((binding) => !binding.transceiver).length;
+  /** Tracks of a kind waiting for a transceiver (single PC: a free recvonly section in the next client offer). */
+  unboundCount(kind: 'audio' | 'video'): number {
+    return [...this.bindings.values()].filter((binding) => !binding.transceiver && binding.track.kind === kind).length;
   }
 
   /** Creates the server-side data channels (dual PC subscriber). */
@@ -75,6 +88,7 @@ export class MediaPeer {
   answer(sdp: string): Promise<{ sdp: string; midToTrackId: Record<string, string> }> {
     return this.serialize(async () => {
       await this.pc.setRemoteDescription({ type: 'offer', sdp });
+      this.noticeUnpublished();
       this.bindOntoRecvonlySections();
       const answer = await this.pc.createAnswer();
       await this.pc.setLocalDescription(answer);
@@ -87,7 +101,7 @@ export class MediaPeer {
     return this.serialize(async () => {
       for (const binding of this.bindings.values()) {
         if (binding.transceiver) continue;
-        const transceiver = this.pc.addTransceiver('audio', { direction: 'sendonly' });
+        const transceiver = this.pc.addTransceiver(binding.track.kind, { direction: 'sendonly' });
         this.attach(binding, transceiver);
       }
       const offer = await this.pc.createOffer({ iceRestart });
@@ -113,9 +127,22 @@ export class MediaPeer {
   }
 
   /** Starts sending a server track (bound at the next answer/offer). */
-  send(track: PublishedAudioTrack): void {
+  send(track: PublishedTrack): void {
     if (this.bindings.has(track.sid) || this.closed) return;
-    this.bindings.set(track.sid, { track, transceiver: undefined, unsubscribe: undefined });
+    this.bindings.set(track.sid, { track, transceiver: undefined, unsubscribe: undefined, video: undefined, settings: undefined });
+  }
+
+  /** A subscriber's settings for a video track it receives (`UpdateTrackSettings`); kept until the track is bound. */
+  setVideoSettings(trackSid: string, settings: VideoLayerSettings): void {
+    const binding = this.bindings.get(trackSid);
+    if (!binding || binding.track.kind !== 'video') return;
+    binding.settings = settings;
+    binding.video?.update(settings);
+  }
+
+  /** The simulcast layer (rid) forwarded for a video track; undefined while paused or not bound. */
+  forwardedLayer(trackSid: string): string | undefined {
+    return this.bindings.get(trackSid)?.video?.forwarding;
   }
 
   /** Stops sending a track; its section goes inactive at the next negotiation. */
@@ -187,25 +214,31 @@ export class MediaPeer {
     });
   }
 
-  /** Single PC: puts unbound tracks on the client's free recvonly audio sections. */
+  /** A client's offer whose section no longer sends a track it sent: the client unpublished that track. */
+  private noticeUnpublished(): void {
+    for (const [transceiver, trackId] of this.receiving) {
+      const direction = transceiver.offerDirection;
+      if (!transceiver.stopped && (direction === 'recvonly' || direction === 'sendrecv')) continue;
+      this.receiving.delete(transceiver);
+      this.events.remoteEnded(trackId);
+    }
+  }
+
+  /** Single PC: puts unbound tracks on the client's free recvonly sections of their kind. */
   private bindOntoRecvonlySections(): void {
     const used = new Set([...this.bindings.values()].map((binding) => binding.transceiver).filter(Boolean));
     const free = this.pc
       .getTransceivers()
       .filter(
-        (transceiver) =>
-          transceiver.kind === 'audio' &&
-          transceiver.offerDirection === 'sendonly' &&
-          !used.has(transceiver) &&
-          transceiver.direction !== 'inactive' &&
-          !transceiver.stopped,
+        (transceiver) => transceiver.offerDirection === 'sendonly' && !used.has(transceiver) && transceiver.direction !== 'inactive' && !transceiver.stopped,
       );
     for (const binding of this.bindings.values()) {
       if (binding.transceiver) continue;
-      const transceiver = free.shift();
-      if (!transceiver) break;
-      transceiver.setDirection('sendonly');
-      this.attach(binding, transceiver);
+      const index = free.findIndex((transceiver) => transceiver.kind === binding.track.kind);
+      if (index < 0) continue;
+      const [transceiver] = free.splice(index, 1);
+      transceiver!.setDirection('sendonly');
+      this.attach(binding, transceiver!);
     }
   }
 
@@ -214,7 +247,19 @@ export class MediaPeer {
     const sender = transceiver.sender as unknown as { streamIds: string[]; trackId: string };
     sender.streamIds = [`${binding.track.publisher.sid}|${binding.track.sid}`];
     sender.trackId = binding.track.sid;
-    binding.unsubscribe = binding.track.subscribe((packet: RtpPacket) => {
+    const track = binding.track;
+    if (track.kind === 'video') {
+      const video = sendVideo(track, transceiver.sender);
+      if (binding.settings) video.update(binding.settings);
+      binding.video = video;
+      const unsubscribe = track.subscribe((packet, rid) => video.handle(packet, rid));
+      binding.unsubscribe = () => {
+        unsubscribe();
+        video.close();
+      };
+      return;
+    }
+    binding.unsubscribe = track.subscribe((packet: RtpPacket) => {
       void transceiver.sender.sendRtp(packet).catch(() => undefined);
     });
   }

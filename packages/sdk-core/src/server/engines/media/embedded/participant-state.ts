@@ -1,6 +1,6 @@
 import { ParticipantInfo, ParticipantInfo_Kind, ParticipantInfo_State, ParticipantPermission, type DisconnectReason } from '@livekit/protocol';
-import type { PublishedAudioTrack } from './published-audio-track.js';
 import { newSid } from './published-audio-track.js';
+import type { PublishedTrack } from './published-track.js';
 
 export interface ParticipantInit {
   identity: string;
@@ -56,7 +56,7 @@ export class ParticipantState {
   readonly clientSdk: string;
   state = ParticipantInfo_State.JOINING;
   disconnectReason: DisconnectReason | undefined;
-  readonly tracks = new Map<string, PublishedAudioTrack>();
+  readonly tracks = new Map<string, PublishedTrack>();
   private version = 1;
 
   constructor(init: ParticipantInit) {

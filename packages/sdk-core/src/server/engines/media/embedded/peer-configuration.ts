@@ -3,19 +3,26 @@ import {
   useAudioLevelIndication,
   useNACK,
   usePLI,
+  useFIR,
   useREMB,
+  useRepairedRtpStreamId,
   useSdesMid,
+  useSdesRTPStreamId,
   useTWCC,
   useTransportWideCC,
   type RTCPeerConnectionConfig,
 } from 'werift';
 
+/** Video feedback: NACK (answered by each sender from its history, sent upstream by each receiver), PLI/FIR, REMB. */
+const videoFeedback = () => [useNACK(), usePLI(), useFIR(), useREMB()];
+
 /**
  * The werift configuration every peer connection uses. No ICE servers: nothing contacts an outside
- * host (werift's default is a public STUN server). VP8 is configured although rooms are audio-only,
- * so the client's recvonly video m-sections are answered `inactive` instead of rejected (rejected
- * slots get recycled by Chrome and break later renegotiation). Full ICE: ice-lite broke Chrome. Audio negotiates
+ * host (werift's default is a public STUN server). Full ICE: ice-lite broke Chrome. Audio negotiates
  * the `ssrc-audio-level` header extension: publishers' levels drive `SpeakersChanged` (active-speakers.ts).
+ * Video is VP8 or H.264 (constrained baseline, packetization mode 1, what browsers and LiveKit's SDKs offer), without
+ * RTX (werift's simulcast receiver takes one codec per section; losses are repaired by plain retransmission); the
+ * `rtp-stream-id` extensions let simulcast publishers name their layers (decision 0106).
  */
 export function peerConfiguration(): RTCPeerConnectionConfig {
   return {
@@ -33,17 +40,19 @@ export function peerConfiguration(): RTCPeerConnectionConfig {
         }),
       ],
       video: [
+        new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90_000, payloadType: 96, rtcpFeedback: videoFeedback() }),
         new RTCRtpCodecParameters({
-          mimeType: 'video/VP8',
+          mimeType: 'video/H264',
           clockRate: 90_000,
-          payloadType: 96,
-          rtcpFeedback: [useNACK(), usePLI(), useREMB()],
+          payloadType: 102,
+          parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
+          rtcpFeedback: videoFeedback(),
         }),
       ],
     },
     headerExtensions: {
       audio: [useSdesMid(), useTransportWideCC(), useAudioLevelIndication()],
-      video: [useSdesMid()],
+      video: [useSdesMid(), useSdesRTPStreamId(), useRepairedRtpStreamId()],
     },
   };
 }

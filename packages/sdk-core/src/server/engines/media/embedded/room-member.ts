@@ -1,6 +1,6 @@
 import type { DataPacket, DisconnectReason, ParticipantInfo, Room as RoomInfo, SpeakerInfo } from '@livekit/protocol';
 import type { ParticipantState } from './participant-state.js';
-import type { PublishedAudioTrack } from './published-audio-track.js';
+import type { PublishedTrack } from './published-track.js';
 
 /**
  * A participant as the room drives it: a remote client (websocket + WebRTC) or the in-process
@@ -13,8 +13,8 @@ export interface RoomMember {
   deliverRoom(room: RoomInfo): void;
   /** A data packet from another participant (already stamped with the sender). */
   deliverData(packet: DataPacket, reliable: boolean): void;
-  /** Another participant published a track the member may subscribe to. */
-  trackPublished(track: PublishedAudioTrack): void;
+  /** Another participant published a track (audio or video) the member may subscribe to. */
+  trackPublished(track: PublishedTrack): void;
   /** The room removes the member (kicked, duplicate identity, room closed, timeout). */
   removed(reason: DisconnectReason): void;
   /** The server muted (or unmuted) one of the member's tracks (RoomService `MutePublishedTrack`). */

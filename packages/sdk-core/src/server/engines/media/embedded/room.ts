@@ -1,8 +1,8 @@
 import { DataPacket, DisconnectReason, ParticipantInfo_State, Room as RoomInfo, type ParticipantInfo } from '@livekit/protocol';
 import { ActiveSpeakers } from './active-speakers.js';
 import { LIVEKIT_AUDIO_LEVELS } from './audio-level.js';
-import type { PublishedAudioTrack } from './published-audio-track.js';
 import { newSid } from './published-audio-track.js';
+import type { PublishedTrack } from './published-track.js';
 import type { RoomMember } from './room-member.js';
 
 export interface RoomOptions {
@@ -133,7 +133,7 @@ export class Room {
     for (const other of this.members.values()) if (other !== member) other.deliverParticipants([info]);
   }
 
-  publishTrack(member: RoomMember, track: PublishedAudioTrack): void {
+  publishTrack(member: RoomMember, track: PublishedTrack): void {
     member.state.tracks.set(track.sid, track);
     member.state.touch();
     this.broadcastParticipant(member);

@@ -1,6 +1,7 @@
 import type { DataPacket, DisconnectReason, ParticipantInfo, Room as RoomInfo } from '@livekit/protocol';
 import type { ParticipantState } from '../participant-state.js';
 import type { PublishedAudioTrack } from '../published-audio-track.js';
+import type { PublishedTrack } from '../published-track.js';
 import type { RoomMember } from '../room-member.js';
 
 export interface LocalMemberListener {
@@ -39,7 +40,9 @@ export class LocalMember implements RoomMember {
     queueMicrotask(() => this.listener.data(copy, reliable));
   }
 
-  trackPublished(track: PublishedAudioTrack): void {
+  /** The agent hears audio only (video to agents is not carried yet): video tracks are not offered to it. */
+  trackPublished(track: PublishedTrack): void {
+    if (track.kind !== 'audio') return;
     queueMicrotask(() => this.listener.trackPublished(track));
   }
 

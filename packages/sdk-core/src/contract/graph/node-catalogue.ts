@@ -1,5 +1,6 @@
 import { inputNodes } from './catalogue/input.js';
 import { llmNodes } from './catalogue/llm.js';
+import { localNodes } from './catalogue/local.js';
 import { logicNodes } from './catalogue/logic.js';
 import { mediaNodes } from './catalogue/media.js';
 import { primitiveNodes } from './catalogue/primitive.js';
@@ -24,6 +25,7 @@ export const nodeCatalogue: Readonly<Record<string, NodeSpec>> = Object.freeze(
       ...mediaNodes,
       ...speechNodes,
       ...llmNodes,
+      ...localNodes,
       ...toolNodes,
       ...inputNodes,
       ...primitiveNodes,

@@ -193,6 +193,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
       tuning: { emptyGraceMs: config.realtime.appRunEmptySeconds * 1000 },
     }),
     room: new SessionRoom(media),
+        localServers: { url: config.graph.localUrl, ports: config.graph.localPorts },
     usage,
     logger,
     bus,

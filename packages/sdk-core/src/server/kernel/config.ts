@@ -102,8 +102,28 @@ export const ServerConfig = z.object({
           ]),
         )
         .default({}),
+      /**
+       * Where LocalLLM, LocalSTT and LocalViseme nodes find their servers, as the engine's `LOCAL_LLM_HOST`: this
+       * base URL (scheme and host, e.g. `http://127.0.0.1`) with the node's `port`; only `localPorts` may be used.
+       * Reached through the outbound guard allowing loopback and private networks (the operator chose the host),
+       * never link-local or unroutable addresses.
+       */
+      localUrl: z.url().default('http://127.0.0.1'),
+      /** The ports a graph's local nodes may use: the engine's defaults (7002 LLM, 7004 STT) and Ollama's 11434. */
+      localPorts: z
+        .preprocess(
+          (value) =>
+            typeof value === 'string'
+              ? value
+                  .split(',')
+                  .map((part) => part.trim())
+                  .filter((part) => part !== '')
+              : value,
+          z.array(Port.min(1)),
+        )
+        .default([7002, 7004, 11434]),
     })
-    .default({ mcpServers: {} }),
+    .default({ mcpServers: {}, localUrl: 'http://127.0.0.1', localPorts: [7002, 7004, 11434] }),
   /** The API reference at `/docs`. */
   docs: z
     .object({
@@ -237,6 +257,8 @@ const environmentMap: Record<string, string> = {
   PALAVER_OLLAMA_URL: 'llm.ollamaUrl',
   PALAVER_OLLAMA_MODELS: 'llm.ollamaModels',
   PALAVER_LLM_ALLOW_LOOPBACK: 'llm.allowLoopback',
+  PALAVER_GRAPH_LOCAL_URL: 'graph.localUrl',
+  PALAVER_GRAPH_LOCAL_PORTS: 'graph.localPorts',
   PALAVER_LLM_ALLOW_PRIVATE: 'llm.allowPrivateNetworks',
   PALAVER_LLM_FIRST_CHUNK_TIMEOUT_MS: 'llm.firstChunkTimeoutMs',
   PALAVER_LLM_IDLE_TIMEOUT_MS: 'llm.idleTimeoutMs',

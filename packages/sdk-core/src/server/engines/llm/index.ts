@@ -3,5 +3,6 @@
 export { ChatAudioStore } from './chat-audio-store.js';
 export type { ChatGateway, ChatStreamEvent } from './chat-gateway.js';
 export { createChatGateway } from './create-chat-gateway.js';
+export { createLocalChat, type LocalChatOptions } from './local-chat.js';
 export { OFFLINE_MODEL_ID, OFFLINE_MODEL_NAME } from './offline-model.js';
 export { createSpeechTranscriber } from './speech-transcriber.js';

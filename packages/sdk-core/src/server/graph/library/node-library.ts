@@ -3,6 +3,7 @@ import type { NodeImplementation } from '../runtime/graph-node.js';
 import type { NodeLibrary } from '../runtime/node-library.js';
 import { inputImplementations } from './input/index.js';
 import { llmImplementations } from './llm/index.js';
+import { localImplementations } from './local/index.js';
 import { logicImplementations } from './logic/index.js';
 import { mediaImplementations } from './media/index.js';
 import { primitiveImplementations } from './primitive/index.js';
@@ -15,6 +16,7 @@ const implementations: Readonly<Record<string, NodeImplementation>> = {
   ...mediaImplementations,
   ...speechImplementations,
   ...llmImplementations,
+  ...localImplementations,
   ...toolImplementations,
   ...inputImplementations,
   ...primitiveImplementations,

@@ -30,6 +30,11 @@ export interface GraphEngines {
    * start a program; a graph gives names, never commands.
    */
   mcpServers?: Readonly<Record<string, McpServerConfig>> | undefined;
+  /**
+   * Where LocalLLM, LocalSTT and LocalViseme nodes connect: `url` (scheme and host) with the node's `port`, one of
+   * `ports`. Absent: `http://127.0.0.1` and the engine's ports (7002, 7004) and Ollama's (11434).
+   */
+  localServers?: LocalServers | undefined;
   toolTuning?: Partial<AgentToolTuning> | undefined;
   /** LLM used by OpenAICompatibleLLM nodes whose `model` is empty (default `builtin-offline`). */
   defaultModel?: string | undefined;
@@ -57,6 +62,12 @@ export interface GraphRunEnvironment {
   log(entry: RunLogEntry): void;
   /** A node failed: the run tells the humans in the room (its `error` topic) and keeps going. */
   nodeFailed(node: { id: string; type: string; subgraph: string | undefined }, error: Error): void;
+}
+
+/** The operator's local inference host and the ports graphs may use on it. */
+export interface LocalServers {
+  url: string;
+  ports: readonly number[];
 }
 
 /** An MCP server of the operator's configuration: see `GraphEngines.mcpServers`. */

@@ -11,6 +11,7 @@ import {
   toolError,
   toolResultContent,
   toolsForModel,
+  type AgentChat,
   type Answer,
   type ClientToolCalls,
   type PreparedAnswer,
@@ -71,12 +72,12 @@ function versionOf(messages: ChatMessage[]): string {
  * pause, the context so far plus the words heard are asked about; a `run_trigger` whose context is exactly that
  * (the user message the words became last) plays it. Not with tools, not while an answer is said.
  */
-function preparedAnswers(node: RuntimeNode, busy: () => boolean): Preemption {
+function preparedAnswers(node: RuntimeNode, backend: LlmBackend, busy: () => boolean): Preemption {
   const { environment } = node;
   const preparer = new AnswerPreparer((text, signal) =>
-    streamAnswer(environment.engines.chat, {
+    streamAnswer(backend.chat, {
       principal: environment.principal,
-      model: modelOf(node),
+      model: backend.model,
       messages: [...messagesOf(node), { role: 'user', content: text }],
       metadata: { app_run: environment.runId, node: node.id, prepared: true },
       signal,
@@ -156,15 +157,38 @@ async function deliver(node: RuntimeNode, reply: Answer, controller: AbortContro
   node.source('finished').push(TRIGGER);
 }
 
+/** Who answers an LLM node: the chat (the platform's gateway, or a local server) and the model name it is asked for. */
+export interface LlmBackend {
+  chat: AgentChat;
+  model: string;
+}
+
 /**
- * OpenAICompatibleLLM: on each `run_trigger`, answers `context` through the platform's chat gateway as the
- * run's principal (metered and limited like any completion). A new trigger or `cancel_trigger` stops the
- * answer being produced. Pads fire in order: `started`, the `text_stream` (pushed at once, written as tokens
- * come), `first_token`, for tool rounds `tool_calls_started`, the assistant's calls and the results on
- * `context_message`, `tool_calls_finished`; then the answer on `context_message` and `finished`. Fed by an STT
- * node with preemptive turn detection, it prepares its answer at the human's pauses (see `preparedAnswers`).
+ * An LLM node (the engine's BaseLLM): on each `run_trigger`, answers `context` with the node's backend as the
+ * run's principal. A new trigger or `cancel_trigger` stops the answer being produced. Pads fire in order:
+ * `started`, the `text_stream` (pushed at once, written as tokens come), `first_token`, for tool rounds
+ * `tool_calls_started`, the assistant's calls and the results on `context_message`, `tool_calls_finished`; then
+ * the answer on `context_message` and `finished`. Fed by an STT node with preemptive turn detection, it prepares its
+ * answer at the human's pauses (see `preparedAnswers`).
  */
-export const openAiCompatibleLlmNode: NodeImplementation = async (node, signal) => {
+export function llmNode(backendOf: (node: RuntimeNode) => LlmBackend): NodeImplementation {
+  // Synchronously: a trigger pushed as the run starts is read.
+  return (node, signal) => answerTriggers(node, backendOf(node), signal);
+}
+
+/**
+ * OpenAICompatibleLLM: an {@link llmNode} answered through the platform's chat gateway, metered and limited like
+ * any completion; `model` names a platform LLM.
+ */
+export const openAiCompatibleLlmNode: NodeImplementation = llmNode((node) => {
+  const baseUrl = node.value('base_url');
+  if (typeof baseUrl === 'string' && baseUrl !== '') {
+    node.log('info', "base_url and api_key are not used: the platform's chat gateway answers with the LLM named by model", 'base_url');
+  }
+  return { chat: node.environment.engines.chat, model: modelOf(node) };
+});
+
+async function answerTriggers(node: RuntimeNode, backend: LlmBackend, signal: AbortSignal): Promise<void> {
   const { environment } = node;
   let current: { controller: AbortController; stream: TextStream } | undefined;
   const cancel = (): void => {
@@ -174,12 +198,8 @@ export const openAiCompatibleLlmNode: NodeImplementation = async (node, signal) 
     current = undefined;
   };
   node.sink('cancel_trigger').onValue(cancel);
-  const preemption = preparedAnswers(node, () => current !== undefined);
+  const preemption = preparedAnswers(node, backend, () => current !== undefined);
   signal.addEventListener('abort', () => (cancel(), preemption.finish('', false)), { once: true });
-  const baseUrl = node.value('base_url');
-  if (typeof baseUrl === 'string' && baseUrl !== '') {
-    node.log('info', "base_url and api_key are not used: the platform's chat gateway answers with the LLM named by model", 'base_url');
-  }
   const runner = new AgentToolRunner({
     clientCalls: environment.clientTools ?? noClient,
     addressPolicy: environment.engines.toolAddressPolicy ?? { allowLoopback: false, allowPrivateNetworks: false },
@@ -197,9 +217,9 @@ export const openAiCompatibleLlmNode: NodeImplementation = async (node, signal) 
     const tools = [...(definitions.length > 0 ? toolsForModel(definitions) : []), ...(mcp?.forModel ?? [])];
     const reply =
       prepared?.answer ??
-      answerWithTools(environment.engines.chat, {
+      answerWithTools(backend.chat, {
         principal: environment.principal,
-        model: modelOf(node),
+        model: backend.model,
         messages,
         metadata: { app_run: environment.runId, node: node.id },
         signal: controller.signal,
@@ -228,4 +248,4 @@ export const openAiCompatibleLlmNode: NodeImplementation = async (node, signal) 
         if (current === run) current = undefined;
       });
   }
-};
+}

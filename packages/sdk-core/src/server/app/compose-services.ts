@@ -28,6 +28,8 @@ import { RealtimeSessionService } from '../domain/realtime/realtime-session-serv
 import { sendRoomData } from '../domain/realtime/room-data.js';
 import { ERROR_TOPIC } from '../../contract/wire.js';
 import { SessionLeases } from '../domain/realtime/session-leases.js';
+import { SipService } from '../domain/sip/sip-service.js';
+import { DEV_PROJECT_ID } from '../domain/auth/projects.js';
 import { ScenarioService } from '../domain/scenarios/scenario-service.js';
 import { SecretService } from '../domain/secrets/secret-service.js';
 import type { Services } from '../domain/services.js';
@@ -205,7 +207,18 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     dispatcher: media.dispatcher,
   });
   const partnerAvatars = new PartnerAvatarService({ store, config, voices, media, realtime });
+  // Telephony's service half: LiveKit's SIP API on this database (or forwarded to a LiveKit deployment's SIP service).
   const endpoint = media.endpoint;
+  const sip = new SipService({
+    store,
+    logger: logger.child({ component: 'sip' }),
+    mode: endpoint
+      ? { kind: 'local', verify: (token) => endpoint.verifier.verify(token), project: DEV_PROJECT_ID }
+      : { kind: 'livekit', url: config.livekit.url! },
+    realtime,
+    appRuns,
+    dispatcher: media.dispatcher,
+  });
   metrics.readFrom({
     liveAgentSessions: () => agents.liveSessions(),
     mediaRooms:
@@ -256,6 +269,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     realtime,
     appRuns,
     partnerAvatars,
+    sip,
     metrics,
   };
 }

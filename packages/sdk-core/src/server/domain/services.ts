@@ -25,6 +25,7 @@ import type { RealtimeSessionService } from './realtime/realtime-session-service
 import type { ResponsesService } from './responses/responses-service.js';
 import type { ScenarioService } from './scenarios/scenario-service.js';
 import type { SecretService } from './secrets/secret-service.js';
+import type { SipService } from './sip/sip-service.js';
 import type { ToolService } from './tools/tool-service.js';
 import type { UsageLimitService } from './usage/usage-limits.js';
 import type { UsageService } from './usage/usage-service.js';
@@ -94,6 +95,12 @@ export interface Services {
   agents: AgentSessionHost;
   /** Partner avatar sessions (`/v1/partner_a/session/avatar_a*`) over the realtime sessions. */
   partnerAvatars: PartnerAvatarService;
+  /**
+   * Telephony's service half (`/twirp/livekit.SIP/*`, decision 0109): trunks and dispatch rules, the SIP endpoint's
+   * directory (`sip.directory`), the start of what answers a call (`sip.answerCall`); the endpoint's `SipCalls`
+   * arrive with `sip.useCalls`.
+   */
+  sip: SipService;
   /** This server's Prometheus metrics (`GET /metrics`), in a registry of its own. */
   metrics: ServerMetrics;
 }

@@ -5,8 +5,8 @@ import { agentDispatchCall, type MediaService, roomServiceCall, SIGNAL_PATHS, un
 /**
  * Adds the embedded endpoint's HTTP routes: `GET /rtc/validate`, `GET /rtc/v1/validate` (what
  * clients ask after a failed upgrade), and the RoomService and AgentDispatchService Twirp subsets under `/twirp`;
- * every other `/twirp/...` call (Egress, Ingress, SIP) gets Twirp's `bad_route` 404. Nothing is added with a LiveKit
- * deployment.
+ * every other `/twirp/...` call (Egress, Ingress) gets Twirp's `bad_route` 404 (the SIP service is `sip-routes.ts`,
+ * registered before). Nothing is added with a LiveKit deployment.
  *
  * @example
  * registerMediaRoutes(app, services.media);

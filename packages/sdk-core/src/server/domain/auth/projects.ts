@@ -3,7 +3,8 @@ import { newId, nowIso } from '../../store/ids.js';
 import type { ApiKeyService } from './api-keys.js';
 import { decrypt, encrypt } from './encryption.js';
 
-const DEV_PROJECT_ID = 'project_dev';
+/** The development project: the project of the embedded media endpoint's key pair (decision 0109). */
+export const DEV_PROJECT_ID = 'project_dev';
 const DEV_KEY_SETTING = 'dev_api_key';
 
 export class ProjectService {

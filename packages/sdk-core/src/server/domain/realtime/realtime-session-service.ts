@@ -58,6 +58,13 @@ export interface RealtimeSessionServiceDependencies extends GenerativeSources {
 export interface StartOptions {
   /** The media URL to answer when the server is not listening on a socket (in-process use). */
   fallbackMediaUrl?: string | undefined;
+  /**
+   * The session's id, chosen by the caller (a new `rts_` id when absent): a SIP call answered by a session is placed
+   * in the session's room before the session starts (`domain/sip/`).
+   */
+  id?: string;
+  /** The room identity the human joins with (default: the human's own); a SIP caller's is `sip_<number>`. */
+  humanIdentity?: string;
 }
 
 const RESOURCE = 'realtime session';
@@ -118,7 +125,7 @@ export class RealtimeSessionService {
       );
     }
     const context = resolved.context ?? (await this.resolver.newContext(principal, config.generative));
-    const humanIdentity = humanIdentityFor(human);
+    const humanIdentity = options.humanIdentity ?? humanIdentityFor(human);
     const document: RealtimeSessionDocument = {
       state: 'not_started',
       simulated,
@@ -141,7 +148,7 @@ export class RealtimeSessionService {
       human_identity: humanIdentity,
     };
     const stored = await this.dependencies.store.transaction(async (transaction) => {
-      const inserted = await this.sessions.insert(principal, { id: newId('rts'), human, data: document }, transaction);
+      const inserted = await this.sessions.insert(principal, { id: options.id ?? newId('rts'), human, data: document }, transaction);
       await this.lifecycle.announceCreated(transaction, inserted);
       // This instance hosts the agent from the start: if it dies at any point, the lease expires and the session ends.
       if (!simulated) await this.dependencies.leases?.leases.take(transaction, inserted.id, principal.project);

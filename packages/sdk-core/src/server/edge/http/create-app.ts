@@ -13,6 +13,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { registerSiteRoutes } from './site-routes.js';
 import { localServerUrl, registerReferenceRoutes } from './reference/reference-routes.js';
 import { registerMediaRoutes } from '../media-routes.js';
+import { registerSipRoutes } from '../sip-routes.js';
 import { registerChatAudioRoute } from './chat-audio-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { observeRequests } from './observe-requests.js';
@@ -84,6 +85,7 @@ export function createApp(services: Services, streams?: OpenEventStreams): Hono<
     return context.json(openApiDocument);
   });
   registerReferenceRoutes(app, services);
+  registerSipRoutes(app, services.sip);
   registerMediaRoutes(app, services.media);
   registerChatAudioRoute(app, services.chatAudio);
 

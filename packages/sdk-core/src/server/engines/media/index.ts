@@ -17,7 +17,7 @@ export { frameDurationMs, type AudioFrame } from './audio/audio-frame.js';
 export { OPUS_SAMPLE_RATE, OpusFrameDecoder } from './audio/opus-codec.js';
 export { webmOpusPackets } from './audio/webm-opus.js';
 export { roomServiceCall } from './embedded/room-service-api.js';
-export { unservedTwirpRoute } from './embedded/twirp.js';
+export { unservedTwirpRoute, type TwirpAnswer } from './embedded/twirp.js';
 export { agentDispatchCall } from './embedded/workers/agent-dispatch-api.js';
 export { createMediaService, SIGNAL_PATHS, type MediaService } from './media-service.js';
 export { RpcCallError, RpcErrorCode } from './rpc-error.js';

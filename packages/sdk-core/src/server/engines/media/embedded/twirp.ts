@@ -29,15 +29,15 @@ export function isTwirpAnswer(value: VideoGrant | TwirpAnswer): value is TwirpAn
 }
 
 /** The Twirp services the embedded endpoint serves. */
-export const SERVED_TWIRP_SERVICES = ['livekit.RoomService', 'livekit.AgentDispatchService'] as const;
+export const SERVED_TWIRP_SERVICES = ['livekit.RoomService', 'livekit.AgentDispatchService', 'livekit.SIP'] as const;
 
 /**
- * The answer to a Twirp call of a service the embedded endpoint does not serve (Egress, Ingress, SIP...) or of a
+ * The answer to a Twirp call of a service the embedded endpoint does not serve (Egress, Ingress...) or of a
  * malformed Twirp path: Twirp's `bad_route` (404 `{code, msg}`), which LiveKit's server SDKs turn into a readable
  * error instead of "Unknown internal error".
  */
 export function unservedTwirpRoute(httpMethod: string, path: string): TwirpAnswer {
   if (httpMethod !== 'POST') return twirpError(404, 'bad_route', `unsupported method ${httpMethod} (only POST is allowed)`);
   const service = /^\/twirp\/([^/]+)\//.exec(path)?.[1] ?? path;
-  return twirpError(404, 'bad_route', `${service} is not served by the embedded media endpoint (it serves ${SERVED_TWIRP_SERVICES.join(' and ')}): ${path}`);
+  return twirpError(404, 'bad_route', `${service} is not served by the embedded media endpoint (it serves ${SERVED_TWIRP_SERVICES.join(', ')}): ${path}`);
 }

@@ -1,0 +1,82 @@
+import type { ClaimGrants } from 'livekit-server-sdk';
+import type { Logger } from 'pino';
+import type { AgentDispatcher, TwirpAnswer } from '../../engines/media/index.js';
+import type { SipCalls } from '../../kernel/ports/sip-calls.js';
+import type { InboundCallRoute, SipDirectory } from '../../kernel/ports/sip-directory.js';
+import type { Store } from '../../store/database.js';
+import type { AppRunService } from '../apps/app-run-service.js';
+import type { RealtimeSessionService } from '../realtime/realtime-session-service.js';
+import { answerInboundCall, type AnsweredCall } from './call-answer.js';
+import { forwardSipCall } from './sip-forwarding.js';
+import { SipCallApi } from './sip-call-api.js';
+import { StoredSipDirectory } from './sip-directory.js';
+import { SipRepository } from './sip-repository.js';
+import { SipRuleApi } from './sip-rule-api.js';
+import { SipTrunkApi } from './sip-trunk-api.js';
+import { SipTwirp } from './sip-twirp.js';
+
+export interface SipServiceDependencies {
+  store: Store;
+  logger: Logger;
+  /**
+   * Where the `livekit.SIP` calls go: this server's database, tokens verified with the embedded endpoint's key pair
+   * (`local`), or a LiveKit deployment's SIP service (`livekit`, with `LIVEKIT_URL`).
+   */
+  mode: { kind: 'local'; verify: (token: string | undefined) => Promise<ClaimGrants>; project: string } | { kind: 'livekit'; url: string };
+  realtime: Pick<RealtimeSessionService, 'start'>;
+  appRuns: Pick<AppRunService, 'create'>;
+  dispatcher: Pick<AgentDispatcher, 'dispatch'>;
+}
+
+/**
+ * Telephony's service half (issue 32, decision 0109): LiveKit's `livekit.SIP` Twirp API over the platform's database,
+ * the `SipDirectory` the SIP endpoint asks when a call arrives, and the start of what answers a call. The endpoint,
+ * when it runs, hands its `SipCalls` with {@link useCalls}; until then placing a call answers `unavailable`.
+ *
+ * @example
+ * services.sip.useCalls(endpoint);                                  // the SIP endpoint, once listening
+ * const route = await services.sip.directory.dispatch(call, trunk); // an INVITE arrived
+ * await services.sip.answerCall(route);                             // the caller's participant joined the room
+ */
+export class SipService {
+  /** Trunk matching and dispatch decisions for the SIP endpoint, read from the database on every call. */
+  readonly directory: SipDirectory;
+  private readonly twirp: SipTwirp | undefined;
+  private calls: SipCalls | undefined;
+
+  constructor(private readonly dependencies: SipServiceDependencies) {
+    const repository = new SipRepository(dependencies.store);
+    this.directory = new StoredSipDirectory(repository);
+    const mode = dependencies.mode;
+    if (mode.kind === 'local') {
+      this.twirp = new SipTwirp({
+        trunks: new SipTrunkApi(repository),
+        rules: new SipRuleApi(repository),
+        calls: new SipCallApi(this.directory, () => this.calls),
+        verify: mode.verify,
+        project: mode.project,
+      });
+    }
+  }
+
+  /** The SIP endpoint that places and transfers calls (undefined: it stopped). */
+  useCalls(calls: SipCalls | undefined): void {
+    this.calls = calls;
+  }
+
+  /** One `/twirp/livekit.SIP/<method>` call: the raw JSON body and the `Authorization` header. */
+  async call(method: string, body: string, authorization: string | undefined): Promise<TwirpAnswer> {
+    const mode = this.dependencies.mode;
+    if (mode.kind === 'livekit') return forwardSipCall(mode.url, method, body, authorization);
+    return this.twirp!.call(method, body, authorization);
+  }
+
+  /**
+   * Starts what answers an inbound call (`route.answer`: the rule's realtime session or app run, and its LiveKit
+   * Agents dispatches); the SIP endpoint calls it once the caller's participant is in `route.roomName`.
+   */
+  answerCall(route: InboundCallRoute): Promise<AnsweredCall> {
+    const { realtime, appRuns, dispatcher, logger } = this.dependencies;
+    return answerInboundCall({ realtime, appRuns, dispatcher, logger }, route);
+  }
+}

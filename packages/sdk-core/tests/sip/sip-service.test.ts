@@ -1,0 +1,166 @@
+import { ListUpdate, SIPTransport } from '@livekit/protocol';
+import { AccessToken, SipClient } from 'livekit-server-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
+import { storeKinds } from '../support/databases.js';
+import { failureOf } from '../support/failure-of.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+/**
+ * LiveKit's SIP service (`/twirp/livekit.SIP/*`) as `livekit-server-sdk`'s `SipClient` calls it against a started
+ * platform, on each store: trunks and dispatch rules made, listed, changed and deleted, and what the SIP endpoint's
+ * directory decides from them.
+ */
+describe.each(await storeKinds())('SIP service with SipClient (%s)', (kind) => {
+  let test: TestServer;
+  let sip: SipClient;
+
+  beforeAll(async () => {
+    test = await startTestServer(kind);
+    await test.server.listen(0, '127.0.0.1');
+    sip = new SipClient(test.server.url, test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
+  });
+  afterAll(() => test?.close());
+
+  it('creates, lists, updates and deletes inbound and outbound trunks', async () => {
+    const inbound = await sip.createSipInboundTrunk('office', ['+15550100'], {
+      allowedAddresses: ['192.0.2.0/24'],
+      authUsername: 'pbx',
+      authPassword: 's3cret',
+    });
+    expect(inbound.sipTrunkId).toMatch(/^ST_\w{12}$/);
+    expect(inbound).toMatchObject({ name: 'office', numbers: ['+15550100'], allowedAddresses: ['192.0.2.0/24'], authUsername: 'pbx' });
+    const outbound = await sip.createSipOutboundTrunk('provider', 'sip.example.net:5080', ['+15550199'], { transport: SIPTransport.SIP_TRANSPORT_TCP });
+    expect(outbound).toMatchObject({ name: 'provider', address: 'sip.example.net:5080', numbers: ['+15550199'], transport: SIPTransport.SIP_TRANSPORT_TCP });
+
+    expect((await sip.listSipInboundTrunk()).map((trunk) => trunk.sipTrunkId)).toContain(inbound.sipTrunkId);
+    expect((await sip.listSipInboundTrunk({ numbers: ['15550100'] })).map((trunk) => trunk.sipTrunkId)).toEqual([inbound.sipTrunkId]);
+    expect((await sip.listSipOutboundTrunk()).map((trunk) => trunk.sipTrunkId)).toEqual([outbound.sipTrunkId]);
+
+    const updated = await sip.updateSipInboundTrunkFields(inbound.sipTrunkId, { numbers: new ListUpdate({ add: ['+15550101'] }), name: 'office 2' });
+    expect(updated).toMatchObject({ name: 'office 2', numbers: ['+15550100', '+15550101'], authUsername: 'pbx' });
+    expect((await sip.listSipInboundTrunk({ trunkIds: [inbound.sipTrunkId] }))[0]?.numbers).toEqual(['+15550100', '+15550101']);
+
+    expect((await sip.deleteSipTrunk(inbound.sipTrunkId)).sipTrunkId).toBe(inbound.sipTrunkId);
+    expect(await sip.listSipInboundTrunk({ trunkIds: [inbound.sipTrunkId] })).toEqual([]);
+    await sip.deleteSipTrunk(outbound.sipTrunkId);
+  });
+
+  it('creates, lists, updates and deletes dispatch rules of the three kinds', async () => {
+    const trunk = await sip.createSipInboundTrunk('rules', ['+15550200']);
+    const individual = await sip.createSipDispatchRule({ type: 'individual', roomPrefix: 'call' }, { trunkIds: [trunk.sipTrunkId], name: 'per caller' });
+    const direct = await sip.createSipDispatchRule({ type: 'direct', roomName: 'front-desk', pin: '1234' }, { trunkIds: [trunk.sipTrunkId] });
+    const callee = await sip.createSipDispatchRule({ type: 'callee', roomPrefix: 'line', randomize: true }, { attributes: { team: 'sales' } });
+    expect(individual.sipDispatchRuleId).toMatch(/^SDR_\w{12}$/);
+    expect(direct.rule?.rule).toMatchObject({ case: 'dispatchRuleDirect', value: { roomName: 'front-desk', pin: '1234' } });
+    expect(callee.attributes).toEqual({ team: 'sales' });
+
+    const listed = await sip.listSipDispatchRule({ dispatchRuleIds: [individual.sipDispatchRuleId, direct.sipDispatchRuleId] });
+    expect(listed.map((rule) => rule.sipDispatchRuleId).sort()).toEqual([individual.sipDispatchRuleId, direct.sipDispatchRuleId].sort());
+
+    const renamed = await sip.updateSipDispatchRuleFields(individual.sipDispatchRuleId, { name: 'renamed', metadata: '{"tier":"gold"}' });
+    expect(renamed).toMatchObject({ name: 'renamed', metadata: '{"tier":"gold"}', trunkIds: [trunk.sipTrunkId] });
+
+    for (const rule of [individual, direct, callee])
+      expect((await sip.deleteSipDispatchRule(rule.sipDispatchRuleId)).sipDispatchRuleId).toBe(rule.sipDispatchRuleId);
+    expect(await sip.listSipDispatchRule({ dispatchRuleIds: [individual.sipDispatchRuleId] })).toEqual([]);
+    await sip.deleteSipTrunk(trunk.sipTrunkId);
+  });
+
+  it("the endpoint's directory: the trunk a call belongs to, its route, and an address refused", async () => {
+    const trunk = await sip.createSipInboundTrunk('directory', ['+15550300'], {
+      allowedAddresses: ['198.51.100.0/24'],
+      authUsername: 'carrier',
+      authPassword: 'pw',
+    });
+    const rule = await sip.createSipDispatchRule({ type: 'individual', roomPrefix: 'call' }, { trunkIds: [trunk.sipTrunkId], attributes: { source: 'pstn' } });
+    const { directory } = test.server.services.sip;
+    const call = {
+      callId: 'SCL_test1',
+      fromUser: '+15557777',
+      fromHost: 'carrier.example',
+      toUser: '+15550300',
+      toHost: 'palaver',
+      sourceAddress: '198.51.100.9',
+    };
+
+    const match = await directory.findInboundTrunk(call);
+    expect(match).toEqual({ kind: 'trunk', trunk: { trunkId: trunk.sipTrunkId, project: test.server.project, authUsername: 'carrier', authPassword: 'pw' } });
+    expect(await directory.findInboundTrunk({ ...call, sourceAddress: '203.0.113.5' })).toEqual({ kind: 'address-refused', trunkId: trunk.sipTrunkId });
+    expect(await directory.findInboundTrunk({ ...call, toUser: '+15550999' })).toBeUndefined();
+
+    const route = await directory.dispatch(call, match!.kind === 'trunk' ? match!.trunk : never());
+    expect(route).toMatchObject({
+      ruleId: rule.sipDispatchRuleId,
+      project: test.server.project,
+      participantIdentity: 'sip_+15557777',
+      participantName: 'Phone +15557777',
+      human: '+15557777',
+      pin: '',
+      participantAttributes: {
+        source: 'pstn',
+        'sip.callID': 'SCL_test1',
+        'sip.trunkID': trunk.sipTrunkId,
+        'sip.ruleID': rule.sipDispatchRuleId,
+        'sip.phoneNumber': '+15557777',
+        'sip.trunkPhoneNumber': '+15550300',
+        'sip.callStatus': 'active',
+      },
+    });
+    expect(route!.roomName).toMatch(/^call_\+15557777_\w{12}$/);
+    await sip.deleteSipDispatchRule(rule.sipDispatchRuleId);
+    await sip.deleteSipTrunk(trunk.sipTrunkId);
+  });
+
+  it("a rule answered by a realtime session puts the call in the session's room; answerCall starts it for the caller's number", async () => {
+    const trunk = await sip.createSipInboundTrunk('answered', ['+15550400']);
+    const config = { general: {}, input: {}, output: {}, generative: { llm: 'builtin-offline' } };
+    const rule = await sip.createSipDispatchRule(
+      { type: 'individual', roomPrefix: 'call' },
+      { trunkIds: [trunk.sipTrunkId], metadata: JSON.stringify({ palaver: { realtime: config } }) },
+    );
+    const { directory } = test.server.services.sip;
+    const call = { callId: 'SCL_test2', fromUser: '+15558888', fromHost: 'h', toUser: '+15550400', toHost: 'palaver', sourceAddress: '127.0.0.1' };
+    const match = await directory.findInboundTrunk(call);
+    const route = (await directory.dispatch(call, match!.kind === 'trunk' ? match!.trunk : never()))!;
+    expect(route.roomName).toMatch(/^rts_/);
+    expect(route.participantMetadata).toBe(rule.metadata);
+
+    const answered = await test.server.services.sip.answerCall(route);
+    expect(answered.sessionId).toBe(route.roomName);
+    const principal = { project: test.server.project, kind: 'key' as const, human: '+15558888', credentialId: 'test' };
+    const session = await test.server.services.realtime.retrieve(principal, route.roomName);
+    expect(session).toMatchObject({ id: route.roomName, state: 'in_progress' });
+    const ended = await test.server.services.realtime.end(principal, route.roomName);
+    expect(ended.state).toBe('ended');
+    await sip.deleteSipDispatchRule(rule.sipDispatchRuleId);
+    await sip.deleteSipTrunk(trunk.sipTrunkId);
+  });
+
+  it('CreateSIPParticipant answers unavailable while no SIP endpoint runs here', async () => {
+    const trunk = await sip.createSipOutboundTrunk('dial out', 'sip.example.net', ['+15550500']);
+    const error = await failureOf(sip.createSipParticipant(trunk.sipTrunkId, '+15550501', 'room-out'));
+    expect(error).toMatchObject({ status: 503, code: 'unavailable' });
+    expect(error.message).toContain('PALAVER_SIP_PORT');
+    const unknown = await failureOf(sip.createSipParticipant('ST_doesnotexist', '+15550501', 'room-out'));
+    expect(unknown).toMatchObject({ status: 404, code: 'not_found' });
+    await sip.deleteSipTrunk(trunk.sipTrunkId);
+  });
+
+  it('refuses tokens without the SIP grants, with Twirp errors', async () => {
+    const token = new AccessToken(test.server.services.media.apiKey, DEVELOPMENT_API_SECRET, { ttl: 60 });
+    token.addGrant({ roomAdmin: true, roomCreate: true });
+    const noGrant = new SipClient(test.server.url, undefined, undefined, { token: await token.toJwt() });
+    expect(await failureOf(noGrant.listSipInboundTrunk())).toMatchObject({ status: 403, code: 'permission_denied' });
+    const wrongKey = new SipClient(test.server.url, test.server.services.media.apiKey, 'not-the-secret-0000000000000000000000');
+    expect(await failureOf(wrongKey.listSipInboundTrunk())).toMatchObject({ status: 401, code: 'unauthenticated' });
+    const callOnly = new AccessToken(test.server.services.media.apiKey, DEVELOPMENT_API_SECRET, { ttl: 60 });
+    callOnly.addSIPGrant({ call: true });
+    const caller = new SipClient(test.server.url, undefined, undefined, { token: await callOnly.toJwt() });
+    expect(await failureOf(caller.createSipInboundTrunk('x', ['+1555']))).toMatchObject({ status: 403, code: 'permission_denied' });
+  });
+});
+
+function never(): never {
+  throw new Error('expected a trunk match');
+}

@@ -14,6 +14,13 @@ export interface SipDirectory {
   dispatch(call: InboundCallIdentity, trunk: SipTrunkCredentials): Promise<InboundCallRoute | undefined>;
   /** An outbound trunk by id (for `CreateSIPParticipant`). */
   outboundTrunk(trunkId: string): Promise<OutboundTrunk | undefined>;
+  /**
+   * Starts what answers an accepted call (the route's `answer`: the rule's realtime session or app run, and its LiveKit
+   * Agents dispatches), to call once the caller's participant is in `route.roomName`. Rejects when it could not start
+   * (the endpoint then ends the call). The platform's directory always has it (`SipService.answerCall`); a directory
+   * without it routes calls nobody answers.
+   */
+  answer?(route: InboundCallRoute): Promise<void>;
 }
 
 /** The parties of an INVITE as the endpoint read them. */

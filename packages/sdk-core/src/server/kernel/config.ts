@@ -65,6 +65,18 @@ export const ServerConfig = z.object({
       dispatch: Flag.default(true),
     })
     .default({ allowPrivateAddresses: true, dispatch: true }),
+  /** Phone calls: the SIP endpoint (UDP and TCP), off unless a port is set (5060 by convention). */
+  sip: z
+    .object({
+      port: Port.optional(),
+      /** The address written into SIP Contact/Via and SDP (what trunks reach); default the server's `host`. */
+      advertisedAddress: z.string().min(1).optional(),
+      /** Calls at once; more INVITEs are answered 503. */
+      maxCalls: z.coerce.number().int().min(1).default(200),
+      /** New INVITEs per second from one source address before 503 (a flood guard). */
+      invitesPerSecond: z.coerce.number().min(1).default(20),
+    })
+    .prefault({}),
   /** Realtime sessions: how the instance hosting an agent proves it is alive. */
   realtime: z
     .object({
@@ -249,6 +261,10 @@ const environmentMap: Record<string, string> = {
   PALAVER_WEBHOOK_DISPATCH: 'webhook.dispatch',
   PALAVER_METRICS_PUBLIC: 'metrics.public',
   PALAVER_DOCS_PREFILL_KEY: 'docs.prefillDevKey',
+  PALAVER_SIP_PORT: 'sip.port',
+  PALAVER_SIP_ADDRESS: 'sip.advertisedAddress',
+  PALAVER_SIP_MAX_CALLS: 'sip.maxCalls',
+  PALAVER_SIP_INVITES_PER_SECOND: 'sip.invitesPerSecond',
   PALAVER_SESSION_LEASE_SECONDS: 'realtime.leaseSeconds',
   PALAVER_APP_RUN_EMPTY_SECONDS: 'realtime.appRunEmptySeconds',
   OPENAI_API_KEY: 'llm.openaiApiKey',

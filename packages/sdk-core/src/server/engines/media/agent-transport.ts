@@ -19,6 +19,15 @@ export interface RoomParticipant {
   clientSdk?: string;
 }
 
+/** A key press on a phone call (LiveKit's `SipDTMF` packet; livekit-client's `RoomEvent.DtmfReceived`). */
+export interface ReceivedDtmf {
+  /** RFC 4733 event code (0-9, 10 `*`, 11 `#`, 12-15 `A`-`D`). */
+  code: number;
+  digit: string;
+  /** The SIP participant whose caller pressed it. */
+  from: string | undefined;
+}
+
 /** A data packet received from another participant. */
 export interface ReceivedData {
   payload: Uint8Array;
@@ -151,6 +160,8 @@ export interface AgentRoomEvents {
   participantUpdated: [participant: RoomParticipant];
   audioTrack: [track: RemoteAudioTrack];
   data: [data: ReceivedData];
+  /** A phone caller pressed a key (the SIP participant published a DTMF packet). */
+  dtmf: [dtmf: ReceivedDtmf];
   roomMetadata: [metadata: string];
   /** The agent left or was removed; no further events follow. */
   disconnected: [reason: string];
@@ -174,6 +185,8 @@ export interface AgentRoomConnection {
   /** Publishes an audio track (source microphone, Opus 48 kHz mono) fed with PCM. */
   publishAudio(options?: { name?: string; sampleRate?: number }): Promise<AudioOutput>;
   sendData(payload: Uint8Array | string, options?: SendDataOptions): Promise<void>;
+  /** Publishes a key press to the room as LiveKit SIP does (a `SipDTMF` data packet). */
+  publishDtmf(code: number, digit: string): Promise<void>;
   sendText(text: string, options: SendTextOptions): Promise<void>;
   streamText(options: SendTextOptions): Promise<TextStreamWriter>;
   /** Publishes a legacy transcription packet (see {@link LegacyTranscription}). */
@@ -198,6 +211,8 @@ export interface JoinRoomOptions {
   name?: string;
   metadata?: string;
   attributes?: Record<string, string>;
+  /** The participant's kind: `agent` (default), or `sip` for a phone call bridged into the room. */
+  kind?: 'agent' | 'sip';
   /** Join unseen by the others (a platform observer of a room whose agent is a LiveKit Agents worker). */
   hidden?: boolean;
   /** Aborting a pending join leaves the room. */

@@ -54,11 +54,11 @@ export class LivekitAgentTransport implements AgentTransport {
       ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),
       ...(options.attributes !== undefined ? { attributes: options.attributes } : {}),
     });
-    token.kind = 'agent';
+    token.kind = options.kind ?? 'agent';
     token.addGrant({
       roomJoin: true,
       room: options.room,
-      agent: true,
+      agent: options.kind !== 'sip',
       canPublish: true,
       canSubscribe: true,
       canPublishData: true,

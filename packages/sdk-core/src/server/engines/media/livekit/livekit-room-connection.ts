@@ -156,6 +156,9 @@ export class LivekitRoomConnection implements AgentRoomConnection {
       .on(RoomEvent.DataReceived, (payload: Uint8Array, participant?: RemoteParticipant, kind?: DataPacketKind, topic?: string) => {
         this.events.emit('data', { payload, topic, from: participant?.identity, reliable: kind !== DataPacketKind.KIND_LOSSY });
       })
+      .on(RoomEvent.DtmfReceived, (code: number, digit: string, participant?: RemoteParticipant) => {
+        this.events.emit('dtmf', { code, digit, from: participant?.identity });
+      })
       .on(RoomEvent.Disconnected, (reason: unknown) => this.finish(`disconnected: ${String(reason)}`));
   }
 
@@ -189,6 +192,10 @@ export class LivekitRoomConnection implements AgentRoomConnection {
     return new LivekitAudioOutput(sid, source, sampleRate, async () => {
       if (!this.leftFlag) await local.unpublishTrack(sid).catch(() => undefined);
     });
+  }
+
+  async publishDtmf(code: number, digit: string): Promise<void> {
+    await this.local().publishDtmf(code, digit);
   }
 
   async sendData(payload: Uint8Array | string, options: SendDataOptions = {}): Promise<void> {

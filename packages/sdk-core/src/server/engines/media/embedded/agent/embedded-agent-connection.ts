@@ -4,6 +4,7 @@ import {
   DataPacket_Kind,
   DisconnectReason,
   ParticipantInfo_State,
+  SipDTMF,
   Transcription,
   TranscriptionSegment,
   UserPacket,
@@ -154,6 +155,10 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
     );
   }
 
+  async publishDtmf(code: number, digit: string): Promise<void> {
+    await this.sendPacket(new DataPacket({ kind: DataPacket_Kind.RELIABLE, value: { case: 'sipDtmf', value: new SipDTMF({ code, digit }) } }), true);
+  }
+
   async sendText(text: string, options: SendTextOptions): Promise<void> {
     const writer = this.createTextStream(options, Buffer.byteLength(text, 'utf8'));
     await writer.write(text);
@@ -299,6 +304,9 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
     switch (value.case) {
       case 'user':
         this.events.emit('data', { payload: value.value.payload, topic: value.value.topic, from: from || undefined, reliable });
+        return;
+      case 'sipDtmf':
+        this.events.emit('dtmf', { code: value.value.code, digit: value.value.digit, from: from || undefined });
         return;
       case 'streamHeader':
       case 'streamChunk':

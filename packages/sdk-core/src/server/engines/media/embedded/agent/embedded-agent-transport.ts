@@ -41,9 +41,9 @@ export class EmbeddedAgentTransport implements AgentTransport {
       name: options.name ?? 'agent',
       metadata: options.metadata ?? '',
       attributes: options.attributes ?? {},
-      kind: ParticipantInfo_Kind.AGENT,
+      kind: options.kind === 'sip' ? ParticipantInfo_Kind.SIP : ParticipantInfo_Kind.AGENT,
       canUpdateMetadata: true,
-      agent: true,
+      agent: options.kind !== 'sip',
       hidden: options.hidden ?? false,
     });
     // Loaded on the first agent's join: its audio output brings werift (~360 ms of a cold start) with it.

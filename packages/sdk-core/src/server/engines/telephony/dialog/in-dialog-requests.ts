@@ -1,0 +1,93 @@
+import { SIP_CALL_STATUS_ATTRIBUTE } from '../../../../contract/wire.js';
+import type { EndpointContext } from '../endpoint-context.js';
+import { ALLOW } from '../inbound/inbound-invite.js';
+import { parseNameAddress } from '../message/sip-address.js';
+import { parseCSeq } from '../message/sip-message.js';
+import { createResponse } from '../message/sip-response.js';
+import { answerDirection, negotiate, SdpError, writeSdp } from '../sdp/sdp-negotiation.js';
+import type { ServerTransaction } from '../transaction/server-transactions.js';
+import type { SipCall } from './sip-call.js';
+
+/** Transfers waiting for the NOTIFY that says how the REFER went (RFC 3515). */
+export type TransferWaiters = Map<string, (status: number) => void>;
+
+/**
+ * Requests inside a call's dialog: BYE (the phone hung up), re-INVITE (hold, resume, new media address),
+ * NOTIFY (progress of a transfer we asked for), INFO and OPTIONS (answered, nothing to do).
+ */
+export async function handleInDialogRequest(
+  context: EndpointContext,
+  transaction: ServerTransaction,
+  call: SipCall,
+  transfers: TransferWaiters,
+): Promise<void> {
+  const request = transaction.request;
+  const respond = (status: number, options: Parameters<typeof createResponse>[2] = {}) => transaction.respond(createResponse(request, status, options));
+  const toTag = parseNameAddress(request.headers.get('to')!).params['tag'];
+  if (toTag !== call.dialog.localTag) return respond(481);
+  if (!call.dialog.acceptRemoteSeq(parseCSeq(request.headers.get('cseq')!).seq)) return respond(500, { reason: 'CSeq out of order' });
+  switch (request.method) {
+    case 'BYE':
+      respond(200);
+      await call.remoteEnded();
+      return;
+    case 'INVITE':
+      return reInvite(context, transaction, call);
+    case 'NOTIFY': {
+      respond(200);
+      const status = /^SIP\/2\.0 (\d{3})/.exec(request.body.toString('utf8'))?.[1];
+      if (status && Number(status) >= 200) transfers.get(call.callId)?.(Number(status));
+      return;
+    }
+    case 'OPTIONS':
+      return respond(200, {
+        headers: [
+          ['Allow', ALLOW],
+          ['Accept', 'application/sdp'],
+        ],
+      });
+    case 'INFO':
+    case 'UPDATE':
+      return respond(200);
+    default:
+      return respond(405, { headers: [['Allow', ALLOW]] });
+  }
+}
+
+/** Hold (sendonly / inactive / 0.0.0.0), resume, or a new address: the same codec, the direction mirrored. */
+function reInvite(context: EndpointContext, transaction: ServerTransaction, call: SipCall): void {
+  const request = transaction.request;
+  const current = call.rtp.negotiated;
+  let media = current;
+  if (request.body.length > 0) {
+    try {
+      media = negotiate(request.body.toString('utf8'), current ? [current.codec.name] : undefined);
+    } catch (error) {
+      if (error instanceof SdpError) return transaction.respond(createResponse(request, error.status, { reason: error.message }));
+      throw error;
+    }
+    call.rtp.configure(media);
+  }
+  if (!media) return transaction.respond(createResponse(request, 488));
+  const answer = writeSdp({
+    address: context.advertisedAddress,
+    port: call.rtp.port,
+    sessionId: call.answeredAt ?? Date.now(),
+    version: Date.now() % 1_000_000_000,
+    codecs: [media.codec],
+    dtmfPayloadType: media.dtmfPayloadType,
+    direction: answerDirection(media.direction),
+  });
+  const onHold = media.direction === 'sendonly' || media.direction === 'inactive';
+  void call.bridge?.setAttributes({ [SIP_CALL_STATUS_ATTRIBUTE]: onHold ? 'on-hold' : 'active' }).catch(() => undefined);
+  transaction.respond(
+    createResponse(request, 200, {
+      headers: [
+        ['Contact', context.contact(transaction.peer.protocol)],
+        ['Allow', ALLOW],
+        ['Content-Type', 'application/sdp'],
+      ],
+      body: Buffer.from(answer),
+    }),
+  );
+}

@@ -1,0 +1,83 @@
+import type { SipRequest, SipResponse } from '../message/sip-message.js';
+import type { CallBridge } from '../bridge/call-bridge.js';
+import type { MediaClock } from '../rtp/media-clock.js';
+import type { RtpSession } from '../rtp/rtp-session.js';
+import type { SipDialog } from './sip-dialog.js';
+
+/** Why a call ended (logged, and reported as the participant's last `sip.callStatus`). */
+export type CallEndReason = 'remote-hangup' | 'room-ended' | 'no-ack' | 'transferred' | 'shutdown' | 'max-duration' | 'failed';
+
+export interface SipCallOptions {
+  direction: 'inbound' | 'outbound';
+  dialog: SipDialog;
+  rtp: RtpSession;
+  clock: MediaClock;
+  /** Sends an in-dialog request through a client transaction. */
+  send(request: SipRequest): Promise<SipResponse>;
+  onEnded(call: SipCall, reason: CallEndReason): void;
+}
+
+/**
+ * A call in progress: its dialog, its RTP, and its bridge into the room. Either side can end it: a BYE from
+ * the phone, the room removing the participant (the agent or the API ended the session), or shutdown.
+ */
+export class SipCall {
+  state: 'setup' | 'active' | 'ended' = 'setup';
+  bridge: CallBridge | undefined;
+  /** When media began (ms since the epoch); the call's seconds run from here. */
+  answeredAt: number | undefined;
+  private stopClock: (() => void) | undefined;
+
+  constructor(private readonly options: SipCallOptions) {}
+
+  get callId(): string {
+    return this.options.dialog.callId;
+  }
+
+  get dialog(): SipDialog {
+    return this.options.dialog;
+  }
+
+  get rtp(): RtpSession {
+    return this.options.rtp;
+  }
+
+  get direction(): 'inbound' | 'outbound' {
+    return this.options.direction;
+  }
+
+  /** Media flows both ways from now on. */
+  activate(bridge: CallBridge): void {
+    if (this.state === 'ended') return;
+    this.bridge = bridge;
+    this.state = 'active';
+    this.answeredAt = Date.now();
+    this.stopClock = this.options.clock.add(() => this.options.rtp.sendFrame(bridge.nextFrame()));
+  }
+
+  /** Ends the call from our side: BYE to the phone (when the dialog is up), then the room and media go. */
+  async hangUp(reason: CallEndReason): Promise<void> {
+    if (this.state === 'ended') return;
+    const wasActive = this.state === 'active';
+    await this.teardown(reason);
+    if (wasActive) await this.options.send(this.options.dialog.request('BYE')).catch(() => undefined);
+  }
+
+  /** The phone ended the call (BYE or CANCEL): no request back, just the room and media. */
+  async remoteEnded(): Promise<void> {
+    await this.teardown('remote-hangup');
+  }
+
+  async sendRequest(request: SipRequest): Promise<SipResponse> {
+    return this.options.send(request);
+  }
+
+  private async teardown(reason: CallEndReason): Promise<void> {
+    if (this.state === 'ended') return;
+    this.state = 'ended';
+    this.stopClock?.();
+    this.options.rtp.close();
+    this.options.onEnded(this, reason);
+    await this.bridge?.leave().catch(() => undefined);
+  }
+}

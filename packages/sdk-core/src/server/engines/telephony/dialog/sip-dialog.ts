@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { SipHeaders, type SipRequest } from '../message/sip-message.js';
+import { parseNameAddress, formatNameAddress } from '../message/sip-address.js';
+import type { SipPeer } from '../transport/sip-transport.js';
+
+export function newTag(): string {
+  return randomBytes(6).toString('hex');
+}
+
+/**
+ * A dialog (RFC 3261 section 12): the two parties' addresses and tags, the remote target, and our CSeq. It
+ * builds the in-dialog requests (BYE, re-INVITE, REFER) and checks the other side's CSeq order.
+ */
+export class SipDialog {
+  private localSeq: number;
+  private remoteSeq: number | undefined;
+
+  constructor(
+    readonly callId: string,
+    /** Our From/To value, with our tag. */
+    readonly local: string,
+    /** Theirs, with their tag. */
+    public remote: string,
+    /** Their Contact URI: where in-dialog requests go. */
+    public remoteTarget: string,
+    /** The transport and address in-dialog requests are sent to. */
+    public peer: SipPeer,
+    readonly contact: string,
+    initialSeq = 1,
+  ) {
+    this.localSeq = initialSeq;
+  }
+
+  get localTag(): string {
+    return parseNameAddress(this.local).params['tag'] ?? '';
+  }
+
+  get remoteTag(): string {
+    return parseNameAddress(this.remote).params['tag'] ?? '';
+  }
+
+  /** Their To tag learnt from a 2xx (outbound calls). */
+  setRemote(value: string): void {
+    const address = parseNameAddress(value);
+    this.remote = formatNameAddress(address);
+  }
+
+  /** A request from the other side in this dialog: false when its CSeq is older than the last one (500). */
+  acceptRemoteSeq(seq: number): boolean {
+    if (this.remoteSeq !== undefined && seq < this.remoteSeq) return false;
+    this.remoteSeq = seq;
+    return true;
+  }
+
+  request(method: string, options: { headers?: Array<[string, string]>; body?: Buffer; seq?: number } = {}): SipRequest {
+    const seq = options.seq ?? (this.localSeq += 1);
+    const headers = new SipHeaders([
+      ['From', this.local],
+      ['To', this.remote],
+      ['Call-ID', this.callId],
+      ['CSeq', `${seq} ${method}`],
+      ['Max-Forwards', '70'],
+      ['Contact', this.contact],
+      ['User-Agent', 'palaver'],
+      ...(options.headers ?? []),
+    ]);
+    return { kind: 'request', method, uri: this.remoteTarget, headers, body: options.body ?? Buffer.alloc(0) };
+  }
+
+  /** The ACK of a 2xx to an INVITE with CSeq `seq` (RFC 3261 13.2.2.4: a new transaction, same CSeq number). */
+  ack(seq: number): SipRequest {
+    const headers = new SipHeaders([
+      ['From', this.local],
+      ['To', this.remote],
+      ['Call-ID', this.callId],
+      ['CSeq', `${seq} ACK`],
+      ['Max-Forwards', '70'],
+    ]);
+    return { kind: 'request', method: 'ACK', uri: this.remoteTarget, headers, body: Buffer.alloc(0) };
+  }
+}

@@ -1,0 +1,33 @@
+import type { Logger } from 'pino';
+import type { AgentTransport } from '../media/agent-transport.js';
+import type { SipDirectory } from '../../kernel/ports/sip-directory.js';
+import type { DigestChallenger } from './auth/digest.js';
+import type { SipCall } from './dialog/sip-call.js';
+import type { SipRequest, SipResponse } from './message/sip-message.js';
+import type { MediaClock } from './rtp/media-clock.js';
+import type { ClientTransactions } from './transaction/client-transactions.js';
+import type { SipPeer } from './transport/sip-transport.js';
+
+/** What the endpoint's parts (inbound INVITEs, in-dialog requests, outbound calls) share. */
+export interface EndpointContext {
+  directory: SipDirectory;
+  transport: AgentTransport;
+  logger: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
+  digest: DigestChallenger;
+  clock: MediaClock;
+  client: ClientTransactions;
+  /** The address written into Contact, Via and SDP. */
+  advertisedAddress: string;
+  /** The address RTP sockets bind to. */
+  bindAddress: string;
+  port: number;
+  /** Live calls by SIP Call-ID. */
+  calls: Map<string, SipCall>;
+  contact(protocol: SipPeer['protocol']): string;
+  /** Sends a message outside any transaction (the ACK of a 2xx). */
+  sendStateless(request: SipRequest, peer: SipPeer): void;
+  /** A call ended: its bookkeeping goes. */
+  callEnded(call: SipCall): void;
+}
+
+export type SendRequest = (request: SipRequest, peer: SipPeer) => Promise<SipResponse>;

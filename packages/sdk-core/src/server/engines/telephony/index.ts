@@ -1,0 +1,1 @@
+export { SipEndpoint, type SipEndpointOptions } from './sip-endpoint.js';

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import {
+  SIP_CALL_ID_ATTRIBUTE,
+  SIP_CALL_STATUS_ATTRIBUTE,
+  SIP_PHONE_NUMBER_ATTRIBUTE,
+  SIP_TRUNK_ID_ATTRIBUTE,
+  SIP_TRUNK_NUMBER_ATTRIBUTE,
+} from '../../../../contract/wire.js';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { SipCallFailed, type OutboundCallRequest, type PlacedCall } from '../../../kernel/ports/sip-calls.js';
+import { answerChallenge } from '../auth/digest.js';
+import { CallBridge } from '../bridge/call-bridge.js';
+import { SipCall } from '../dialog/sip-call.js';
+import { newTag, SipDialog } from '../dialog/sip-dialog.js';
+import type { EndpointContext } from '../endpoint-context.js';
+import { parseNameAddress } from '../message/sip-address.js';
+import { SipHeaders, type SipRequest, type SipResponse } from '../message/sip-message.js';
+import { RtpSession } from '../rtp/rtp-session.js';
+import { negotiate, OFFERED_CODECS, OFFERED_DTMF_PAYLOAD_TYPE, SdpError, writeSdp } from '../sdp/sdp-negotiation.js';
+import type { SipPeer } from '../transport/sip-transport.js';
+
+async function trunkPeer(address: string, transport: 'udp' | 'tcp'): Promise<SipPeer> {
+  const match = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(address.replace(/^sips?:/, ''));
+  const host = match?.[1] ?? address;
+  const port = match?.[2] ? Number(match[2]) : 5060;
+  const ip = isIP(host) ? host : (await lookup(host)).address;
+  return { protocol: transport, address: ip, port };
+}
+
+function calleeUri(callTo: string, trunkAddress: string): string {
+  if (/^sips?:/i.test(callTo)) return callTo;
+  const user = callTo.replace(/^tel:/i, '');
+  return `sip:${user}@${trunkAddress.replace(/^sips?:/, '')}`;
+}
+
+/**
+ * Dials out through an outbound trunk (LiveKit's `CreateSIPParticipant`): the callee's participant joins the
+ * room at once with `sip.callStatus` = `dialing`, then `ringing` on 180/183, `active` on 200 OK (media
+ * starts, DTMF digits are sent), or `hangup` when the call fails (busy, declined, unreachable, no answer).
+ */
+export async function placeOutboundCall(context: EndpointContext, request: OutboundCallRequest): Promise<PlacedCall> {
+  const { trunk } = request;
+  const peer = await trunkPeer(trunk.address, trunk.transport);
+  const callId = `${randomBytes(12).toString('hex')}@palaver`;
+  const remoteUri = calleeUri(request.callTo, trunk.address);
+  const local = `<sip:${trunk.number || 'palaver'}@${context.advertisedAddress}>;tag=${newTag()}`;
+  const dialog = new SipDialog(callId, local, `<${remoteUri}>`, remoteUri, peer, context.contact(peer.protocol), 0);
+  let call: SipCall | undefined;
+  const rtp = await RtpSession.open(context.bindAddress, {
+    audio: (pcm) => call?.bridge?.callerAudio(pcm),
+    dtmf: (event) => call?.bridge?.publishDtmf(event.code, event.digit),
+  });
+  call = new SipCall({
+    direction: 'outbound',
+    dialog,
+    rtp,
+    clock: context.clock,
+    send: (message) => context.client.request(message, dialog.peer),
+    onEnded: (ended, reason) => {
+      context.logger.info({ callId: ended.callId, reason }, 'SIP call ended');
+      context.callEnded(ended);
+    },
+  });
+  const placed = call;
+  context.calls.set(callId, placed);
+  let bridge: CallBridge;
+  try {
+    bridge = await CallBridge.join({
+      transport: context.transport,
+      room: request.roomName,
+      identity: request.participantIdentity,
+      name: request.participantName,
+      metadata: request.participantMetadata,
+      attributes: {
+        [SIP_CALL_ID_ATTRIBUTE]: `SCL_${randomBytes(6).toString('hex')}`,
+        'sip.callIDFull': callId,
+        [SIP_CALL_STATUS_ATTRIBUTE]: 'dialing',
+        [SIP_PHONE_NUMBER_ATTRIBUTE]: request.callTo,
+        [SIP_TRUNK_NUMBER_ATTRIBUTE]: trunk.number,
+        [SIP_TRUNK_ID_ATTRIBUTE]: trunk.trunkId,
+        ...request.participantAttributes,
+      },
+      onGone: () => void placed.hangUp('room-ended'),
+    });
+  } catch (error) {
+    await placed.hangUp('failed');
+    throw error;
+  }
+  placed.bridge = bridge;
+  const result: PlacedCall = {
+    participantId: bridge.connection.sid,
+    participantIdentity: request.participantIdentity,
+    roomName: request.roomName,
+    sipCallId: callId,
+  };
+  const answered = dial(context, placed, request, peer, remoteUri);
+  if (request.waitUntilAnswered) {
+    await answered;
+    return result;
+  }
+  answered.catch((error: unknown) => context.logger.info({ callId, err: error }, 'Outbound SIP call not answered'));
+  return result;
+}
+
+async function dial(context: EndpointContext, call: SipCall, request: OutboundCallRequest, peer: SipPeer, remoteUri: string): Promise<void> {
+  const { trunk } = request;
+  const bridge = call.bridge!;
+  const offer = writeSdp({
+    address: context.advertisedAddress,
+    port: call.rtp.port,
+    sessionId: Date.now(),
+    version: 1,
+    codecs: OFFERED_CODECS,
+    dtmfPayloadType: OFFERED_DTMF_PAYLOAD_TYPE,
+    direction: 'sendrecv',
+  });
+  const extra: Array<[string, string]> = [...Object.entries(trunk.headers), ...Object.entries(request.headers)];
+  const invite = (authorization?: [string, string]): SipRequest => {
+    const built = call.dialog.request('INVITE', {
+      headers: [
+        ['Allow', 'INVITE, ACK, BYE, CANCEL, OPTIONS, REFER, NOTIFY'],
+        ['Content-Type', 'application/sdp'],
+        ...extra,
+        ...(authorization ? [authorization] : []),
+      ],
+      body: Buffer.from(offer),
+    });
+    return { ...built, uri: remoteUri };
+  };
+  let sent = invite();
+  let ringingTimer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  const onProvisional = (response: SipResponse) => {
+    if (response.status === 180 || response.status === 183) void bridge.setAttributes({ [SIP_CALL_STATUS_ATTRIBUTE]: 'ringing' }).catch(() => undefined);
+  };
+  const send = (message: SipRequest): Promise<SipResponse> => {
+    clearTimeout(ringingTimer);
+    ringingTimer = setTimeout(() => {
+      timedOut = true;
+      context.client.cancel(message.headers.get('call-id')!);
+    }, request.ringingTimeoutMs);
+    return context.client.request(message, peer, onProvisional);
+  };
+  let response = await send(sent);
+  if ((response.status === 401 || response.status === 407) && (trunk.authUsername || trunk.authPassword)) {
+    const challenge = response.headers.get(response.status === 401 ? 'www-authenticate' : 'proxy-authenticate');
+    const authorization = challenge && answerChallenge(challenge, 'INVITE', remoteUri, { username: trunk.authUsername, password: trunk.authPassword });
+    if (authorization) {
+      sent = invite([response.status === 401 ? 'Authorization' : 'Proxy-Authorization', authorization]);
+      response = await send(sent);
+    }
+  }
+  clearTimeout(ringingTimer);
+  if (call.state === 'ended') return;
+  if (response.status < 200 || response.status >= 300) {
+    await bridge.setAttributes({ [SIP_CALL_STATUS_ATTRIBUTE]: 'hangup' }).catch(() => undefined);
+    await call.hangUp('failed');
+    throw timedOut ? new SipCallFailed(408, 'No answer') : new SipCallFailed(response.status, response.reason);
+  }
+  const to = response.headers.get('to')!;
+  call.dialog.setRemote(to);
+  const contact = response.headers.get('contact');
+  if (contact) call.dialog.remoteTarget = parseNameAddress(contact).uri;
+  const seq = Number(/^\d+/.exec(sent.headers.get('cseq')!)![0]);
+  const ack = withVia(context, call.dialog.ack(seq), peer);
+  context.sendStateless(ack, peer);
+  context.client.rememberAck(sent, ack, peer);
+  try {
+    call.rtp.configure(negotiate(response.body.toString('utf8'), ['PCMU', 'PCMA']));
+  } catch (error) {
+    await call.hangUp('failed');
+    throw error instanceof SdpError ? new SipCallFailed(488, error.message) : error;
+  }
+  call.activate(bridge);
+  await bridge.setAttributes({ [SIP_CALL_STATUS_ATTRIBUTE]: 'active' });
+  if (request.maxCallDurationMs > 0) {
+    const limit = setTimeout(() => void call.hangUp('max-duration'), request.maxCallDurationMs);
+    limit.unref();
+  }
+  if (request.dtmf) await call.rtp.sendDigits(request.dtmf);
+}
+
+function withVia(context: EndpointContext, request: SipRequest, peer: SipPeer): SipRequest {
+  const via = `SIP/2.0/${peer.protocol.toUpperCase()} ${context.advertisedAddress}:${context.port};branch=z9hG4bK${randomBytes(10).toString('hex')};rport`;
+  return { ...request, headers: new SipHeaders([['Via', via], ...request.headers.list()]) };
+}

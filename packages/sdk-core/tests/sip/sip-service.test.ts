@@ -1,7 +1,8 @@
 import { ListUpdate, SIPTransport } from '@livekit/protocol';
-import { AccessToken, SipClient } from 'livekit-server-sdk';
+import { AccessToken, SipCallError, SipClient } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
+import { SipCallFailed, type OutboundCallRequest, type SipCalls, type TransferRequest } from '../../src/server/kernel/ports/sip-calls.js';
 import { storeKinds } from '../support/databases.js';
 import { failureOf } from '../support/failure-of.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -145,6 +146,52 @@ describe.each(await storeKinds())('SIP service with SipClient (%s)', (kind) => {
     const unknown = await failureOf(sip.createSipParticipant('ST_doesnotexist', '+15550501', 'room-out'));
     expect(unknown).toMatchObject({ status: 404, code: 'not_found' });
     await sip.deleteSipTrunk(trunk.sipTrunkId);
+  });
+
+  it('CreateSIPParticipant and TransferSIPParticipant reach the SIP endpoint through the SipCalls port; a busy callee is a SipCallError with the SIP status', async () => {
+    const trunk = await sip.createSipOutboundTrunk('dial out', 'sip.example.net:5062', ['+15550800'], {
+      transport: SIPTransport.SIP_TRANSPORT_TCP,
+      authUsername: 'u',
+      authPassword: 'p',
+    });
+    const placed: OutboundCallRequest[] = [];
+    const transfers: TransferRequest[] = [];
+    const calls: SipCalls = {
+      async placeCall(request) {
+        placed.push(request);
+        if (request.callTo === '+15550486') throw new SipCallFailed(486, 'Busy Here');
+        return { participantId: 'PA_1', participantIdentity: request.participantIdentity, roomName: request.roomName, sipCallId: 'SCL_out' };
+      },
+      async transfer(request) {
+        transfers.push(request);
+      },
+    };
+    test.server.services.sip.useCalls(calls);
+    try {
+      const answered = await sip.createSipParticipant(trunk.sipTrunkId, '+15550801', 'room-out', {
+        participantIdentity: 'callee',
+        waitUntilAnswered: true,
+        ringingTimeout: 20,
+      });
+      expect(answered).toMatchObject({ participantId: 'PA_1', participantIdentity: 'callee', roomName: 'room-out', sipCallId: 'SCL_out' });
+      expect(placed[0]).toMatchObject({
+        trunk: { trunkId: trunk.sipTrunkId, address: 'sip.example.net:5062', transport: 'tcp', number: '+15550800', authUsername: 'u', authPassword: 'p' },
+        callTo: '+15550801',
+        waitUntilAnswered: true,
+        ringingTimeoutMs: 20_000,
+        human: '+15550801',
+        participantAttributes: { 'sip.trunkID': trunk.sipTrunkId, 'sip.phoneNumber': '+15550801', 'sip.trunkPhoneNumber': '+15550800' },
+      });
+      const busy = await failureOf(sip.createSipParticipant(trunk.sipTrunkId, '+15550486', 'room-out'));
+      expect(busy).toBeInstanceOf(SipCallError);
+      expect((busy as SipCallError).sipStatusCode).toBe(486);
+      expect((busy as SipCallError).sipStatus).toBe('Busy Here');
+      await sip.transferSipParticipant('room-out', 'callee', 'tel:+15550900', { playDialtone: true });
+      expect(transfers).toEqual([{ roomName: 'room-out', participantIdentity: 'callee', transferTo: 'tel:+15550900', playDialtone: true }]);
+    } finally {
+      test.server.services.sip.useCalls(undefined);
+      await sip.deleteSipTrunk(trunk.sipTrunkId);
+    }
   });
 
   it('refuses tokens without the SIP grants, with Twirp errors', async () => {

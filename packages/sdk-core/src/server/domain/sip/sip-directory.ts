@@ -20,7 +20,11 @@ import { matchInboundTrunk } from './trunk-matching.js';
  * const match = await directory.findInboundTrunk({ callId, fromUser: '+15550100', fromHost, toUser: '+15550199', toHost, sourceAddress: '192.0.2.7' });
  */
 export class StoredSipDirectory implements SipDirectory {
-  constructor(private readonly repository: SipRepository) {}
+  constructor(
+    private readonly repository: SipRepository,
+    /** Starts what answers a call (`SipService.answerCall`). */
+    private readonly answerCall: (route: InboundCallRoute) => Promise<unknown>,
+  ) {}
 
   async findInboundTrunk(call: InboundCallIdentity): Promise<InboundTrunkMatch | undefined> {
     const match = matchInboundTrunk(await this.repository.allInboundTrunks(), call);
@@ -52,6 +56,10 @@ export class StoredSipDirectory implements SipDirectory {
       pin: participant.pin,
       answer: plan.answer,
     };
+  }
+
+  async answer(route: InboundCallRoute): Promise<void> {
+    await this.answerCall(route);
   }
 
   async outboundTrunk(trunkId: string): Promise<OutboundTrunk | undefined> {

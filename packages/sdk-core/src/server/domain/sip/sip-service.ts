@@ -36,17 +36,17 @@ export interface SipServiceDependencies {
  * @example
  * services.sip.useCalls(endpoint);                                  // the SIP endpoint, once listening
  * const route = await services.sip.directory.dispatch(call, trunk); // an INVITE arrived
- * await services.sip.answerCall(route);                             // the caller's participant joined the room
+ * await services.sip.directory.answer(route);                      // the caller's participant joined the room
  */
 export class SipService {
   /** Trunk matching and dispatch decisions for the SIP endpoint, read from the database on every call. */
-  readonly directory: SipDirectory;
+  readonly directory: Required<SipDirectory>;
   private readonly twirp: SipTwirp | undefined;
   private calls: SipCalls | undefined;
 
   constructor(private readonly dependencies: SipServiceDependencies) {
     const repository = new SipRepository(dependencies.store);
-    this.directory = new StoredSipDirectory(repository);
+    this.directory = new StoredSipDirectory(repository, (route) => this.answerCall(route));
     const mode = dependencies.mode;
     if (mode.kind === 'local') {
       this.twirp = new SipTwirp({

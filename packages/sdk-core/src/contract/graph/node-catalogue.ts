@@ -3,12 +3,14 @@ import { llmNodes } from './catalogue/llm.js';
 import { localNodes } from './catalogue/local.js';
 import { logicNodes } from './catalogue/logic.js';
 import { mediaNodes } from './catalogue/media.js';
+import { videoNodes } from './catalogue/video.js';
 import { primitiveNodes } from './catalogue/primitive.js';
 import { speechNodes } from './catalogue/speech.js';
 import { subgraphNodes } from './catalogue/subgraph.js';
 import { timingNodes } from './catalogue/timing.js';
 import { toolNodes } from './catalogue/tools.js';
 import { utilityNodes } from './catalogue/utility.js';
+import { visemeNodes } from './catalogue/visemes.js';
 import type { NodeSpec } from './node-spec.js';
 
 /**
@@ -23,9 +25,11 @@ export const nodeCatalogue: Readonly<Record<string, NodeSpec>> = Object.freeze(
   Object.fromEntries(
     [
       ...mediaNodes,
+      ...videoNodes,
       ...speechNodes,
       ...llmNodes,
       ...localNodes,
+      ...visemeNodes,
       ...toolNodes,
       ...inputNodes,
       ...primitiveNodes,

@@ -81,10 +81,12 @@ export function clientPadValue(value: unknown, constraints: PadConstraints): Cli
   if (value === null || value === undefined) return null;
   if (isTrigger(value)) return TRIGGER;
   if (isRecord(value) && value.type === 'context_message') return value as GraphContextMessage;
-  if (isRecord(value) && (value.type === 'audio_clip' || value.type === 'tool_definition')) return value as ClientPadValue;
+  if (isRecord(value) && (value.type === 'audio_clip' || value.type === 'video_clip' || value.type === 'av_clip' || value.type === 'tool_definition'))
+    return value as ClientPadValue;
   switch (typeof value) {
     case 'string':
       if (type === 'enum') return { type: 'enum', value };
+      if (type === 'viseme') return { type: 'viseme', value };
       if (type === 'secret') return { type: 'secret', secret_id: value, name: value };
       if (type === 'node_reference') return { type: 'node_reference', node_id: value };
       if (type === 'context_message_role' && ROLES.has(value)) return { type: 'context_message_role', value: value as ContextMessageRoleName };

@@ -31,3 +31,4 @@ export { sessionTools, type SessionTools } from './tools/session-tools.js';
 export { toolError, toolResultContent } from './tools/tool-result.js';
 export { UtteranceTranscript } from './transcript/utterance-transcript.js';
 export { wireTurnMetrics } from './metrics/turn-metrics-wire.js';
+export { phonemesOf, type FramePhoneme, type SpokenFrame } from './speaker/spoken-phonemes.js';

@@ -38,7 +38,7 @@ export { collectSynthesis } from './tts/collect-synthesis.js';
 export { EspeakEngine } from './tts/espeak-engine.js';
 export { FliteEngine } from './tts/flite-engine.js';
 export { TextSegmenter } from './tts/text-segmenter.js';
-export type { PcmChunk, TtsEngine } from './tts/tts-engine.js';
+export type { PcmChunk, PhonemeTiming, TtsEngine } from './tts/tts-engine.js';
 export { TtsServiceUnavailableError, type TtsRouter, type VoiceSelection } from './tts/tts-router.js';
 export { VAD_SAMPLE_RATE } from './vad/frame-scorer.js';
 export type { VadEvent } from './vad/speech-segmenter.js';

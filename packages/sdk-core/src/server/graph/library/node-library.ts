@@ -11,9 +11,12 @@ import { speechImplementations } from './speech/index.js';
 import { timingImplementations } from './timing/index.js';
 import { toolImplementations } from './tools/index.js';
 import { utilityImplementations } from './utility/index.js';
+import { videoImplementations } from './video/index.js';
+import { visemeImplementations } from './visemes/index.js';
 
 const implementations: Readonly<Record<string, NodeImplementation>> = {
   ...mediaImplementations,
+  ...videoImplementations,
   ...speechImplementations,
   ...llmImplementations,
   ...localImplementations,
@@ -23,6 +26,7 @@ const implementations: Readonly<Record<string, NodeImplementation>> = {
   ...logicImplementations,
   ...timingImplementations,
   ...utilityImplementations,
+  ...visemeImplementations,
 };
 
 /**

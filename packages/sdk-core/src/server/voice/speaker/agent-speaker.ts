@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AudioOutput } from '../../engines/media/index.js';
 import { LinearResampler, type PcmChunk, TextSegmenter, type TtsRouter, type VoiceSelection } from '../../engines/speech/index.js';
 import { trimSilence } from './silence-trimmer.js';
+import { framePhonemes, type SpokenFrame } from './spoken-phonemes.js';
 
 /** Silence kept around each synthesized segment, ms: little before the first, a short pause between clauses. */
 const FIRST_LEADING_SILENCE_MS = 10;
@@ -160,9 +161,11 @@ export class AgentSpeaker {
       }
       const pcm = this.resample(chunk);
       const ms = (pcm.length / this.outputRate) * 1000;
+      // The phonemes starting in this audio travel with its frame (visemes downstream).
+      const phonemes = chunk.phonemes?.length ? { phonemes: framePhonemes(chunk.phonemes, entry.durationMs / 1000) } : {};
       entry.durationMs += ms;
       progress.writtenMs += ms;
-      await this.output.write({ samples: pcm, sampleRate: this.outputRate, channels: 1 });
+      await this.output.write({ samples: pcm, sampleRate: this.outputRate, channels: 1, ...phonemes } satisfies SpokenFrame);
     }
   }
 

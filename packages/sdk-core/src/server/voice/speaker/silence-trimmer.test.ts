@@ -34,4 +34,21 @@ describe('trimSilence', () => {
     expect((await iterator.next()).done).toBe(true);
     expect(await collect(trimSilence(chunks([0, 10, -10], [0]), { keepLeadingMs: 5, keepTrailingMs: 5 }))).toEqual([]);
   });
+
+  it('moves phoneme timings earlier by the leading silence cut and sends them with the next chunk out', async () => {
+    const silence = (count: number) => Array<number>(count).fill(0);
+    async function* speech(): AsyncIterable<PcmChunk> {
+      // 100 ms of silence (held, then cut to 5 ms), the phonemes arriving with it; then the sound.
+      yield { pcm: Int16Array.from(silence(100)), sampleRate: RATE, phonemes: [{ phoneme: 'pau', alphabet: 'arpabet', start: 0, end: 0.1 }] };
+      yield { pcm: Int16Array.from([1000, 2000, ...silence(10)]), sampleRate: RATE, phonemes: [{ phoneme: 'm', alphabet: 'arpabet', start: 0.1, end: 0.102 }] };
+    }
+    const out: PcmChunk[] = [];
+    for await (const chunk of trimSilence(speech(), { keepLeadingMs: 5, keepTrailingMs: 10 })) out.push(chunk);
+    expect(out[0]!.phonemes).toEqual([
+      { phoneme: 'pau', alphabet: 'arpabet', start: 0, end: expect.closeTo(0.005, 6) },
+      { phoneme: 'm', alphabet: 'arpabet', start: expect.closeTo(0.005, 6), end: expect.closeTo(0.007, 6) },
+    ]);
+    // 'm' sounds where it is placed: 5 ms in.
+    expect(out[0]!.pcm[5]).toBe(1000);
+  });
 });

@@ -1,5 +1,5 @@
 import { concatPcm } from '../codecs/pcm.js';
-import type { PcmChunk, WordTiming } from './tts-engine.js';
+import type { PcmChunk, PhonemeTiming, WordTiming } from './tts-engine.js';
 
 /** A whole synthesis in one piece. */
 export interface CollectedSynthesis {
@@ -7,6 +7,8 @@ export interface CollectedSynthesis {
   sampleRate: number;
   chunkCount: number;
   wordTimings: WordTiming[];
+  /** The phonemes with their times, from engines that tell them (eSpeak-NG, Flite). */
+  phonemes: PhonemeTiming[];
   /** Milliseconds from the call to the first non-empty chunk. */
   firstAudioMs: number;
 }
@@ -22,6 +24,7 @@ export async function collectSynthesis(stream: AsyncIterable<PcmChunk>): Promise
   const started = performance.now();
   const chunks: Int16Array[] = [];
   const wordTimings: WordTiming[] = [];
+  const phonemes: PhonemeTiming[] = [];
   let sampleRate = 0;
   let firstAudioMs = 0;
   for await (const chunk of stream) {
@@ -32,6 +35,7 @@ export async function collectSynthesis(stream: AsyncIterable<PcmChunk>): Promise
       chunks.push(chunk.pcm);
     }
     if (chunk.wordTimings) wordTimings.push(...chunk.wordTimings);
+    if (chunk.phonemes) phonemes.push(...chunk.phonemes);
   }
-  return { pcm: concatPcm(chunks), sampleRate, chunkCount: chunks.length, wordTimings, firstAudioMs };
+  return { pcm: concatPcm(chunks), sampleRate, chunkCount: chunks.length, wordTimings, phonemes, firstAudioMs };
 }

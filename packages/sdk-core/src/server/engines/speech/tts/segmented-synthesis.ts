@@ -4,7 +4,7 @@ import { textSegments } from './text-segmenter.js';
 import type { PcmChunk, SynthesisRequest, WordTiming } from './tts-engine.js';
 
 /**
- * Runs one worker job per text segment and yields the audio in order, shifting word timings from
+ * Runs one worker job per text segment and yields the audio in order, shifting word and phoneme timings from
  * segment time to stream time. Pull-based on purpose: the next segment starts only when the consumer
  * asks for more audio, so a slow reader (a congested socket) stops synthesis instead of buffering it.
  *
@@ -36,8 +36,9 @@ export async function* synthesizeBySegment(worker: SupervisedWorker, request: Sy
         start: timing.start + offsetSeconds,
         end: timing.end + offsetSeconds,
       }));
-      if (chunk.pcm.length === 0 && !wordTimings?.length) continue;
-      yield wordTimings?.length ? { pcm: chunk.pcm, sampleRate, wordTimings } : { pcm: chunk.pcm, sampleRate };
+      const phonemes = chunk.phonemes?.map((timing) => ({ ...timing, start: timing.start + offsetSeconds, end: timing.end + offsetSeconds }));
+      if (chunk.pcm.length === 0 && !wordTimings?.length && !phonemes?.length) continue;
+      yield { pcm: chunk.pcm, sampleRate, ...(wordTimings?.length ? { wordTimings } : {}), ...(phonemes?.length ? { phonemes } : {}) };
     }
     if (sampleRate > 0) offsetSeconds += segmentSamples / sampleRate;
   }

@@ -7,12 +7,26 @@ export interface WordTiming {
   end: number;
 }
 
+/**
+ * When a phoneme is spoken, in seconds from the start of the whole synthesis stream. `alphabet` says how
+ * `phoneme` is written: eSpeak-NG gives IPA (`ˈoʊ`, `tʃ`, empty for a pause), Flite the CMU lexicon's ARPAbet
+ * phones (`ow`, `ch`, `pau`).
+ */
+export interface PhonemeTiming {
+  phoneme: string;
+  alphabet: 'ipa' | 'arpabet';
+  start: number;
+  end: number;
+}
+
 /** A piece of synthesized audio: 16-bit mono PCM at the engine's native rate. */
 export interface PcmChunk {
   pcm: Int16Array;
   sampleRate: number;
   /** Words whose timing became known with this chunk (engines that report them: eSpeak-NG). */
   wordTimings?: WordTiming[];
+  /** Phonemes whose timing became known with this chunk (the offline engines: eSpeak-NG and Flite). */
+  phonemes?: PhonemeTiming[];
 }
 
 /**

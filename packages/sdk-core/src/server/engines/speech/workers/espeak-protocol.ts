@@ -22,10 +22,19 @@ export interface EspeakWordTiming {
   end: number;
 }
 
+/** A phoneme's position in a job's audio (IPA, empty for a pause), in seconds from the job's start. */
+export interface EspeakPhonemeTiming {
+  phoneme: string;
+  alphabet: 'ipa';
+  start: number;
+  end: number;
+}
+
 export interface EspeakChunk {
   pcm: Int16Array;
   sampleRate: number;
   wordTimings: EspeakWordTiming[];
+  phonemes: EspeakPhonemeTiming[];
 }
 
 /** eSpeak-NG renders at this rate. */

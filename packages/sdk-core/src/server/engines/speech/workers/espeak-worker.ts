@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { ESPEAK_SAMPLE_RATE, type EspeakChunk, type EspeakJob, type EspeakWordTiming } from './espeak-protocol.js';
+import { ESPEAK_SAMPLE_RATE, type EspeakChunk, type EspeakJob, type EspeakPhonemeTiming, type EspeakWordTiming } from './espeak-protocol.js';
 import { serveJobs } from './worker-runtime.js';
 
 interface EspeakEvent {
@@ -8,6 +8,8 @@ interface EspeakEvent {
   text_position: number;
   word_length: number;
   audio_position: number;
+  /** A phoneme event's phoneme (IPA; empty for a pause). */
+  id?: string | number;
 }
 
 interface EspeakInstance {
@@ -53,12 +55,20 @@ serveJobs(async () => {
       engine.set_volume(job.volume);
       const text = escapeMarkup(job.text);
       let pending: { word: string; start: number } | undefined;
+      // A phoneme ends where the next phoneme (or the end) starts.
+      let pendingPhoneme: { phoneme: string; start: number } | undefined;
       let samplesSoFar = 0;
       engine.synthesize(text, (samples, events) => {
         if (context.isCancelled()) return 1; // non-zero stops eSpeak's synthesis loop
         const timings: EspeakWordTiming[] = [];
+        const phonemes: EspeakPhonemeTiming[] = [];
         for (const event of events) {
           const at = event.audio_position / 1000;
+          if ((event.type === 'phoneme' || event.type === 'end') && pendingPhoneme) {
+            phonemes.push({ ...pendingPhoneme, alphabet: 'ipa', end: Math.max(at, pendingPhoneme.start) });
+            pendingPhoneme = undefined;
+          }
+          if (event.type === 'phoneme') pendingPhoneme = { phoneme: typeof event.id === 'string' ? event.id : '', start: at };
           if ((event.type === 'word' || event.type === 'end') && pending) {
             timings.push({ word: pending.word, start: pending.start, end: at });
             pending = undefined;
@@ -71,15 +81,20 @@ serveJobs(async () => {
         if (samples && samples.length > 0) {
           samplesSoFar += samples.length;
           const copy = samples.slice();
-          context.emit({ pcm: copy, sampleRate: ESPEAK_SAMPLE_RATE, wordTimings: timings } satisfies EspeakChunk, [copy.buffer]);
-        } else if (timings.length > 0) {
-          context.emit({ pcm: new Int16Array(0), sampleRate: ESPEAK_SAMPLE_RATE, wordTimings: timings } satisfies EspeakChunk);
+          context.emit({ pcm: copy, sampleRate: ESPEAK_SAMPLE_RATE, wordTimings: timings, phonemes } satisfies EspeakChunk, [copy.buffer]);
+        } else if (timings.length > 0 || phonemes.length > 0) {
+          context.emit({ pcm: new Int16Array(0), sampleRate: ESPEAK_SAMPLE_RATE, wordTimings: timings, phonemes } satisfies EspeakChunk);
         }
         return 0;
       });
-      if (pending) {
+      if (pending || pendingPhoneme) {
         const end = samplesSoFar / ESPEAK_SAMPLE_RATE;
-        context.emit({ pcm: new Int16Array(0), sampleRate: ESPEAK_SAMPLE_RATE, wordTimings: [{ ...pending, end }] } satisfies EspeakChunk);
+        context.emit({
+          pcm: new Int16Array(0),
+          sampleRate: ESPEAK_SAMPLE_RATE,
+          wordTimings: pending ? [{ ...pending, end }] : [],
+          phonemes: pendingPhoneme ? [{ ...pendingPhoneme, alphabet: 'ipa', end: Math.max(end, pendingPhoneme.start) }] : [],
+        } satisfies EspeakChunk);
       }
       return null;
     },

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { decodeWav } from '../codecs/wav.js';
 import { PreparedWasiCommand, runWasiCommand } from './wasi-memory-shim.js';
-import { FLITE_VOICES, type FliteChunk, type FliteJob } from './flite-protocol.js';
+import { FLITE_VOICES, flitePhonemes, type FliteChunk, type FliteJob } from './flite-protocol.js';
 import { serveJobs } from './worker-runtime.js';
 
 serveJobs(async () => {
@@ -23,7 +23,8 @@ serveJobs(async () => {
       const args = ['flite', '-voice', job.voice, '--setf', `duration_stretch=${job.durationStretch}`];
       if (job.pitchMeanHz) args.push('--setf', `int_f0_target_mean=${job.pitchMeanHz}`);
       // `-t` forces the argument to be read as text even when it looks like a file name or option.
-      args.push('-t', job.text, '-o', 'out.wav');
+      // -psdur prints the phones with their end times (the visemes' source).
+      args.push('-psdur', '-t', job.text, '-o', 'out.wav');
       const command = prepared ?? new PreparedWasiCommand(module);
       prepared = undefined;
       prepareNext();
@@ -32,7 +33,7 @@ serveJobs(async () => {
       if (result.exitCode !== 0 || !wav) throw new Error(`flite failed (exit ${result.exitCode}): ${result.stderr.trim()}`);
       const { pcm, sampleRate } = decodeWav(wav);
       const copy = pcm.slice();
-      context.emit({ pcm: copy, sampleRate } satisfies FliteChunk, [copy.buffer]);
+      context.emit({ pcm: copy, sampleRate, phonemes: flitePhonemes(result.stdout) } satisfies FliteChunk, [copy.buffer]);
       return null;
     },
   };

@@ -155,9 +155,9 @@ describe('embedded endpoint: SpeakersChanged and the services it does not serve'
     const { apiKey } = test.server.services.media;
     await expect(new EgressClient(url, apiKey, DEVELOPMENT_API_SECRET).listEgress()).rejects.toThrow(/livekit\.Egress is not served/);
     await expect(new IngressClient(url, apiKey, DEVELOPMENT_API_SECRET).listIngress()).rejects.toThrow(/livekit\.Ingress is not served/);
-    const answer = await fetch(`${url}/twirp/livekit.SIP/ListSIPInboundTrunk`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const answer = await fetch(`${url}/twirp/livekit.Egress/ListEgress`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(answer.status).toBe(404);
-    expect(await answer.json()).toEqual({ code: 'bad_route', msg: expect.stringMatching(/^livekit\.SIP is not served/) as unknown });
+    expect(await answer.json()).toEqual({ code: 'bad_route', msg: expect.stringMatching(/^livekit\.Egress is not served/) as unknown });
     const get = await fetch(`${url}/twirp/livekit.RoomService/ListRooms`);
     expect([get.status, ((await get.json()) as { code: string }).code]).toEqual([404, 'bad_route']);
   });

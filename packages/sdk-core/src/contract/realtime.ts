@@ -69,6 +69,13 @@ export const RealtimeSessionGeneralConfig = z
     time_limit_s: TimeLimit.default(null),
     save_messages: SaveMessages.default(true),
     agent: RealtimeSessionAgent.optional().describe('Palaver extension; when absent, the built-in agent. Cannot change after start.'),
+    recording: z
+      .boolean()
+      .optional()
+      .describe(
+        'Palaver extension: record both sides of the conversation (the human on the left channel, the agent on the right; the built-in agent only). ' +
+          'Downloaded with `GET /v1/realtime/{session}/recording` once the session ended, deleted with the session. Never recorded unless true. Cannot change after start.',
+      ),
   })
   .meta({ id: 'RealtimeSessionGeneralConfig' });
 
@@ -383,6 +390,29 @@ export const realtimeRoutes = {
     tag,
     summary: 'List the agents a session can choose: the built-in agent and the registered LiveKit Agents workers (Palaver extension)',
     success: { kind: 'json', schema: RealtimeAgentChoices },
+  }),
+  recording: defineRoute({
+    operationId: 'realtime.recording',
+    method: 'GET',
+    path: '/v1/realtime/{session}/recording',
+    auth: 'K/B',
+    tag,
+    summary:
+      'Download the recording of a session started with `general.recording: true` (Palaver extension): a 16 kHz 16-bit stereo WAV, the human on the left channel, the agent on the right; 404 while the session runs, without recording, or deleted',
+    request: { params },
+    success: { kind: 'binary', contentTypes: ['audio/wav'] },
+    errors: [404],
+  }),
+  delete: defineRoute({
+    operationId: 'realtime.delete',
+    method: 'DELETE',
+    path: '/v1/realtime/{session}',
+    auth: 'K/B',
+    tag,
+    summary: 'Delete an ended session and its recording (Palaver extension; 400 while the session is not ended: end it first)',
+    request: { params },
+    success: { kind: 'empty' },
+    errors: [404],
   }),
   speak: defineRoute({
     operationId: 'realtime.speak',

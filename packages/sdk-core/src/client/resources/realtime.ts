@@ -35,6 +35,22 @@ export class RealtimeSessions extends Resource {
     return this.http.call<Routes['end']>({ method: 'POST', path: '/v1/realtime/{session}/end' }, { params: { session: sessionId } }, options);
   }
 
+  /**
+   * The recording of a session started with `config.general.recording: true` (Palaver extension): a 16 kHz stereo
+   * WAV, the human on the left channel, the agent on the right. Ready once the session ended (404 until then).
+   *
+   * @example
+   * const wav = await client.realtime.recording(session.id); // a Blob, audio/wav
+   */
+  recording(sessionId: string, options?: RequestOptions): Promise<Blob> {
+    return this.http.call<Routes['recording']>({ method: 'GET', path: '/v1/realtime/{session}/recording' }, { params: { session: sessionId } }, options);
+  }
+
+  /** Deletes an ended session and its recording (Palaver extension). @example await client.realtime.delete(session.id) */
+  delete(sessionId: string, options?: RequestOptions): Promise<void> {
+    return this.http.call<Routes['delete']>({ method: 'DELETE', path: '/v1/realtime/{session}' }, { params: { session: sessionId } }, options);
+  }
+
   /** API key only. @example await client.realtime.speak(session.id, { text: 'One moment please.' }) */
   speak(sessionId: string, body: RouteInput<Routes['speak']>['body'], options?: RequestOptions): Promise<RealtimeSessionRecord> {
     return this.http.call<Routes['speak']>({ method: 'POST', path: '/v1/realtime/{session}/speak' }, { params: { session: sessionId }, body }, options);

@@ -7,8 +7,10 @@ import type { AgentVoices } from '../voice/speaker/agent-voice.js';
 import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
 import type { AgentChat } from '../voice/answering/answer-stream.js';
 import { DEFAULT_TURN_DETECTION } from '../voice/listener/human-listener.js';
+import { recordedTransport } from './recorded-connection.js';
 import { SessionRegistry } from './session-registry.js';
 import type { TurnMetrics } from '../kernel/ports/turn-metrics.js';
+import type { SessionRecordings } from '../kernel/ports/session-recordings.js';
 import { VoiceAgent, type VoiceAgentTuning } from './voice-agent.js';
 
 export interface VoiceAgentHostDependencies {
@@ -36,6 +38,8 @@ export interface VoiceAgentHostDependencies {
   tuning?: Partial<Omit<VoiceAgentTuning, 'turnDetection'>> & { turnDetection?: Partial<VoiceAgentTuning['turnDetection']> };
   /** Called after every agent turn with its latency breakdown (benchmarks, logs, dashboards). */
   onTurnMetrics?: (metrics: TurnMetrics) => void;
+  /** Stores the recordings of sessions started with `general.recording: true` (decision 0110). */
+  recordings?: SessionRecordings;
 }
 
 /** The in-process host, which can also say how many agents it runs (the server's metrics read it). */
@@ -82,7 +86,7 @@ export function createVoiceAgentHost(dependencies: VoiceAgentHostDependencies): 
           await events.stopped(reason, detail);
         },
       },
-      { ...dependencies, tuning },
+      { ...dependencies, tuning, transport: recordedTransport(dependencies.transport, spec, dependencies.recordings, dependencies.logger) },
     );
     await agent.start();
     const handle: AgentSessionHandle = {

@@ -25,6 +25,7 @@ import { LlmService } from '../domain/llms/llm-service.js';
 import { PersonaService } from '../domain/personas/persona-service.js';
 import { PartnerAvatarService } from '../domain/realtime/partner-avatar-service.js';
 import { RealtimeSessionService } from '../domain/realtime/realtime-session-service.js';
+import { RecordingStore } from '../domain/recordings/recording-store.js';
 import { sendRoomData } from '../domain/realtime/room-data.js';
 import { ERROR_TOPIC } from '../../contract/wire.js';
 import { SessionLeases } from '../domain/realtime/session-leases.js';
@@ -136,6 +137,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
 
   // Realtime: the agents this instance hosts, the sessions, and partner sessions over them.
   const conversation = usageConversationMeter(usage);
+  const recordings = new RecordingStore(store);
   const agents = createRoutingAgentHost({
     builtin: createVoiceAgentHost({
       transport: media.transport,
@@ -146,6 +148,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
       toolAddressPolicy: addressPolicy,
       logger: logger.child({ component: 'agent' }),
       onTurnMetrics: (turn) => metrics.turnMeasured(turn),
+      recordings,
     }),
     transport: media.transport,
     dispatcher: media.dispatcher,
@@ -174,6 +177,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
       timing: leaseTiming,
     },
     tellRoom: (sessionId, message) => sendRoomData(media, sessionId, ERROR_TOPIC, JSON.stringify({ message })),
+    recordings,
   });
   // App runs: graphs run as the agent of their rooms, on the engines the voice agent uses.
   const appRuns = new AppRunService({

@@ -214,6 +214,18 @@ export interface ChatAudioRow {
   created_at: string;
 }
 
+/** The recording of a realtime session (migration 0014): both sides, served until the session is deleted. */
+export interface RealtimeRecordingRow {
+  session_id: string;
+  project: string;
+  content_type: string;
+  channels: number;
+  sample_rate: number;
+  duration_ms: number;
+  audio: Uint8Array;
+  created_at: string;
+}
+
 /** An entity of a context's advanced memory graph (migration 0008). */
 export interface MemoryNodeRow {
   id: string;
@@ -316,6 +328,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryRow;
   webhook_attempts: WebhookAttemptRow;
   chat_audio: ChatAudioRow;
+  realtime_recordings: RealtimeRecordingRow;
   memory_nodes: MemoryNodeRow;
   memory_edges: MemoryEdgeRow;
   session_leases: SessionLeaseRow;

@@ -118,6 +118,12 @@ export class RealtimeSessionRepository {
     }
   }
 
+  /** Deletes a session `principal` may see (the row itself: nothing of the conversation is kept). Returns whether it existed. */
+  async delete(principal: Principal, id: string, transaction: Transaction<Database>): Promise<boolean> {
+    const document = await this.find(principal, id);
+    return document !== undefined && (await this.documents.delete(id, scopeFor(principal), {}, transaction));
+  }
+
   /** A page of the sessions `principal` may see, newest first. */
   async list(principal: Principal, request: PageRequest): Promise<Page<StoredRealtimeSession>> {
     const db: Kysely<Database> = this.store.db;

@@ -19,6 +19,7 @@ import type { Page, PageRequest } from '../../store/pagination.js';
 import { found, ownerOf } from '../access.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { ContextService } from '../contexts/context-service.js';
+import type { RecordingStore } from '../recordings/recording-store.js';
 import type { UsageService } from '../usage/usage-service.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import { AgentControl, AgentUnavailableError, type AgentControlOptions } from './agent-control.js';
@@ -51,6 +52,8 @@ export interface RealtimeSessionServiceDependencies extends GenerativeSources {
    * is ended by another instance (or this one after a restart) with stop reason `host_lost`.
    */
   leases?: { leases: SessionLeases; timing: SessionKeeperTiming };
+  /** The sessions' recordings (`general.recording`; decision 0110): served and deleted with their session. */
+  recordings?: RecordingStore;
   /** Sends the human a message in the session's room (the wire protocol's `error` topic). */
   tellRoom?: (sessionId: string, message: string) => Promise<void>;
 }
@@ -241,6 +244,30 @@ export class RealtimeSessionService {
   async list(principal: Principal, page: PageRequest): Promise<Page<RealtimeSession>> {
     const result = await this.sessions.list(principal, page);
     return { ...result, values: await Promise.all(result.values.map((stored) => this.present(principal, stored))) };
+  }
+
+  /** The session's recording as a WAV answer; 404 while there is none (not asked for, not finished yet, or deleted). */
+  async recording(principal: Principal, id: string): Promise<Response> {
+    found(await this.sessions.find(principal, id), RESOURCE, id);
+    const row = await this.dependencies.recordings?.find(principal.project, id);
+    if (!row) throw new NotFoundError(`realtime session '${id}' has no recording (started without \`general.recording: true\`, still running, or deleted)`);
+    const headers = {
+      'content-type': row.content_type,
+      'content-disposition': `attachment; filename="${id}.wav"`,
+      'x-recording-duration-ms': String(row.duration_ms),
+    };
+    return new Response(new Uint8Array(row.audio), { headers });
+  }
+
+  /** Deletes an ended session with its recording (400 while it is not ended). */
+  async delete(principal: Principal, id: string): Promise<void> {
+    const stored = found(await this.sessions.find(principal, id), RESOURCE, id);
+    if (stored.data.state !== 'ended')
+      throw new BadRequestError(`realtime session '${id}' is ${stored.data.state}; end it first (POST /v1/realtime/${id}/end)`);
+    await this.dependencies.store.transaction(async (transaction) => {
+      found((await this.sessions.delete(principal, id, transaction)) ? stored : undefined, RESOURCE, id);
+      await this.dependencies.recordings?.delete(principal.project, id, transaction);
+    });
   }
 
   /** Makes the agent of a live session say `text` (400 when the session is not in progress). */

@@ -9,6 +9,7 @@ export { decodeMp3, looksLikeMp3 } from './codecs/mp3.js';
 export { UnsupportedOggCodecError } from './codecs/ogg.js';
 export { pcmToBase64 } from './codecs/pcm.js';
 export { LinearResampler, resampleLinear } from './codecs/resample.js';
+export { encodeWav } from './codecs/wav.js';
 export { createSpeech, type Speech } from './create-speech.js';
 export type { SpeechConfigInput } from './speech-config.js';
 export { PocketsphinxEngine } from './stt/pocketsphinx-engine.js';

@@ -7,6 +7,7 @@ import { leaseKindsMigration } from './0010-lease-kinds.js';
 import { reservationOwnersMigration } from './0011-reservation-owners.js';
 import { responsesMigration } from './0012-responses.js';
 import { sipMigration } from './0013-sip.js';
+import { realtimeRecordingsMigration } from './0014-realtime-recordings.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Append new ones; never edit a released one. */
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   reservationOwnersMigration,
   responsesMigration,
   sipMigration,
+  realtimeRecordingsMigration,
 ];

@@ -9,5 +9,7 @@ export const realtimeHandlers: GroupHandlers<typeof realtimeRoutes> = {
   retrieve: async ({ params }, { services, principal }) => services.realtime.retrieve(principal, params.session),
   list: async ({ query }, { services, principal }) => services.realtime.list(principal, { page: query.page }),
   agents: async (_input, { services }) => services.realtime.agents(),
+  recording: async ({ params }, { services, principal }) => services.realtime.recording(principal, params.session),
+  delete: async ({ params }, { services, principal }) => services.realtime.delete(principal, params.session),
   speak: async ({ params, body }, { services, principal }) => services.realtime.speak(principal, params.session, body.text),
 };

@@ -9,12 +9,13 @@ export interface WavAudio {
 const HEADER_BYTES = 44;
 
 /**
- * Wraps PCM16 mono samples in a canonical 44-byte-header WAV file.
+ * Wraps PCM16 samples (mono, or `channels` interleaved) in a canonical 44-byte-header WAV file.
  *
  * @example
  * const file = encodeWav(new Int16Array(16000), 16000); // one second of silence, 32 044 bytes
+ * const stereo = encodeWav(new Int16Array(32000), 16000, 2); // one second of stereo silence
  */
-export function encodeWav(pcm: Int16Array, sampleRate: number): Uint8Array<ArrayBuffer> {
+export function encodeWav(pcm: Int16Array, sampleRate: number, channels = 1): Uint8Array<ArrayBuffer> {
   const dataBytes = pcm.byteLength;
   const result = new Uint8Array(HEADER_BYTES + dataBytes);
   const view = new DataView(result.buffer);
@@ -27,10 +28,10 @@ export function encodeWav(pcm: Int16Array, sampleRate: number): Uint8Array<Array
   ascii(12, 'fmt ');
   view.setUint32(16, 16, true);
   view.setUint16(20, 1, true); // PCM
-  view.setUint16(22, 1, true); // mono
+  view.setUint16(22, channels, true);
   view.setUint32(24, sampleRate, true);
-  view.setUint32(28, sampleRate * 2, true);
-  view.setUint16(32, 2, true);
+  view.setUint32(28, sampleRate * 2 * channels, true);
+  view.setUint16(32, 2 * channels, true);
   view.setUint16(34, 16, true);
   ascii(36, 'data');
   view.setUint32(40, dataBytes, true);

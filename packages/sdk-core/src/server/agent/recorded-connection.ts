@@ -1,0 +1,73 @@
+import type { Logger } from 'pino';
+import type { AgentRoomConnection, AgentTransport, RemoteAudioTrack } from '../engines/media/index.js';
+import type { AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
+import type { SessionRecordings } from '../kernel/ports/session-recordings.js';
+import { SessionRecorder } from './session-recorder.js';
+
+/**
+ * The agent's room connection, recording the conversation when the session asked for it (`general.recording: true`,
+ * decision 0110): the audio it publishes is the agent's side, the human's tracks the other; once it has left the
+ * room the recording is stored. Without the option (or without a store) it is the connection itself: nothing is
+ * recorded.
+ *
+ * @example
+ * const connection = recordedConnection(await transport.join(options), spec, recordings, logger);
+ */
+export function recordedConnection(
+  connection: AgentRoomConnection,
+  spec: AgentSessionSpec,
+  recordings: SessionRecordings | undefined,
+  logger: Pick<Logger, 'error'>,
+): AgentRoomConnection {
+  if (spec.session.config.general.recording !== true || !recordings) return connection;
+  const recorder = new SessionRecorder();
+  const tapped = (track: RemoteAudioTrack) => (track.participant.identity === spec.humanIdentity ? recorder.tapTrack(track) : track);
+  const save = async () => {
+    const { wav, channels, sampleRate, durationMs } = recorder.finish();
+    await recordings
+      .save({ sessionId: spec.session.id, project: spec.principal.project, wav, channels, sampleRate, durationMs })
+      .catch((error: unknown) => logger.error({ err: error }, 'saving the recording failed'));
+  };
+  const overrides: Partial<AgentRoomConnection> = {
+    publishAudio: async (options) => recorder.tapOutput(await connection.publishAudio(options)),
+    audioTracks: () => connection.audioTracks().map(tapped),
+    on: (event, listener) =>
+      event === 'audioTrack'
+        ? connection.on('audioTrack', (track) => (listener as (track: RemoteAudioTrack) => void)(tapped(track)))
+        : connection.on(event, listener),
+    leave: async () => {
+      try {
+        await connection.leave();
+      } finally {
+        await save();
+      }
+    },
+  };
+  return new Proxy(connection, {
+    get: (target, key): unknown => (key in overrides ? overrides[key as keyof AgentRoomConnection] : bound(target, key)),
+  });
+}
+
+/**
+ * The transport a session's agent joins its room with: its connection is {@link recordedConnection} (the transport
+ * itself when the session records nothing).
+ *
+ * @example
+ * const agent = new VoiceAgent(spec, events, { ...dependencies, transport: recordedTransport(transport, spec, recordings, logger) });
+ */
+export function recordedTransport(
+  transport: AgentTransport,
+  spec: AgentSessionSpec,
+  recordings: SessionRecordings | undefined,
+  logger: Pick<Logger, 'error'>,
+): AgentTransport {
+  if (spec.session.config.general.recording !== true || !recordings) return transport;
+  const join: AgentTransport['join'] = async (options) => recordedConnection(await transport.join(options), spec, recordings, logger);
+  return new Proxy(transport, { get: (target, key): unknown => (key === 'join' ? join : bound(target, key)) });
+}
+
+/** A property of `target`, its methods bound to it (proxies forward everything they do not change). */
+function bound(target: object, key: string | symbol): unknown {
+  const value: unknown = Reflect.get(target, key, target);
+  return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+}

@@ -40,7 +40,7 @@ function audibleMs(samples: Int16Array, sampleRate: number): number {
 }
 
 /**
- * Issue 30 part 5b, decision 0110: a session started with `general.recording: true` has a stereo recording of both
+ * Issue 30 part 5b, decision 0112: a session started with `general.recording: true` has a stereo recording of both
  * sides once it ended (the human left, the agent right); one without has none, ever; deleting the session deletes it.
  * The human is a real room participant speaking Flite's speech; the agent is the built-in one of the platform.
  */

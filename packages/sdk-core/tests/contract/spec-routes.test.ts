@@ -26,7 +26,7 @@ const PALAVER_EXTENSIONS = [
   // OpenAI's audio endpoints over the platform's voices and STT engine (`openai.audio.speech`, `openai.audio.transcriptions`).
   'POST /v1/audio/speech',
   'POST /v1/audio/transcriptions',
-  // A session's recording of both sides (`general.recording`), deleted with the session (decision 0110).
+  // A session's recording of both sides (`general.recording`), deleted with the session (decision 0112).
   'GET /v1/realtime/{session}/recording',
   'DELETE /v1/realtime/{session}',
 ];

@@ -6,7 +6,7 @@ import { SessionRecorder } from './session-recorder.js';
 
 /**
  * The agent's room connection, recording the conversation when the session asked for it (`general.recording: true`,
- * decision 0110): the audio it publishes is the agent's side, the human's tracks the other; once it has left the
+ * decision 0112): the audio it publishes is the agent's side, the human's tracks the other; once it has left the
  * room the recording is stored. Without the option (or without a store) it is the connection itself: nothing is
  * recorded.
  *

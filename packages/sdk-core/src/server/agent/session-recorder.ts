@@ -73,7 +73,7 @@ export interface RecordedConversation {
 }
 
 /**
- * Records both sides of a voice session (decision 0110): the human's track on the left channel, the agent's
+ * Records both sides of a voice session (decision 0112): the human's track on the left channel, the agent's
  * speech on the right, each placed on the session's clock (a side that was silent, muted or between turns is
  * padded with silence), at 16 kHz. It taps the frames where the agent already has them: the human's track as the
  * pipeline reads it, the agent's PCM as it is queued for the room (what a barge-in drops is taken back out).

@@ -38,7 +38,7 @@ export interface VoiceAgentHostDependencies {
   tuning?: Partial<Omit<VoiceAgentTuning, 'turnDetection'>> & { turnDetection?: Partial<VoiceAgentTuning['turnDetection']> };
   /** Called after every agent turn with its latency breakdown (benchmarks, logs, dashboards). */
   onTurnMetrics?: (metrics: TurnMetrics) => void;
-  /** Stores the recordings of sessions started with `general.recording: true` (decision 0110). */
+  /** Stores the recordings of sessions started with `general.recording: true` (decision 0112). */
   recordings?: SessionRecordings;
 }
 

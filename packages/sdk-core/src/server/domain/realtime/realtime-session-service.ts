@@ -52,7 +52,7 @@ export interface RealtimeSessionServiceDependencies extends GenerativeSources {
    * is ended by another instance (or this one after a restart) with stop reason `host_lost`.
    */
   leases?: { leases: SessionLeases; timing: SessionKeeperTiming };
-  /** The sessions' recordings (`general.recording`; decision 0110): served and deleted with their session. */
+  /** The sessions' recordings (`general.recording`; decision 0112): served and deleted with their session. */
   recordings?: RecordingStore;
   /** Sends the human a message in the session's room (the wire protocol's `error` topic). */
   tellRoom?: (sessionId: string, message: string) => Promise<void>;

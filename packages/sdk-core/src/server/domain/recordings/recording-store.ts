@@ -4,7 +4,7 @@ import type { Store } from '../../store/database.js';
 import type { Database, RealtimeRecordingRow } from '../../store/tables.js';
 
 /**
- * Recordings of realtime sessions in the `realtime_recordings` table (decision 0110): one WAV per session, saved
+ * Recordings of realtime sessions in the `realtime_recordings` table (decision 0112): one WAV per session, saved
  * by the voice agent when it stops, read by `GET /v1/realtime/{session}/recording`, deleted with the session.
  * Callers check that the session is visible to the principal first: rows are keyed by session and project only.
  *

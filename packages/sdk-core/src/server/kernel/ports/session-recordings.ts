@@ -11,7 +11,7 @@ export interface SessionRecording {
 
 /**
  * Where the voice agent leaves the recording of a session started with `general.recording: true` when it stops
- * (the domain stores it; `GET /v1/realtime/{session}/recording` serves it; decision 0110).
+ * (the domain stores it; `GET /v1/realtime/{session}/recording` serves it; decision 0112).
  *
  * @example
  * await recordings.save({ sessionId: 'rts_1', project: 'prj_1', wav, channels: 2, sampleRate: 16000, durationMs: 4200 });

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Migration } from './migration.js';
 
 /**
- * Recordings of realtime sessions started with `general.recording: true` (decision 0110): one WAV per session,
+ * Recordings of realtime sessions started with `general.recording: true` (decision 0112): one WAV per session,
  * written when its agent stops, served by `GET /v1/realtime/{session}/recording`, deleted with the session.
  */
 export const realtimeRecordingsMigration: Migration = {

@@ -1,5 +1,5 @@
 // Bundled with esbuild into the test page: drives the unmodified livekit-client from the tests.
-import { ConnectionState, Room, RoomEvent, Track, type RemoteParticipant, type RemoteTrack } from 'livekit-client';
+import { ConnectionState, Room, RoomEvent, Track, VideoQuality, type RemoteParticipant, type RemoteTrack, type RemoteTrackPublication } from 'livekit-client';
 import { measureStreamTone, type ToneMeasurement } from '../../support/page-audio.js';
 
 interface Received {
@@ -15,6 +15,8 @@ const state = {
   received: [] as Received[],
   audioElements: [] as HTMLMediaElement[],
   remoteAudio: [] as MediaStreamTrack[],
+  /** The last subscribed remote video: its element and publication. */
+  video: undefined as { element: HTMLVideoElement; publication: RemoteTrackPublication } | undefined,
   connectedAt: 0,
 };
 
@@ -32,7 +34,15 @@ const api = {
         state.events.push(event);
       });
     }
-    created.on(RoomEvent.TrackSubscribed, (track: RemoteTrack) => {
+    created.on(RoomEvent.TrackSubscribed, (track: RemoteTrack, publication: RemoteTrackPublication) => {
+      if (track.kind === Track.Kind.Video) {
+        const element = track.attach() as HTMLVideoElement;
+        element.muted = true;
+        document.body.append(element);
+        state.video = { element, publication };
+        state.events.push('VideoSubscribed');
+        return;
+      }
       if (track.kind !== Track.Kind.Audio) return;
       // Chrome only pulls remote WebRTC audio that is attached to a media element.
       const element = track.attach();
@@ -78,6 +88,31 @@ const api = {
   },
   async publishMicrophone(): Promise<void> {
     await room().localParticipant.setMicrophoneEnabled(true);
+  },
+  /** Publishes the (fake) camera with livekit-client's defaults (simulcast on); returns the track sid. */
+  async publishCamera(): Promise<string> {
+    const publication = await room().localParticipant.setCameraEnabled(true);
+    return publication?.trackSid ?? '';
+  },
+  /** The subscribed video as the page shows it: decoded size, frames decoded so far, and the middle's colour. */
+  videoState(): { width: number; height: number; framesDecoded: number; colour: [number, number, number] } | undefined {
+    const element = state.video?.element;
+    if (!element || element.videoWidth === 0) return undefined;
+    const canvas = document.createElement('canvas');
+    canvas.width = element.videoWidth;
+    canvas.height = element.videoHeight;
+    const context = canvas.getContext('2d', { willReadFrequently: true })!;
+    context.drawImage(element, 0, 0);
+    const pixel = context.getImageData(Math.floor(canvas.width / 2), Math.floor(canvas.height / 2), 1, 1).data;
+    const framesDecoded = element.getVideoPlaybackQuality?.().totalVideoFrames ?? 0;
+    return { width: element.videoWidth, height: element.videoHeight, framesDecoded, colour: [pixel[0]!, pixel[1]!, pixel[2]!] };
+  },
+  /** What livekit-client sends as `UpdateTrackSettings`: a quality for the subscribed video, or pausing it. */
+  setVideoQuality(quality: 'low' | 'medium' | 'high'): void {
+    state.video?.publication.setVideoQuality({ low: VideoQuality.LOW, medium: VideoQuality.MEDIUM, high: VideoQuality.HIGH }[quality]);
+  },
+  setVideoEnabled(enabled: boolean): void {
+    state.video?.publication.setEnabled(enabled);
   },
   async sendData(text: string, topic: string, destinationIdentities?: string[]): Promise<void> {
     await room().localParticipant.publishData(new TextEncoder().encode(text), {

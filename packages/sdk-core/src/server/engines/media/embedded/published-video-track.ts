@@ -34,6 +34,9 @@ export class PublishedVideoTrack extends TrackFanOut<VideoSink> {
   readonly sid: string;
   readonly info: TrackInfo;
   private readonly layers = new Map<string, ReceivedLayer>();
+  /** RTP packets and payload bytes received from the publisher, all layers together. */
+  receivedPackets = 0;
+  receivedBytes = 0;
 
   constructor(
     publisher: { sid: string; identity: string },
@@ -78,6 +81,8 @@ export class PublishedVideoTrack extends TrackFanOut<VideoSink> {
   push(packet: RtpPacket, rid: string, nowMs = Date.now()): void {
     const layer = this.layers.get(rid);
     if (layer) layer.lastPacketMs = nowMs;
+    this.receivedPackets += 1;
+    this.receivedBytes += packet.payload.length;
     this.deliver(packet, rid);
   }
 

@@ -1,4 +1,4 @@
-import { ListUpdate, SIPTransport } from '@livekit/protocol';
+import { ListUpdate, Pagination, SIPTransport } from '@livekit/protocol';
 import { AccessToken, SipCallError, SipClient } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
@@ -45,6 +45,17 @@ describe.each(await storeKinds())('SIP service with SipClient (%s)', (kind) => {
     expect((await sip.deleteSipTrunk(inbound.sipTrunkId)).sipTrunkId).toBe(inbound.sipTrunkId);
     expect(await sip.listSipInboundTrunk({ trunkIds: [inbound.sipTrunkId] })).toEqual([]);
     await sip.deleteSipTrunk(outbound.sipTrunkId);
+  });
+
+  it('pages lists as LiveKit does: ids after `afterId`, at most `limit`', async () => {
+    const numbers = ['+15550901', '+15550902', '+15550903'];
+    const trunks = await Promise.all(numbers.map((number) => sip.createSipInboundTrunk(`paged ${number}`, [number])));
+    const ids = trunks.map((trunk) => trunk.sipTrunkId).sort();
+    const first = await sip.listSipInboundTrunk({ numbers, page: new Pagination({ limit: 2 }) });
+    expect(first.map((trunk) => trunk.sipTrunkId)).toEqual(ids.slice(0, 2));
+    const rest = await sip.listSipInboundTrunk({ numbers, page: new Pagination({ afterId: ids[1]!, limit: 2 }) });
+    expect(rest.map((trunk) => trunk.sipTrunkId)).toEqual(ids.slice(2));
+    for (const id of ids) await sip.deleteSipTrunk(id);
   });
 
   it('creates, lists, updates and deletes dispatch rules of the three kinds', async () => {

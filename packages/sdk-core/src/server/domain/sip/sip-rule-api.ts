@@ -8,7 +8,7 @@ import {
 } from '@livekit/protocol';
 import { palaverAnswerOf } from './call-answer.js';
 import { dispatchRuleConflict, roomAndPin } from './dispatch-rules.js';
-import { applyListUpdate } from './list-update.js';
+import { applyListUpdate, pageOf } from './list-update.js';
 import type { SipRepository } from './sip-repository.js';
 import { demand, type RequestJson, TwirpFailure } from './twirp-failure.js';
 
@@ -50,7 +50,7 @@ export class SipRuleApi {
         (request.dispatchRuleIds.length === 0 || request.dispatchRuleIds.includes(rule.sipDispatchRuleId)) &&
         (request.trunkIds.length === 0 || rule.trunkIds.length === 0 || rule.trunkIds.some((id) => request.trunkIds.includes(id))),
     );
-    return new ListSIPDispatchRuleResponse({ items });
+    return new ListSIPDispatchRuleResponse({ items: pageOf(items, (rule) => rule.sipDispatchRuleId, request.page) });
   }
 
   async update(project: string, json: RequestJson): Promise<SIPDispatchRuleInfo> {

@@ -17,7 +17,7 @@ import {
   UpdateSIPInboundTrunkRequest,
   UpdateSIPOutboundTrunkRequest,
 } from '@livekit/protocol';
-import { applyListUpdate } from './list-update.js';
+import { applyListUpdate, pageOf } from './list-update.js';
 import type { SipRepository } from './sip-repository.js';
 import { addressEntry, inboundTrunkConflict, normalizeNumber } from './trunk-matching.js';
 import { demand, type RequestJson, TwirpFailure } from './twirp-failure.js';
@@ -66,7 +66,7 @@ export class SipTrunkApi {
         (request.trunkIds.length === 0 || request.trunkIds.includes(trunk.sipTrunkId)) &&
         (numbers.length === 0 || trunk.numbers.some((number) => numbers.includes(normalizeNumber(number)))),
     );
-    return new ListSIPInboundTrunkResponse({ items });
+    return new ListSIPInboundTrunkResponse({ items: pageOf(items, (trunk) => trunk.sipTrunkId, request.page) });
   }
 
   async listOutbound(project: string, json: RequestJson): Promise<ListSIPOutboundTrunkResponse> {
@@ -77,7 +77,7 @@ export class SipTrunkApi {
         (request.trunkIds.length === 0 || request.trunkIds.includes(trunk.sipTrunkId)) &&
         (numbers.length === 0 || trunk.numbers.some((number) => numbers.includes(normalizeNumber(number)))),
     );
-    return new ListSIPOutboundTrunkResponse({ items });
+    return new ListSIPOutboundTrunkResponse({ items: pageOf(items, (trunk) => trunk.sipTrunkId, request.page) });
   }
 
   async updateInbound(project: string, json: RequestJson): Promise<SIPInboundTrunkInfo> {

@@ -1,5 +1,8 @@
 import { TrackSource as ProtocolTrackSource, TrackType } from '@livekit/protocol';
 import {
+  AudioFrame,
+  AudioSource,
+  LocalAudioTrack,
   LocalVideoTrack,
   Room,
   RoomEvent,
@@ -7,6 +10,7 @@ import {
   TrackPublishOptions,
   TrackSource,
   VideoBufferType,
+  VideoCodec,
   VideoFrame,
   VideoSource,
   VideoStream,
@@ -141,35 +145,46 @@ describe('embedded media endpoint: video forwarding between rtc-node clients', (
     }
   });
 
-  it('a screen share without simulcast arrives as SCREEN_SHARE with its size', async () => {
+  it('a screen share (H.264, no simulcast) arrives as SCREEN_SHARE with its size, and its audio as SCREEN_SHARE_AUDIO', async () => {
     const media = test.server.services.media;
     const roomName = 'video_screen';
     media.endpoint!.rooms.ensure({ name: roomName });
     const publisher = new Room();
     const subscriber = new Room();
     const source = new VideoSource(WIDTH, HEIGHT);
+    const audio = new AudioSource(48_000, 1);
     let capture: ReturnType<typeof camera> | undefined;
     try {
       await publisher.connect(media.clientUrl(), await media.createJoinToken({ room: roomName, identity: 'carol' }), { autoSubscribe: true, dynacast: false });
       await subscriber.connect(media.clientUrl(), await media.createJoinToken({ room: roomName, identity: 'dan' }), { autoSubscribe: true, dynacast: false });
+      const subscribedSources: TrackSource[] = [];
+      subscriber.on(RoomEvent.TrackSubscribed, (_track, publication) => subscribedSources.push(publication.source!));
       const subscribed = nextVideoTrack(subscriber);
       capture = camera(source, [40, 60, 200]);
       const publication = await publisher.localParticipant!.publishTrack(
         LocalVideoTrack.createVideoTrack('screen', source),
-        new TrackPublishOptions({ source: TrackSource.SOURCE_SCREENSHARE, simulcast: false }),
+        new TrackPublishOptions({ source: TrackSource.SOURCE_SCREENSHARE, simulcast: false, videoCodec: VideoCodec.H264 }),
       );
+      const audioPublication = await publisher.localParticipant!.publishTrack(
+        LocalAudioTrack.createAudioTrack('screen_audio', audio),
+        new TrackPublishOptions({ source: TrackSource.SOURCE_SCREENSHARE_AUDIO }),
+      );
+      await audio.captureFrame(new AudioFrame(new Int16Array(480), 48_000, 1, 480));
       const track = await subscribed;
       const frames = await receiveFrames(track, 10);
       expect(frames.at(-1)).toMatchObject({ width: WIDTH, height: HEIGHT });
       expect(frames.at(-1)!.colour[2]).toBeGreaterThan(150);
-      const info = media.endpoint!.rooms.get(roomName)!.member('carol')!.state.tracks.get(publication.sid!)!.info;
-      expect(info).toMatchObject({ type: TrackType.VIDEO, source: ProtocolTrackSource.SCREEN_SHARE, simulcast: false });
+      const tracks = media.endpoint!.rooms.get(roomName)!.member('carol')!.state.tracks;
+      expect(tracks.get(publication.sid!)!.info.toJson()).toMatchObject({ type: 'VIDEO', source: 'SCREEN_SHARE', mimeType: 'video/H264' });
+      expect(tracks.get(publication.sid!)!.info.simulcast).toBe(false);
+      await expect.poll(() => tracks.get(audioPublication.sid!)?.info).toMatchObject({ type: TrackType.AUDIO, source: ProtocolTrackSource.SCREEN_SHARE_AUDIO });
+      await expect.poll(() => subscribedSources.sort()).toEqual([TrackSource.SOURCE_SCREENSHARE, TrackSource.SOURCE_SCREENSHARE_AUDIO].sort());
       const session = media.endpoint!.rooms.get(roomName)!.member('dan') as ClientSession;
       expect(session.forwardedLayer(publication.sid!)).toBe('');
     } finally {
       capture?.stop();
       await Promise.all([publisher.disconnect(), subscriber.disconnect()]);
-      await source.close();
+      await Promise.all([source.close(), audio.close()]);
     }
   });
 });

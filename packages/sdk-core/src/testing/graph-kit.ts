@@ -34,7 +34,7 @@ export interface GraphKitRun {
  */
 export function runGraph(
   document: GraphDocument,
-  options: { engines?: Partial<GraphEngines>; subgraphs?: Map<string, GraphDocument>; library?: NodeLibrary } = {},
+  options: { engines?: Partial<GraphEngines>; subgraphs?: Map<string, GraphDocument>; library?: NodeLibrary; publisherMetadata?: Record<string, unknown> } = {},
 ): GraphKitRun {
   const logs: RunLogEntry[] = [];
   const failures: { node: string; error: Error }[] = [];
@@ -51,7 +51,7 @@ export function runGraph(
     logger,
     room: undefined,
     clientTools: undefined,
-    publisherMetadata: undefined,
+    publisherMetadata: options.publisherMetadata,
     voiceTurns: new VoiceTurns('run_test', (metrics) => turnMetrics.push(metrics), logger),
     log: (entry) => logs.push(entry),
     nodeFailed: (node, error) => failures.push({ node: node.id, error }),

@@ -9,9 +9,22 @@ import * as z from 'zod/mini';
 export const ContextMessageRoleName = z.enum(['system', 'user', 'assistant', 'tool']);
 export type ContextMessageRoleName = z.infer<typeof ContextMessageRoleName>;
 
+/** A picture in a context message: a JPEG data URI (what OpenAI's `image_url` parts take) and its size. */
+export const ContextMessageImage = z.object({ url: z.string(), width: z.int(), height: z.int() });
+export type ContextMessageImage = z.infer<typeof ContextMessageImage>;
+
+/**
+ * A clip in a context message: an MP4 data URI for models that take `video_url` parts (null when the server could
+ * not encode one), and JPEG frames sampled across it for the others.
+ */
+export const ContextMessageVideo = z.object({ url: z.nullable(z.string()), frames: z.array(z.string()), frame_count: z.int(), duration: z.number() });
+export type ContextMessageVideo = z.infer<typeof ContextMessageVideo>;
+
 export const ContextMessageContentItem = z.looseObject({
   content_type: z.enum(['text', 'image', 'audio', 'video']),
   text: z.nullish(z.string()),
+  image: z.nullish(ContextMessageImage),
+  video: z.nullish(ContextMessageVideo),
 });
 export type ContextMessageContentItem = z.infer<typeof ContextMessageContentItem>;
 
@@ -39,6 +52,14 @@ export const GraphContextMessage = z.looseObject({
 });
 export type GraphContextMessage = z.infer<typeof GraphContextMessage>;
 
+/** A video clip as clients see it: how many frames over how many seconds (the pictures stay in the run). */
+export interface VideoClipSummary {
+  type: 'video_clip';
+  frame_count: number;
+  duration: number;
+}
+const VideoClipSummarySchema = z.object({ type: z.literal('video_clip'), frame_count: z.int(), duration: z.number() });
+
 /**
  * A pad value as clients send and receive it on the `runtime_api` topic: tagged by `type`.
  * Audio and text streams never leave the runtime.
@@ -57,6 +78,8 @@ export type ClientPadValue =
   | { type: 'list'; count: number; items: ClientPadValue[] }
   | { type: 'object'; value: Record<string, unknown> }
   | { type: 'audio_clip'; transcription: string | null; duration: number }
+  | VideoClipSummary
+  | { type: 'av_clip'; video: VideoClipSummary; audio: { type: 'audio_clip'; transcription: string | null; duration: number } }
   | { type: 'tool_definition'; name: string; description: string; parameters?: Record<string, unknown> | null; destination: unknown }
   | { type: 'viseme'; value: string }
   | null;
@@ -77,6 +100,12 @@ export const ClientPadValueSchema: z.ZodMiniType<ClientPadValue> = z.lazy(() =>
     z.object({ type: z.literal('list'), count: z.int(), items: z.array(ClientPadValueSchema) }),
     z.object({ type: z.literal('object'), value: z.record(z.string(), z.unknown()) }),
     z.object({ type: z.literal('audio_clip'), transcription: z.nullable(z.string()), duration: z.number() }),
+    VideoClipSummarySchema,
+    z.object({
+      type: z.literal('av_clip'),
+      video: VideoClipSummarySchema,
+      audio: z.object({ type: z.literal('audio_clip'), transcription: z.nullable(z.string()), duration: z.number() }),
+    }),
     z.looseObject({ type: z.literal('tool_definition'), name: z.string(), description: z.string(), destination: z.unknown() }),
     z.object({ type: z.literal('viseme'), value: z.string() }),
   ]),

@@ -1,5 +1,6 @@
 import { pad, t, type NodeSpec } from '../node-spec.js';
 import { textContextMessage } from '../pad-value-functions.js';
+import { CONTENT_TYPES } from './video.js';
 
 /** LLM contexts and the LLM itself, through the platform's chat gateway. */
 export const llmNodes: NodeSpec[] = [
@@ -32,13 +33,10 @@ export const llmNodes: NodeSpec[] = [
   },
   {
     type: 'CreateContextMessage',
-    description: "Makes a context message of each content that arrives (a transcription, a text stream once complete, a clip's transcription), with `role`.",
+    description:
+      "Makes a context message of each content that arrives, with `role`: a transcription, a text stream once complete, an audio clip's transcription, a frame as a JPEG image, a video clip as an MP4 video (and sampled frames).",
     category: { primary: 'core', secondary: 'primitive', tags: ['context', 'message'] },
-    pads: [
-      pad.propertySink('role', [t.role()], 'user'),
-      pad.sink('content', [t.string(), t.textStream(), t.audioClip()]),
-      pad.source('context_message', [t.contextMessage()]),
-    ],
+    pads: [pad.propertySink('role', [t.role()], 'user'), pad.sink('content', CONTENT_TYPES()), pad.source('context_message', [t.contextMessage()])],
   },
   {
     type: 'OpenAICompatibleLLM',

@@ -21,3 +21,6 @@ export { unservedTwirpRoute, type TwirpAnswer } from './embedded/twirp.js';
 export { agentDispatchCall } from './embedded/workers/agent-dispatch-api.js';
 export { createMediaService, SIGNAL_PATHS, type MediaService } from './media-service.js';
 export { RpcCallError, RpcErrorCode } from './rpc-error.js';
+export { decodeJpeg, encodeJpeg, jpegDataUrl } from './video/jpeg-image.js';
+export { ClipEncodingError, encodeMp4Clip } from './video/mp4-clip.js';
+export { meanColour, solidFrame, type VideoFrame } from './video/video-frame.js';

@@ -1,8 +1,10 @@
-import type { ChatMessage, ChatMessageToolCall } from '../../../../contract/chat.js';
+import type { ChatMessage, ChatMessageToolCall, ChatUserContentPart } from '../../../../contract/chat.js';
 import { GraphContextMessage, contextMessageText, type GraphToolCall } from '../../../../contract/graph/pad-values.js';
 
 /** Characters per token, roughly, to keep a context within `max_context_len` tokens. */
 const CHARS_PER_TOKEN = 4;
+/** What a picture or clip counts for in that budget (vision models bill a picture as a few hundred tokens, not its bytes). */
+const MEDIA_CHARS = 1000 * CHARS_PER_TOKEN;
 
 function toChatToolCall(call: GraphToolCall): ChatMessageToolCall {
   return { id: call.call_id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments ?? {}) } };
@@ -18,6 +20,23 @@ export function toGraphToolCall(call: ChatMessageToolCall, index: number): Graph
     args = { _raw: call.function.arguments };
   }
   return { call_id: call.id, index, name: call.function.name, arguments: args };
+}
+
+/**
+ * A user message's content: its text alone, or parts when it holds pictures or clips: text parts, `image_url` parts
+ * (JPEG data URIs), a clip as a `video_url` part (MP4) or, without one, its sampled frames as images. The gateway
+ * refuses parts the model cannot take, naming the part (the built-in model cannot see).
+ */
+function userContent(message: GraphContextMessage, text: string): string | ChatUserContentPart[] {
+  if (!message.content.some((item) => item.image || item.video)) return text;
+  const parts: ChatUserContentPart[] = [];
+  for (const item of message.content) {
+    if (item.content_type === 'text' && item.text) parts.push({ type: 'text', text: item.text });
+    else if (item.image) parts.push({ type: 'image_url', image_url: { url: item.image.url } });
+    else if (item.video?.url) parts.push({ type: 'video_url', video_url: { url: item.video.url } });
+    else if (item.video) parts.push(...item.video.frames.map((url) => ({ type: 'image_url' as const, image_url: { url } })));
+  }
+  return parts;
 }
 
 /**
@@ -37,9 +56,11 @@ export function chatMessagesOf(context: unknown, maxTokens: number): ChatMessage
       case 'system':
         messages.push({ role: 'system', content: text });
         break;
-      case 'user':
-        if (text !== '') messages.push({ role: 'user', content: text });
+      case 'user': {
+        const content = userContent(message, text);
+        if (content.length > 0) messages.push({ role: 'user', content });
         break;
+      }
       case 'assistant':
         if (message.tool_calls.length > 0)
           messages.push({ role: 'assistant', content: text === '' ? null : text, tool_calls: message.tool_calls.map(toChatToolCall) });
@@ -51,7 +72,11 @@ export function chatMessagesOf(context: unknown, maxTokens: number): ChatMessage
     }
   }
   const budget = maxTokens * CHARS_PER_TOKEN;
-  const size = (message: ChatMessage) => JSON.stringify(message).length;
+  const size = (message: ChatMessage) => {
+    let media = 0;
+    const text = JSON.stringify(message, (_key, value: unknown) => (typeof value === 'string' && value.startsWith('data:') ? (media++, '') : value));
+    return text.length + media * MEDIA_CHARS;
+  };
   let total = messages.reduce((sum, message) => sum + size(message), 0);
   while (total > budget) {
     const index = messages.findIndex((message) => message.role !== 'system');

@@ -1,26 +1,23 @@
-import { textContextMessage } from '../../../../contract/graph/pad-values.js';
 import type { NodeImplementation } from '../../runtime/graph-node.js';
-import { AudioClip, isTextStream } from '../../runtime/stream-values.js';
+import { contentItemsOf } from './content-items.js';
 
 /**
- * CreateContextMessage: one context message with `role` per content that arrives: a string as is, a text
- * stream once it ends (not when cancelled), an audio clip's transcription. Empty contents make nothing.
+ * CreateContextMessage: one context message with `role` per content that arrives: a string as is, a text stream
+ * once it ends (not when cancelled), an audio clip's transcription, a frame as an image, a clip as a video (see
+ * `contentItemsOf`). Empty contents make nothing.
  */
 export const createContextMessageNode: NodeImplementation = async (node, signal) => {
   for await (const value of node.sink('content')) {
     if (signal.aborted) break;
-    let text: string | undefined;
-    if (typeof value === 'string') text = value;
-    else if (isTextStream(value)) {
-      text = await value.readAll();
-      if (value.wasCancelled) continue;
-    } else if (value instanceof AudioClip) text = value.transcription ?? undefined;
-    else {
-      node.log('warning', 'ignored a content that is not text', 'content');
+    const content = await contentItemsOf(value, (message) => node.log('warning', message, 'content'), signal);
+    if (content === undefined) {
+      if (typeof value !== 'object' || value === null || !('kind' in value))
+        node.log('warning', 'ignored a content that is not text, media or a clip', 'content');
       continue;
     }
-    if (!text || text.trim() === '') continue;
+    if (content.length === 0) continue;
     const role = node.value('role');
-    node.source('context_message').push(textContextMessage(role === 'system' || role === 'assistant' || role === 'tool' ? role : 'user', text));
+    const name = role === 'system' || role === 'assistant' || role === 'tool' ? role : 'user';
+    node.source('context_message').push({ type: 'context_message', role: { type: 'context_message_role', value: name }, content, tool_calls: [] });
   }
 };

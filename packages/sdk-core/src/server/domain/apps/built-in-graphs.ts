@@ -8,6 +8,7 @@ import {
   voiceAiWithToolsGraph,
   voicePipelineSubgraph,
 } from '../../graph/templates/voice-graphs.js';
+import { CLASSIFY_SUBGRAPH_ID, REMOTE_CONVERSATION_SUBGRAPH_ID, classifySubgraph, remoteConversationSubgraph } from '../../graph/templates/engine-subgraphs.js';
 
 /** A built-in graph with its deterministic id (so seeding at every start is idempotent). */
 export interface BuiltInGraph {
@@ -69,5 +70,19 @@ export const defaultSubGraphs: readonly BuiltInGraph[] = [
     name: 'Voice pipeline',
     description: 'Listen, answer and speak, with barge-in. Pads: audio_in, audio_out, system_prompt, voice_id, transcription.',
     graph: voicePipelineSubgraph(),
+  },
+  {
+    id: REMOTE_CONVERSATION_SUBGRAPH_ID,
+    name: 'Conversational AI w/ Remote Inference',
+    description:
+      "The open engine's conversation block: STT, LLM and TTS with barge-in; the embedding graph keeps the LLMContext. Pads: audio_in, run_trigger, llm_context, tool_group, stt/tts/llm settings, voice_id; audio_out, new_user_message, new_assistant_message, speech_ended_trigger, transcription.",
+    graph: remoteConversationSubgraph(),
+  },
+  {
+    id: CLASSIFY_SUBGRAPH_ID,
+    name: 'Classify',
+    description:
+      "The open engine's classifier: an LLM looks for item_in in what comes on video_in (a clip, an image or a text); detected tells whether it answered true, classify_llm_respond holds the answer. Settings: llm_base_model, llm_api_key, llm_model.",
+    graph: classifySubgraph(),
   },
 ];

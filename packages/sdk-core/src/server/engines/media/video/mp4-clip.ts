@@ -50,8 +50,17 @@ export async function encodeMp4Clip(frames: readonly VideoFrame[], signal?: Abor
     child.once('close', resolve);
   });
   child.stdin.on('error', () => undefined);
+  const writable = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const done = (): void => {
+        child.stdin.off('drain', done).off('close', done);
+        resolve();
+      };
+      child.stdin.on('drain', done).on('close', done);
+    });
   for (const frame of sameSize) {
-    if (!child.stdin.write(frame.rgba)) await new Promise<void>((resolve) => child.stdin.once('drain', resolve).once('close', resolve));
+    if (child.stdin.destroyed) break;
+    if (!child.stdin.write(frame.rgba)) await writable();
   }
   child.stdin.end();
   try {

@@ -6,7 +6,7 @@
 
 /** The streaming TTS websocket. */
 export const TTS_SOCKET_PATH = '/v1/voice/websocket';
-/** OpenAI's Realtime API (websocket, `?model=<LLM id>`), served over the voice layer (decision 0106). */
+/** OpenAI's Realtime API (websocket, `?model=<LLM id>`), served over the voice layer (decision 0113). */
 export const OPENAI_REALTIME_PATH = '/v1/realtime';
 /** Browsers send the API key or usage token as a websocket subprotocol `${OPENAI_KEY_SUBPROTOCOL}<key>`, as OpenAI's clients do. */
 export const OPENAI_KEY_SUBPROTOCOL = 'openai-insecure-api-key.';

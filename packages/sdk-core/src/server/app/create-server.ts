@@ -7,8 +7,9 @@ import { createApp } from '../edge/http/create-app.js';
 import { OpenEventStreams } from '../edge/http/event-stream.js';
 import { registerMediaUpgrades } from '../edge/media-routes.js';
 import { UpgradeRouter, type UpgradeHandler } from '../edge/upgrade-router.js';
-import { TTS_SOCKET_PATH } from '../../contract/wire.js';
+import { OPENAI_REALTIME_PATH, TTS_SOCKET_PATH } from '../../contract/wire.js';
 import { TtsSocketServer } from '../edge/tts-socket/tts-socket-server.js';
+import { RealtimeSocketServer } from '../edge/openai-realtime/realtime-socket-server.js';
 import { createLogger } from '../kernel/logger.js';
 import { ServerSecret } from '../domain/auth/server-secret.js';
 import { closeServices, createServices } from './compose-services.js';
@@ -99,6 +100,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
   registerMediaUpgrades((path, handler) => upgrades.set(path, handler, { closedByServices: true }), services.media);
   const ttsSocket = new TtsSocketServer(services);
   upgrades.set(TTS_SOCKET_PATH, (request, socket, head) => ttsSocket.handleUpgrade(request, socket, head));
+  // OpenAI's Realtime API over the voice layer (decision 0113).
+  const openAiRealtime = new RealtimeSocketServer(services);
+  upgrades.set(OPENAI_REALTIME_PATH, (request, socket, head) => openAiRealtime.handleUpgrade(request, socket, head));
 
   let httpServer: Server | undefined;
   let url: string | undefined;
@@ -144,7 +148,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
       // Stop accepting first: no new connection, idle kept-alive ones closed, requests under way get a moment.
       // Websockets are told the server is going away at once; the server's close waits for their sockets, so those
       // still open at the cut-off (a client that stopped reading cannot even take the close frame) are destroyed.
-      const sockets = ttsSocket.close();
+      const sockets = Promise.all([ttsSocket.close(), openAiRealtime.close()]);
       if (httpServer) {
         const closing = httpServer;
         httpServer = undefined;

@@ -19,9 +19,9 @@ export { loadListeningEngines, type ListeningEngines } from './listener/listenin
 export { resolveTurnDetection, parseTurnDetection } from './settings/turn-detection.js';
 export { AnswerPreparer, answersTheSame, type ConversationVersion, type PreparedAnswer } from './turn-taking/answer-preparer.js';
 export { Preemption } from './turn-taking/preemption.js';
-export { streamAnswer, type AgentChat, type Answer } from './answering/answer-stream.js';
+export { streamAnswer, type AgentChat, type Answer, type AnswerResult, type AnswerUsage } from './answering/answer-stream.js';
 export { answerWithTools, type ToolResultMessage, type ToolRoundHandler } from './answering/answer-with-tools.js';
-export { AgentSpeaker, type SpokenUtterance } from './speaker/agent-speaker.js';
+export { AgentSpeaker, textUpTo, type SpokenUtterance } from './speaker/agent-speaker.js';
 export { FALLBACK_VOICE, resolveSessionVoice, type AgentVoices, type SessionVoice } from './speaker/agent-voice.js';
 export { SessionSpeech } from './speaker/session-speech.js';
 export { AgentToolRunner, DEFAULT_AGENT_TOOL_TUNING, type AgentToolTuning } from './tools/agent-tool-runner.js';

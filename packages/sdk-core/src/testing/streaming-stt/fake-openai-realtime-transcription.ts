@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
+import { OPENAI_REALTIME_PATH } from '../../contract/wire.js';
 import { REALTIME_INVALID_KEY_CLOSE, REALTIME_SAMPLE_RATE, type RealtimeErrorEvent, type RealtimeLogprob } from '../../server/engines/speech/index.js';
 import { FakeVendorServer, type FakeConnectionRequest, type HandshakeRefusal } from './fake-vendor-server.js';
 import { ScriptCursor, ScriptedRecogniser, type ScriptedTranscriptOptions, type ScriptedWord } from './scripted-recogniser.js';
@@ -370,7 +371,7 @@ export async function startFakeOpenAiRealtimeTranscription(options: FakeOpenAiRe
 
 /** The realtime endpoint's handshake: the path and the transcription intent (the key is checked after the upgrade). */
 function refuse(request: FakeConnectionRequest): HandshakeRefusal | undefined {
-  if (request.path !== '/v1/realtime')
+  if (request.path !== OPENAI_REALTIME_PATH)
     return { status: 404, body: { error: { type: 'invalid_request_error', code: 'not_found', message: `Unknown path ${request.path}.`, param: null } } };
   if (request.query.intent !== 'transcription') {
     return {

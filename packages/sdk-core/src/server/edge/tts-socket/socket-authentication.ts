@@ -22,21 +22,36 @@ function closeReason(text: string): string {
 /**
  * Authenticates a websocket upgrade like an HTTP call (`x-api-key`, `Authorization: Bearer`, `x-human-id`),
  * plus the query parameters browsers must use because they cannot set headers: `api_key=<key>` or
- * `token=<usage token>`. Headers win when both are present.
+ * `token=<usage token>`, or (with `keySubprotocol`) the key or token as a websocket subprotocol after that prefix.
+ * Headers win when both are present.
  *
  * @example
  * const result = await authenticateUpgrade(request, services);
  * if ('code' in result) socket.close(result.code, result.reason);
  */
-export async function authenticateUpgrade(request: IncomingMessage, services: Services): Promise<Principal | SocketRefusal> {
+export async function authenticateUpgrade(
+  request: IncomingMessage,
+  services: Services,
+  options: { keySubprotocol?: string } = {},
+): Promise<Principal | SocketRefusal> {
   const header = readerOfIncoming(request);
   const query = new URL(request.url ?? '/', 'http://localhost').searchParams;
   const apiKey = query.get('api_key');
   const token = query.get('token');
   const withoutHeaders = header('x-api-key') === undefined && header('authorization') === undefined;
   const fromQuery = new Map<string, string>();
+  const prefix = options.keySubprotocol;
+  // OpenAI's browser clients send the key as a subprotocol (`openai-insecure-api-key.<key>`): an API key or usage token.
+  const fromProtocol = prefix
+    ? (header('sec-websocket-protocol') ?? '')
+        .split(',')
+        .map((protocol) => protocol.trim())
+        .find((protocol) => protocol.startsWith(prefix))
+        ?.slice(prefix.length)
+    : undefined;
   if (withoutHeaders && apiKey) fromQuery.set('x-api-key', apiKey);
   else if (withoutHeaders && token) fromQuery.set('authorization', `Bearer ${token}`);
+  else if (withoutHeaders && fromProtocol) fromQuery.set('authorization', `Bearer ${fromProtocol}`);
   const credentials: HeaderReader = (name) => fromQuery.get(name) ?? header(name);
   try {
     return await authenticate(credentials, 'K/B', services, { humanHeader: true });

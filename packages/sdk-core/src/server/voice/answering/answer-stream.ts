@@ -22,12 +22,26 @@ export interface AnswerRequest {
   tools?: ChatCompletionTool[] | undefined;
   /** Default `auto` with tools. */
   toolChoice?: ChatToolChoice | undefined;
+  /** The answer's token limit (`max_completion_tokens`); none when absent. */
+  maxTokens?: number | undefined;
+  /** Asks for the stream's usage chunk (`stream_options.include_usage`): `AnswerResult.usage`. */
+  includeUsage?: boolean | undefined;
+}
+
+/** The tokens an answer took, as the model reported them. */
+export interface AnswerUsage {
+  promptTokens: number;
+  completionTokens: number;
 }
 
 /** How a streamed answer ended: its text and the tool calls the model asked for (assembled by index). */
 export interface AnswerResult {
   text: string;
   toolCalls: ChatMessageToolCall[];
+  /** Why the model stopped (`stop`, `length`, `tool_calls`...), when it said. */
+  finishReason?: string | undefined;
+  /** With `includeUsage`: the tokens of the answer. */
+  usage?: AnswerUsage | undefined;
 }
 
 /** A streamed answer: its text pieces as they come, and how it ended. */
@@ -58,6 +72,8 @@ export function streamAnswer(chat: AgentChat, request: AnswerRequest): Answer {
   const done = (async (): Promise<AnswerResult> => {
     let text = '';
     const calls = new Map<number, { id: string; name: string; arguments: string }>();
+    let finishReason: string | undefined;
+    let usage: AnswerUsage | undefined;
     const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
     try {
       const events = await chat.stream(
@@ -69,11 +85,15 @@ export function streamAnswer(chat: AgentChat, request: AnswerRequest): Answer {
           parallel_tool_calls: true,
           metadata: request.metadata,
           ...(tools ? { tools, tool_choice: request.toolChoice ?? 'auto' } : {}),
+          ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
+          ...(request.includeUsage ? { stream_options: { include_usage: true } } : {}),
         },
         { signal: request.signal },
       );
       for await (const event of events) {
         if (event.type === 'error') throw new AnswerStreamError(event.error.error.message);
+        if (event.chunk.usage) usage = { promptTokens: event.chunk.usage.prompt_tokens, completionTokens: event.chunk.usage.completion_tokens };
+        finishReason = event.chunk.choices[0]?.finish_reason ?? finishReason;
         const delta = event.chunk.choices[0]?.delta;
         for (const call of delta?.tool_calls ?? []) {
           const assembled = calls.get(call.index) ?? { id: '', name: '', arguments: '' };
@@ -91,7 +111,7 @@ export function streamAnswer(chat: AgentChat, request: AnswerRequest): Answer {
       const toolCalls = [...calls.entries()]
         .sort(([left], [right]) => left - right)
         .map(([, call]): ChatMessageToolCall => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
-      return { text, toolCalls };
+      return { text, toolCalls, finishReason, usage };
     } finally {
       pieces.end();
     }

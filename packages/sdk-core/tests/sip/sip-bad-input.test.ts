@@ -7,10 +7,11 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 describe('SIP service: bad input answers Twirp errors', () => {
   let test: TestServer;
   let admin: string;
+  let url: string;
 
   beforeAll(async () => {
     test = await startTestServer('sqlite');
-    await test.server.listen(0, '127.0.0.1');
+    url = await test.server.listen(0, '127.0.0.1');
     const token = new AccessToken(test.server.services.media.apiKey, DEVELOPMENT_API_SECRET, { ttl: 600 });
     token.addSIPGrant({ admin: true, call: true });
     admin = await token.toJwt();
@@ -18,7 +19,7 @@ describe('SIP service: bad input answers Twirp errors', () => {
   afterAll(() => test?.close());
 
   async function call(method: string, body: string, authorization = `Bearer ${admin}`): Promise<{ status: number; json: { code: string; msg: string } }> {
-    const response = await fetch(`${test.server.url}/twirp/livekit.SIP/${method}`, {
+    const response = await fetch(`${url}/twirp/livekit.SIP/${method}`, {
       method: 'POST',
       headers: { authorization, 'content-type': 'application/json' },
       body,
@@ -90,7 +91,7 @@ describe('SIP service: bad input answers Twirp errors', () => {
     const foreign = new AccessToken('otherkey', 'another-secret-of-enough-length-000000', { ttl: 60 });
     foreign.addSIPGrant({ admin: true });
     expect(await call('ListSIPInboundTrunk', '{}', `Bearer ${await foreign.toJwt()}`)).toMatchObject({ status: 401, json: { code: 'unauthenticated' } });
-    const get = await fetch(`${test.server.url}/twirp/livekit.SIP/ListSIPInboundTrunk`);
+    const get = await fetch(`${url}/twirp/livekit.SIP/ListSIPInboundTrunk`);
     expect(get.status).toBe(404);
     expect(await get.json()).toMatchObject({ code: 'bad_route' });
   });

@@ -14,9 +14,9 @@ describe.runIf(withPostgres)('SIP service: two instances on one PostgreSQL datab
     const options = { env: {}, databaseSchema: schema, config: { logLevel: 'silent' as const, databaseUrl: postgresUrl } };
     const [first, second] = await Promise.all([createServer(options), createServer(options)]);
     try {
-      await Promise.all([first.listen(0, '127.0.0.1'), second.listen(0, '127.0.0.1')]);
-      const onFirst = new SipClient(first.url, DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET);
-      const onSecond = new SipClient(second.url, DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET);
+      const [firstUrl, secondUrl] = await Promise.all([first.listen(0, '127.0.0.1'), second.listen(0, '127.0.0.1')]);
+      const onFirst = new SipClient(firstUrl, DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET);
+      const onSecond = new SipClient(secondUrl, DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET);
       const trunk = await onFirst.createSipInboundTrunk('shared', ['+15550600']);
       const rule = await onFirst.createSipDispatchRule({ type: 'direct', roomName: 'shared-desk' }, { trunkIds: [trunk.sipTrunkId] });
 
@@ -40,16 +40,16 @@ describe('SIP service with a LiveKit deployment configured: calls are forwarded 
   it('SipClient against the platform reaches the deployment (here another platform instance speaking LiveKit) and its errors come back', async () => {
     // The "deployment" is a platform with its embedded endpoint: LiveKit's SIP API, served from its own database.
     const deployment = await startTestServer('sqlite');
-    await deployment.server.listen(0, '127.0.0.1');
+    const deploymentUrl = await deployment.server.listen(0, '127.0.0.1');
     const platform = await startTestServer('sqlite', {
-      config: { livekit: { url: deployment.server.url.replace(/^http/, 'ws'), apiKey: DEVELOPMENT_API_KEY, apiSecret: DEVELOPMENT_API_SECRET } },
+      config: { livekit: { url: deploymentUrl.replace(/^http/, 'ws'), apiKey: DEVELOPMENT_API_KEY, apiSecret: DEVELOPMENT_API_SECRET } },
     });
     try {
-      await platform.server.listen(0, '127.0.0.1');
+      const platformUrl = await platform.server.listen(0, '127.0.0.1');
       expect(platform.server.services.media.mode).toBe('livekit');
-      const sip = new SipClient(platform.server.url, DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET);
+      const sip = new SipClient(platformUrl, DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET);
       const trunk = await sip.createSipInboundTrunk('forwarded', ['+15550700'], { allowedAddresses: ['10.0.0.0/8'] });
-      const direct = new SipClient(deployment.server.url, DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET);
+      const direct = new SipClient(deploymentUrl, DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET);
       expect((await direct.listSipInboundTrunk()).map((item) => item.sipTrunkId)).toEqual([trunk.sipTrunkId]);
       const rule = await sip.createSipDispatchRule({ type: 'individual', roomPrefix: 'call', pin: '4321' }, { trunkIds: [trunk.sipTrunkId], name: 'fwd' });
       expect((await direct.listSipDispatchRule())[0]).toMatchObject({ sipDispatchRuleId: rule.sipDispatchRuleId, name: 'fwd' });

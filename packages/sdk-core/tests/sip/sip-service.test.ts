@@ -15,11 +15,12 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 describe.each(await storeKinds())('SIP service with SipClient (%s)', (kind) => {
   let test: TestServer;
   let sip: SipClient;
+  let url: string;
 
   beforeAll(async () => {
     test = await startTestServer(kind);
-    await test.server.listen(0, '127.0.0.1');
-    sip = new SipClient(test.server.url, test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
+    url = await test.server.listen(0, '127.0.0.1');
+    sip = new SipClient(url, test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
   });
   afterAll(() => test?.close());
 
@@ -208,13 +209,13 @@ describe.each(await storeKinds())('SIP service with SipClient (%s)', (kind) => {
   it('refuses tokens without the SIP grants, with Twirp errors', async () => {
     const token = new AccessToken(test.server.services.media.apiKey, DEVELOPMENT_API_SECRET, { ttl: 60 });
     token.addGrant({ roomAdmin: true, roomCreate: true });
-    const noGrant = new SipClient(test.server.url, undefined, undefined, { token: await token.toJwt() });
+    const noGrant = new SipClient(url, undefined, undefined, { token: await token.toJwt() });
     expect(await failureOf(noGrant.listSipInboundTrunk())).toMatchObject({ status: 403, code: 'permission_denied' });
-    const wrongKey = new SipClient(test.server.url, test.server.services.media.apiKey, 'not-the-secret-0000000000000000000000');
+    const wrongKey = new SipClient(url, test.server.services.media.apiKey, 'not-the-secret-0000000000000000000000');
     expect(await failureOf(wrongKey.listSipInboundTrunk())).toMatchObject({ status: 401, code: 'unauthenticated' });
     const callOnly = new AccessToken(test.server.services.media.apiKey, DEVELOPMENT_API_SECRET, { ttl: 60 });
     callOnly.addSIPGrant({ call: true });
-    const caller = new SipClient(test.server.url, undefined, undefined, { token: await callOnly.toJwt() });
+    const caller = new SipClient(url, undefined, undefined, { token: await callOnly.toJwt() });
     expect(await failureOf(caller.createSipInboundTrunk('x', ['+1555']))).toMatchObject({ status: 403, code: 'permission_denied' });
   });
 });

@@ -21,6 +21,11 @@ export interface SipDirectory {
    * without it routes calls nobody answers.
    */
   answer?(route: InboundCallRoute): Promise<void>;
+  /**
+   * The answered call ended (either side hung up, or it failed): the service ends what answered it at once (a realtime
+   * session would otherwise wait out its human-left grace; an app run ends by its empty-room rule). Never rejects.
+   */
+  callEnded?(route: InboundCallRoute): Promise<void>;
 }
 
 /** The parties of an INVITE as the endpoint read them. */

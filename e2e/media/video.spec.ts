@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { sineTone, wavFile } from '@palaver/sdk-core/testing';
 import { CHROMIUM, chromiumArguments } from './support/chromium.js';
 import { chromiumAvailable, eventually, expect, test } from './support/media-fixture.js';
 import { serveTestPage } from './support/test-page.js';
+import { bundleForPage, servePage } from '../support/bundled-page.js';
 import { y4mClip } from './support/y4m.js';
 
 test.skip(!chromiumAvailable(), 'Chromium is not installed');
@@ -48,7 +50,9 @@ async function openPage(): Promise<Page> {
 
 const near = (colour: readonly number[], expected: readonly number[]) => colour.every((value, index) => Math.abs(value - expected[index]!) < 40);
 
-test('a fake camera in Chromium reaches another Chromium page through the endpoint: size, colour, layers, pausing, a late subscriber', async ({ palaver }) => {
+test('a fake camera in Chromium reaches other Chromium pages through the endpoint: size, colour, layers, pausing, mute, a late subscriber, components-react', async ({
+  palaver,
+}) => {
   const room = `video_${randomUUID().slice(0, 8)}`;
   await palaver.media.transport.ensureRoom({ room });
   const publisher = await openPage();
@@ -103,6 +107,15 @@ test('a fake camera in Chromium reaches another Chromium page through the endpoi
   await eventually(async () => expect((await subscriber.evaluate(() => window.palaver.videoState()))!.framesDecoded).toBeGreaterThan(resumed + 10), 20_000);
   expect(resumed).toBeGreaterThan(first.framesDecoded);
 
+  // Muted by its publisher: the server and the subscriber know; unmuted again.
+  await publisher.evaluate(() => window.palaver.setCameraMuted(true));
+  await eventually(async () => {
+    expect(endpointRoom.member('camera_owner')!.state.tracks.get(trackSid)!.info.muted).toBe(true);
+    expect(await subscriber.evaluate(() => window.palaver.remoteVideoMuted())).toBe(true);
+  });
+  await publisher.evaluate(() => window.palaver.setCameraMuted(false));
+  await eventually(async () => expect(await subscriber.evaluate(() => window.palaver.remoteVideoMuted())).toBe(false));
+
   // A late subscriber gets a picture: its PLI reaches the publisher, whose encoder sends a key frame.
   const late = await openPage();
   await late.evaluate(([u, jwt]) => window.palaver.connect(u, jwt, { singlePeerConnection: true }), [
@@ -114,6 +127,27 @@ test('a fake camera in Chromium reaches another Chromium page through the endpoi
     expect(video).toMatchObject({ width: 640, height: 360 });
     expect(near(video!.colour, GREEN)).toBe(true);
   }, 20_000);
+
+  // An app built on @livekit/components-react: `useTracks` finds the camera and `VideoTrack` renders it.
+  const componentsPage = await servePage(
+    'video components',
+    await bundleForPage(fileURLToPath(new URL('./support/video-components-page-entry.tsx', import.meta.url))),
+  );
+  const app = await (await browser.newContext()).newPage();
+  try {
+    await app.goto(componentsPage.url);
+    await app.waitForFunction(() => 'setConnectionDetails' in window);
+    const token = await palaver.media.createJoinToken({ room, identity: 'components_app' });
+    await app.evaluate((details) => (window as unknown as { setConnectionDetails: (value: unknown) => void }).setConnectionDetails(details), { url, token });
+    const rendered = app.getByTestId('cameras').locator('li[data-identity="camera_owner"] video');
+    await expect(rendered).toHaveCount(1, { timeout: 20_000 });
+    await expect
+      .poll(() => rendered.evaluate((element: HTMLVideoElement) => [element.videoWidth, element.videoHeight]), { timeout: 20_000 })
+      .toEqual([640, 360]);
+  } finally {
+    await app.close();
+    await componentsPage.close();
+  }
 
   // Unpublished: the subscribers see the publication go.
   await publisher.evaluate(() => window.palaver.disconnect());

@@ -114,6 +114,14 @@ const api = {
   setVideoEnabled(enabled: boolean): void {
     state.video?.publication.setEnabled(enabled);
   },
+  /** Mutes or unmutes the local camera (livekit-client sends a `mute` request). */
+  async setCameraMuted(muted: boolean): Promise<void> {
+    await room().localParticipant.setCameraEnabled(!muted);
+  },
+  /** Whether the subscribed video's publication is muted, as the client was told. */
+  remoteVideoMuted(): boolean | undefined {
+    return state.video?.publication.isMuted;
+  },
   async sendData(text: string, topic: string, destinationIdentities?: string[]): Promise<void> {
     await room().localParticipant.publishData(new TextEncoder().encode(text), {
       reliable: true,

@@ -22,7 +22,7 @@ const videoFeedback = () => [useNACK(), usePLI(), useFIR(), useREMB()];
  * the `ssrc-audio-level` header extension: publishers' levels drive `SpeakersChanged` (active-speakers.ts).
  * Video is VP8 or H.264 (constrained baseline, packetization mode 1, what browsers and LiveKit's SDKs offer), without
  * RTX (werift's simulcast receiver takes one codec per section; losses are repaired by plain retransmission); the
- * `rtp-stream-id` extensions let simulcast publishers name their layers (decision 0106).
+ * `rtp-stream-id` extensions let simulcast publishers name their layers (decision 0114).
  */
 export function peerConfiguration(): RTCPeerConnectionConfig {
   return {

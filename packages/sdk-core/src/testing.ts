@@ -32,6 +32,7 @@ export {
 } from './testing/agent-harness.js';
 export { firstTokenChunks, startFakeOpenAiUpstream, textChunks, toolCallChunks } from './testing/fake-openai-upstream.js';
 export type { FakeOpenAiUpstream, RecordedRequest, Scenario, ScriptedChunk } from './testing/fake-openai-upstream.js';
+export { colourName, startFakeVisionUpstream, type FakeVisionUpstream, type VisionRequest } from './testing/fake-vision-upstream.js';
 export { dropSchema, postgresReachable, uniqueSchema } from './testing/postgres-schemas.js';
 export { graphOf, runGraph } from './testing/graph-kit.js';
 export type { GraphKitRun, KitLink, KitNode } from './testing/graph-kit.js';

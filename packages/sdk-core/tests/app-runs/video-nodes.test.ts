@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GraphContextMessage, TRIGGER } from '../../src/contract/graph/pad-values.js';
 import { decodeJpeg, meanColour, solidFrame, type VideoFrame } from '../../src/server/engines/media/index.js';
 import { chatMessagesOf } from '../../src/server/graph/library/llm/context-messages.js';
@@ -12,6 +13,12 @@ import { platformNodeLibrary } from '../../src/server/graph/library/node-library
 import { graphOf, runGraph, type GraphKitRun } from '../../src/testing/graph-kit.js';
 import { eventually } from '../../src/testing/media-test-support.js';
 import { requireComponent } from '../support/components.js';
+import { ChatGateway } from '../../src/server/engines/llm/chat-gateway.js';
+import { createLocalChat } from '../../src/server/engines/llm/index.js';
+import { createOfflineChatModel } from '../../src/server/engines/llm/offline-model.js';
+import { unmeteredUsage } from '../../src/server/kernel/ports/usage-meter.js';
+import type { GraphEngines } from '../../src/server/graph/runtime/run-environment.js';
+import { startFakeVisionUpstream, type FakeVisionUpstream } from '../../src/testing/fake-vision-upstream.js';
 
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 
@@ -262,5 +269,75 @@ describe('LLMContext media limits', () => {
     const kept = withNewestMedia([message(1), message(2), message(3)], 2, 2);
     expect(kept.map((item) => item.content.length)).toEqual([1, 2, 2]);
     expect(kept[0]!.content[0]!.text).toBe('m1');
+  });
+});
+
+describe('LLM node with pictures', () => {
+  const logger = pino({ level: 'silent' });
+  let vision: FakeVisionUpstream;
+  beforeAll(async () => {
+    vision = await startFakeVisionUpstream();
+  });
+  afterAll(() => vision.close());
+
+  /** A user's question and what the camera shows, zipped into the conversation an LLM answers. */
+  function conversation(chat: GraphEngines['chat']): GraphKitRun {
+    return start(
+      [
+        { id: 'publish', type: 'Publish' },
+        { id: 'question', type: 'String' },
+        { id: 'zip', type: 'ContextMessageZip', values: { num_contents: 2 } },
+        { id: 'context', type: 'LLMContext' },
+        { id: 'convert', type: 'AutoConvert' },
+        { id: 'llm', type: 'OpenAICompatibleLLM' },
+      ],
+      [
+        { from: 'question.changed', to: 'zip.content_0' },
+        { from: 'publish.video', to: 'zip.content_1' },
+        { from: 'zip.context_message', to: 'context.insert_0' },
+        { from: 'context.source', to: 'llm.context' },
+        { from: 'context.new_user_message', to: 'convert.sink' },
+        { from: 'convert.source', to: 'llm.run_trigger' },
+      ],
+      { engines: { chat } },
+    );
+  }
+
+  const answerOf = (run: GraphKitRun) => run.record('llm.context_message');
+  const textOf = (message: unknown) => GraphContextMessage.parse(message).content[0]?.text;
+
+  it('sends the frame as a JPEG image_url: a vision model answers its colour', async () => {
+    const run = conversation(
+      createLocalChat({ baseUrl: vision.baseUrl, model: '', addressPolicy: { allowLoopback: true, allowPrivateNetworks: true }, logger }),
+    );
+    const answers = answerOf(run);
+    receive(run, 'zip.content_1', packet(solidFrame(160, 120, [220, 30, 30])));
+    receive(run, 'question.set', 'What colour is this?');
+    await eventually(() => expect(answers.map(textOf)).toEqual(['It is red.']), 20_000);
+    expect(vision.requests.at(-1)!.partTypes).toEqual(['text', 'image_url']);
+  });
+
+  it('sends a clip as frames to a model that refuses video_url, and says so in the log', async () => {
+    const run = conversation(
+      createLocalChat({ baseUrl: vision.baseUrl, model: '', addressPolicy: { allowLoopback: true, allowPrivateNetworks: true }, logger }),
+    );
+    const answers = answerOf(run);
+    const frames = Array.from({ length: 6 }, (_, index) => solidFrame(64, 48, [30, 60, 220], index * 500));
+    receive(run, 'zip.content_1', new VideoClip(frames));
+    receive(run, 'question.set', 'And now?');
+    await eventually(() => expect(answers.map(textOf)).toEqual(['It is blue.']), 30_000);
+    expect(vision.requests.at(-1)!.partTypes).toEqual(['text', 'image_url', 'image_url', 'image_url', 'image_url']);
+    if (hasFfmpeg) expect(vision.requests.at(-2)!.partTypes).toEqual(['text', 'video_url']);
+    if (hasFfmpeg) expect(run.logs.map((entry) => entry.message)).toContainEqual(expect.stringContaining('takes no video'));
+  });
+
+  it('the built-in offline model cannot see: the question is answered without the picture, and the log says why', async () => {
+    const gateway = new ChatGateway({ resolveModel: () => Promise.resolve(createOfflineChatModel()), usageMeter: unmeteredUsage, logger });
+    const run = conversation(gateway);
+    const answers = answerOf(run);
+    receive(run, 'zip.content_1', packet(solidFrame(32, 32, [0, 200, 0])));
+    receive(run, 'question.set', 'What colour is this?');
+    await eventually(() => expect(answers).toHaveLength(1), 20_000);
+    expect(run.logs).toContainEqual(expect.objectContaining({ level: 'warning', message: expect.stringContaining('cannot see') as string }));
   });
 });

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatMessageToolCall, ChatUserContentPart } from '../../../../contract/chat.js';
 import { GraphContextMessage, contextMessageText, type GraphToolCall } from '../../../../contract/graph/pad-values.js';
+import type { MediaMode } from './media-fallback.js';
 
 /** Characters per token, roughly, to keep a context within `max_context_len` tokens. */
 const CHARS_PER_TOKEN = 4;
@@ -24,27 +25,28 @@ export function toGraphToolCall(call: ChatMessageToolCall, index: number): Graph
 
 /**
  * A user message's content: its text alone, or parts when it holds pictures or clips: text parts, `image_url` parts
- * (JPEG data URIs), a clip as a `video_url` part (MP4) or, without one, its sampled frames as images. The gateway
- * refuses parts the model cannot take, naming the part (the built-in model cannot see).
+ * (JPEG data URIs), a clip as a `video_url` part (MP4) or, in `frames` mode or without an MP4, its sampled frames as
+ * images. In `none` mode pictures and clips are left out (the node has said so in the run's log).
  */
-function userContent(message: GraphContextMessage, text: string): string | ChatUserContentPart[] {
-  if (!message.content.some((item) => item.image || item.video)) return text;
+function userContent(message: GraphContextMessage, text: string, media: MediaMode): string | ChatUserContentPart[] {
+  if (media === 'none' || !message.content.some((item) => item.image || item.video)) return text;
   const parts: ChatUserContentPart[] = [];
   for (const item of message.content) {
     if (item.content_type === 'text' && item.text) parts.push({ type: 'text', text: item.text });
     else if (item.image) parts.push({ type: 'image_url', image_url: { url: item.image.url } });
-    else if (item.video?.url) parts.push({ type: 'video_url', video_url: { url: item.video.url } });
+    else if (item.video?.url && media === 'video') parts.push({ type: 'video_url', video_url: { url: item.video.url } });
     else if (item.video) parts.push(...item.video.frames.map((url) => ({ type: 'image_url' as const, image_url: { url } })));
   }
   return parts;
 }
 
 /**
- * The chat messages of a graph context (a list of context messages): system and user texts, assistant
+ * The chat messages of a graph context (a list of context messages): system and user texts (with their media as
+ * `media` says), assistant
  * texts with their tool calls, tool results; the oldest non-system messages are dropped past
  * `maxTokens` (roughly). Values that are not context messages are skipped.
  */
-export function chatMessagesOf(context: unknown, maxTokens: number): ChatMessage[] {
+export function chatMessagesOf(context: unknown, maxTokens: number, media: MediaMode = 'video'): ChatMessage[] {
   const items = Array.isArray(context) ? context : [];
   const messages: ChatMessage[] = [];
   for (const item of items) {
@@ -57,7 +59,7 @@ export function chatMessagesOf(context: unknown, maxTokens: number): ChatMessage
         messages.push({ role: 'system', content: text });
         break;
       case 'user': {
-        const content = userContent(message, text);
+        const content = userContent(message, text, media);
         if (content.length > 0) messages.push({ role: 'user', content });
         break;
       }
@@ -73,9 +75,9 @@ export function chatMessagesOf(context: unknown, maxTokens: number): ChatMessage
   }
   const budget = maxTokens * CHARS_PER_TOKEN;
   const size = (message: ChatMessage) => {
-    let media = 0;
-    const text = JSON.stringify(message, (_key, value: unknown) => (typeof value === 'string' && value.startsWith('data:') ? (media++, '') : value));
-    return text.length + media * MEDIA_CHARS;
+    let mediaParts = 0;
+    const text = JSON.stringify(message, (_key, value: unknown) => (typeof value === 'string' && value.startsWith('data:') ? (mediaParts++, '') : value));
+    return text.length + mediaParts * MEDIA_CHARS;
   };
   let total = messages.reduce((sum, message) => sum + size(message), 0);
   while (total > budget) {

@@ -22,6 +22,7 @@ import type { NodeImplementation, RuntimeNode } from '../../runtime/graph-node.j
 import { TextStream } from '../../runtime/stream-values.js';
 import { toolGroupDefinitions } from '../tools/tool-groups.js';
 import { chatMessagesOf, toGraphToolCall } from './context-messages.js';
+import { mediaModeOf, narrowMediaAfter } from './media-fallback.js';
 import { mcpToolsOf, namesMcpServers, type McpTools } from './mcp-tools.js';
 
 const DEFAULT_MODEL = 'builtin-offline';
@@ -59,7 +60,7 @@ function modelOf(node: RuntimeNode): string {
 
 function messagesOf(node: RuntimeNode): ChatMessage[] {
   const maxTokens = typeof node.value('max_context_len') === 'number' ? (node.value('max_context_len') as number) : 32768;
-  return chatMessagesOf(node.value('context'), maxTokens);
+  return chatMessagesOf(node.value('context'), maxTokens, mediaModeOf(node));
 }
 
 /** Which conversation an answer is for: the messages it was asked on. */
@@ -146,9 +147,10 @@ async function deliver(node: RuntimeNode, reply: Answer, controller: AbortContro
     stream.end();
     if (result.text.trim() !== '') node.source('context_message').push(textContextMessage('assistant', result.text));
   } catch (error) {
-    stream.cancel();
-    // Cut short by a cancel: what was said so far stays in the conversation.
+    // Cut short by a cancel: what was said so far stays in the conversation. A failure ends the stream where it
+    // failed (the caller cancels it, unless it asks again).
     if (controller.signal.aborted) {
+      stream.cancel();
       if (stream.text().trim() !== '') node.source('context_message').push(textContextMessage('assistant', stream.text()));
       return;
     }
@@ -227,7 +229,13 @@ async function answerTriggers(node: RuntimeNode, backend: LlmBackend, signal: Ab
         maxToolRounds: MAX_TOOL_ROUNDS,
         handler: toolRounds(node, runner, definitions, mcp),
       });
-    await deliver(node, reply, controller, stream);
+    try {
+      await deliver(node, reply, controller, stream);
+    } catch (error) {
+      // An LLM that refused pictures or clips is asked again without them (said in the run's log).
+      if (stream.text() !== '' || controller.signal.aborted || !narrowMediaAfter(node, backend.model, error)) throw error;
+      await answer(controller, stream);
+    }
   };
 
   for await (const _ of node.sink('run_trigger')) {

@@ -58,7 +58,7 @@ export function planAnswer(rule: SIPDispatchRuleInfo): { answer: CallAnswer; roo
 }
 
 export interface CallAnswerDependencies {
-  realtime: Pick<RealtimeSessionService, 'start'>;
+  realtime: Pick<RealtimeSessionService, 'start' | 'end'>;
   appRuns: Pick<AppRunService, 'create'>;
   dispatcher: Pick<AgentDispatcher, 'dispatch'>;
   logger: Logger;
@@ -84,7 +84,7 @@ export interface AnsweredCall {
  */
 export async function answerInboundCall(dependencies: CallAnswerDependencies, route: InboundCallRoute): Promise<AnsweredCall> {
   const answer = route.answer as CallAnswer;
-  const principal: Principal = { project: route.project, kind: 'key', human: route.human, credentialId: `sip:${route.ruleId}` };
+  const principal = principalOf(route);
   const answered: AnsweredCall = { dispatchIds: [] };
   const palaver = answer.palaver;
   if (palaver?.kind === 'realtime_session') {
@@ -101,4 +101,25 @@ export async function answerInboundCall(dependencies: CallAnswerDependencies, ro
   }
   dependencies.logger.info({ room: route.roomName, rule: route.ruleId, ...answered }, 'SIP call answered');
   return answered;
+}
+
+/**
+ * Ends what answered a call once the call is over: its realtime session ends now (from any instance: the session
+ * service reaches the one hosting the agent), instead of after the human-left grace a browser gets to come back.
+ * An app run ends by its own rule (its room stays empty). Failures are logged, never thrown.
+ *
+ * @example
+ * await endAnsweredCall({ realtime, appRuns, dispatcher, logger }, route);
+ */
+export async function endAnsweredCall(dependencies: CallAnswerDependencies, route: InboundCallRoute): Promise<void> {
+  const palaver = (route.answer as CallAnswer | undefined)?.palaver;
+  if (palaver?.kind !== 'realtime_session') return;
+  await dependencies.realtime.end(principalOf(route), palaver.sessionId).catch((error: unknown) => {
+    dependencies.logger.warn({ err: error, session: palaver.sessionId }, 'the session of an ended SIP call could not be ended');
+  });
+}
+
+/** The call's principal: its human in the trunk's project, as the rule's call. */
+function principalOf(route: InboundCallRoute): Principal {
+  return { project: route.project, kind: 'key', human: route.human, credentialId: `sip:${route.ruleId}` };
 }

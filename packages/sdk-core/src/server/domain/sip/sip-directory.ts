@@ -22,8 +22,8 @@ import { matchInboundTrunk } from './trunk-matching.js';
 export class StoredSipDirectory implements SipDirectory {
   constructor(
     private readonly repository: SipRepository,
-    /** Starts what answers a call (`SipService.answerCall`). */
-    private readonly answerCall: (route: InboundCallRoute) => Promise<unknown>,
+    /** Starts and ends what answers a call (`SipService.answerCall`, `SipService.callEnded`). */
+    private readonly answers: { answerCall(route: InboundCallRoute): Promise<unknown>; callEnded(route: InboundCallRoute): Promise<void> },
   ) {}
 
   async findInboundTrunk(call: InboundCallIdentity): Promise<InboundTrunkMatch | undefined> {
@@ -59,7 +59,11 @@ export class StoredSipDirectory implements SipDirectory {
   }
 
   async answer(route: InboundCallRoute): Promise<void> {
-    await this.answerCall(route);
+    await this.answers.answerCall(route);
+  }
+
+  callEnded(route: InboundCallRoute): Promise<void> {
+    return this.answers.callEnded(route);
   }
 
   async outboundTrunk(trunkId: string): Promise<OutboundTrunk | undefined> {

@@ -6,7 +6,7 @@ import type { InboundCallRoute, SipDirectory } from '../../kernel/ports/sip-dire
 import type { Store } from '../../store/database.js';
 import type { AppRunService } from '../apps/app-run-service.js';
 import type { RealtimeSessionService } from '../realtime/realtime-session-service.js';
-import { answerInboundCall, type AnsweredCall } from './call-answer.js';
+import { answerInboundCall, endAnsweredCall, type AnsweredCall, type CallAnswerDependencies } from './call-answer.js';
 import { forwardSipCall } from './sip-forwarding.js';
 import { SipCallApi } from './sip-call-api.js';
 import { StoredSipDirectory } from './sip-directory.js';
@@ -23,7 +23,7 @@ export interface SipServiceDependencies {
    * (`local`), or a LiveKit deployment's SIP service (`livekit`, with `LIVEKIT_URL`).
    */
   mode: { kind: 'local'; verify: (token: string | undefined) => Promise<ClaimGrants>; project: string } | { kind: 'livekit'; url: string };
-  realtime: Pick<RealtimeSessionService, 'start'>;
+  realtime: Pick<RealtimeSessionService, 'start' | 'end'>;
   appRuns: Pick<AppRunService, 'create'>;
   dispatcher: Pick<AgentDispatcher, 'dispatch'>;
 }
@@ -37,6 +37,7 @@ export interface SipServiceDependencies {
  * services.sip.useCalls(endpoint);                                  // the SIP endpoint, once listening
  * const route = await services.sip.directory.dispatch(call, trunk); // an INVITE arrived
  * await services.sip.directory.answer(route);                      // the caller's participant joined the room
+ * await services.sip.directory.callEnded(route);                   // BYE, either way
  */
 export class SipService {
   /** Trunk matching and dispatch decisions for the SIP endpoint, read from the database on every call. */
@@ -46,7 +47,7 @@ export class SipService {
 
   constructor(private readonly dependencies: SipServiceDependencies) {
     const repository = new SipRepository(dependencies.store);
-    this.directory = new StoredSipDirectory(repository, (route) => this.answerCall(route));
+    this.directory = new StoredSipDirectory(repository, this);
     const mode = dependencies.mode;
     if (mode.kind === 'local') {
       this.twirp = new SipTwirp({
@@ -76,7 +77,16 @@ export class SipService {
    * Agents dispatches); the SIP endpoint calls it once the caller's participant is in `route.roomName`.
    */
   answerCall(route: InboundCallRoute): Promise<AnsweredCall> {
+    return answerInboundCall(this.answering(), route);
+  }
+
+  /** Ends what answered a call that is over (its realtime session at once); the endpoint calls it on hang-up. */
+  callEnded(route: InboundCallRoute): Promise<void> {
+    return endAnsweredCall(this.answering(), route);
+  }
+
+  private answering(): CallAnswerDependencies {
     const { realtime, appRuns, dispatcher, logger } = this.dependencies;
-    return answerInboundCall({ realtime, appRuns, dispatcher, logger }, route);
+    return { realtime, appRuns, dispatcher, logger };
   }
 }

@@ -1,4 +1,6 @@
-import { SipClient } from 'livekit-server-sdk';
+import { JobType, RegisterWorkerRequest, RoomAgentDispatch, RoomConfiguration, ServerMessage, WorkerMessage, type Job } from '@livekit/protocol';
+import { AccessToken, SipClient } from 'livekit-server-sdk';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_IDENTITY } from '../../src/contract/wire.js';
 import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
@@ -15,10 +17,12 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 describe('SIP service: the answer of a call, and its seconds', () => {
   let test: TestServer;
   let sip: SipClient;
+  let url: string;
 
   beforeAll(async () => {
     test = await startTestServer('sqlite', { config: { realtime: { leaseSeconds: 15, appRunEmptySeconds: 0.5 } } });
-    sip = new SipClient(await test.server.listen(0, '127.0.0.1'), test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
+    url = await test.server.listen(0, '127.0.0.1');
+    sip = new SipClient(url, test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
   });
   afterAll(() => test?.close());
 
@@ -27,10 +31,13 @@ describe('SIP service: the answer of a call, and its seconds', () => {
     return used;
   }
 
-  /** Routes a call to `number` from `caller` through a new trunk and a rule with `metadata`. */
-  async function route(number: string, caller: string, metadata: object): Promise<InboundCallRoute> {
+  /** Routes a call to `number` from `caller` through a new trunk and a rule with `metadata` (and `roomConfig`). */
+  async function route(number: string, caller: string, metadata: object, roomConfig?: RoomConfiguration): Promise<InboundCallRoute> {
     const trunk = await sip.createSipInboundTrunk(`answer ${number}`, [number]);
-    await sip.createSipDispatchRule({ type: 'individual', roomPrefix: 'call' }, { trunkIds: [trunk.sipTrunkId], metadata: JSON.stringify(metadata) });
+    await sip.createSipDispatchRule(
+      { type: 'individual', roomPrefix: 'call' },
+      { trunkIds: [trunk.sipTrunkId], metadata: JSON.stringify(metadata), ...(roomConfig ? { roomConfig } : {}) },
+    );
     const call: InboundCallIdentity = {
       callId: `SCL_${number}`,
       fromUser: caller,
@@ -76,4 +83,43 @@ describe('SIP service: the answer of a call, and its seconds', () => {
     await eventually(async () => expect(await consumed('front-desk')).toBeGreaterThan(0), 20_000);
     expect(await consumed('+15559002')).toBe(0);
   });
+
+  it("the rule's roomConfig.agents are dispatched to the call's room: a LiveKit Agents worker is offered the job", async () => {
+    const worker = await registerWorker('phone-agent');
+    try {
+      const roomConfig = new RoomConfiguration({ agents: [new RoomAgentDispatch({ agentName: 'phone-agent', metadata: '{"line":"support"}' })] });
+      const routed = await route('+15551003', '+15559003', {}, roomConfig);
+      expect(routed.roomName).toMatch(/^call_\+15559003_/);
+      const caller = await HumanParticipant.join(test.server.services.media.transport, routed.roomName, routed.participantIdentity);
+      const answered = await test.server.services.sip.answerCall(routed);
+      expect(answered.dispatchIds).toHaveLength(1);
+      const job = await worker.offered;
+      expect(job).toMatchObject({ room: { name: routed.roomName }, metadata: '{"line":"support"}', agentName: 'phone-agent' });
+      await caller.leave();
+    } finally {
+      worker.socket.close();
+    }
+  });
+
+  /** A LiveKit Agents worker registered by hand on the embedded endpoint's `/agent` socket: it reports the first job offered. */
+  async function registerWorker(agentName: string): Promise<{ socket: WebSocket; offered: Promise<Job | undefined> }> {
+    const token = new AccessToken(test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
+    token.addGrant({ agent: true });
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/agent`, { headers: { authorization: `Bearer ${await token.toJwt()}` } });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    let registered: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (registered = resolve));
+    const offered = new Promise<Job | undefined>((resolve) =>
+      socket.on('message', (data) => {
+        const message = ServerMessage.fromBinary(new Uint8Array(data as Buffer)).message;
+        if (message.case === 'register') registered();
+        if (message.case === 'availability') resolve(message.value.job);
+      }),
+    );
+    socket.send(
+      new WorkerMessage({ message: { case: 'register', value: new RegisterWorkerRequest({ type: JobType.JT_ROOM, agentName, version: 'sip' }) } }).toBinary(),
+    );
+    await done;
+    return { socket, offered };
+  }
 });

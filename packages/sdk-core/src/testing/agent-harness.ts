@@ -157,10 +157,11 @@ export class HumanParticipant {
     readonly sampleRate: number,
   ) {}
 
-  static async join(transport: AgentTransport, room: string, identity: string, sampleRate = 16_000): Promise<HumanParticipant> {
+  /** `trackName` names the microphone's track: `<publish node>:audio` feeds that Publish node of an app run. */
+  static async join(transport: AgentTransport, room: string, identity: string, sampleRate = 16_000, trackName = 'microphone'): Promise<HumanParticipant> {
     await transport.ensureRoom({ room, metadata: JSON.stringify({ session: room }) });
     const connection = await transport.join({ room, identity, name: identity });
-    const microphone = await connection.publishAudio({ name: 'microphone', sampleRate });
+    const microphone = await connection.publishAudio({ name: trackName, sampleRate });
     const human = new HumanParticipant(connection, microphone, sampleRate);
     human.watch();
     return human;

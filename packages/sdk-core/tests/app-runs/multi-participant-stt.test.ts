@@ -8,10 +8,12 @@ import { validateGraph } from '../../src/server/graph/validation/validate-graph.
 import { platformNodeLibrary } from '../../src/server/graph/library/node-library.js';
 import { loadConfig } from '../../src/server/kernel/config.js';
 import { DEFAULT_TURN_DETECTION } from '../../src/server/voice/index.js';
-import { fliteSpeech } from '../../src/testing/agent-harness.js';
+import { fliteSpeech, HumanParticipant } from '../../src/testing/agent-harness.js';
 import { graphOf, runGraph, type GraphKitRun } from '../../src/testing/graph-kit.js';
 import { eventually } from '../../src/testing/media-test-support.js';
 import { pocketsphinxAvailable } from '../speech/speech-test-support.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { RuntimeApiProbe } from './runtime-api-probe.js';
 
 function sink(run: GraphKitRun, path: string): RuntimeSinkPad {
   const pad = run.pad(path);
@@ -97,4 +99,61 @@ describe.skipIf(!pocketsphinxAvailable())('MultiParticipantSTT', () => {
     const problems = validateGraph(document, new Map(), platformNodeLibrary);
     expect(problems.map((problem) => JSON.stringify(problem)).join('\n')).toMatch(/mp.*num_participants|num_participants.*mp/);
   });
+});
+
+/**
+ * Two humans in the room of an app run, each publishing to their own Publish node (`publish_a:audio`,
+ * `publish_b:audio`), into a MultiParticipantSTT: each one's words on their transcription pad, as the room's runtime
+ * API tells a subscriber.
+ */
+describe.skipIf(!pocketsphinxAvailable())('MultiParticipantSTT in an app run: two humans in one room', () => {
+  let test: TestServer;
+
+  beforeAll(async () => {
+    test = await startTestServer('sqlite');
+    await test.server.listen(0, '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it('who said what, over the runtime API', async () => {
+    const graph = graphOf(
+      [
+        { id: 'publish_a', type: 'Publish' },
+        { id: 'publish_b', type: 'Publish' },
+        { id: 'mp', type: 'MultiParticipantSTT', values: { num_participants: 2, cooldown_time_ms: 300 } },
+      ],
+      [
+        { from: 'publish_a.audio', to: 'mp.audio_0' },
+        { from: 'publish_b.audio', to: 'mp.audio_1' },
+      ],
+    );
+    const run = await test.client.appRuns.createFromGraph({ graph });
+    const { transport } = test.server.services.media;
+    const alice = await HumanParticipant.join(transport, run.app_run.id, 'alice', 16_000, 'publish_a:audio');
+    const bob = await HumanParticipant.join(transport, run.app_run.id, 'bob', 16_000, 'publish_b:audio');
+    const probe = new RuntimeApiProbe(alice.connection);
+    await eventually(() => expect(alice.connection.participants().map((participant) => participant.identity)).toContain('agent'), 10_000);
+    for (const pad of ['transcription_0', 'transcription_1', 'current_state']) await probe.request({ type: 'subscribe', node_id: 'mp', pad_id: pad });
+    const [first, second] = await Promise.all([
+      fliteSpeech(test.server.services.speech, 'Please call me tomorrow morning.'),
+      fliteSpeech(test.server.services.speech, 'The weather is cold today.', 'rms'),
+    ]);
+    await alice.say(first);
+    await bob.say(second);
+    await eventually(() => expect(probe.values('mp', 'transcription_1').length).toBeGreaterThan(0), 20_000);
+    const said = (pad: string) =>
+      probe
+        .values('mp', pad)
+        .map((value) => (value as { value: string }).value)
+        .join(' ');
+    expect(said('transcription_0')).toMatch(/tomorrow|morning/);
+    expect(said('transcription_0')).not.toMatch(/weather|cold/);
+    expect(said('transcription_1')).toMatch(/weather|cold/);
+    await eventually(() => expect(probe.values('mp', 'current_state')).toContainEqual({ type: 'enum', value: 'AI_CAN_TALK' }), 5_000);
+    await alice.leave();
+    await bob.leave();
+  }, 60_000);
 });

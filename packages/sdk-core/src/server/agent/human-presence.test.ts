@@ -39,6 +39,15 @@ describe('HumanPresence (fake clock)', () => {
     expect(gone).toEqual(['the human left the room and did not come back']);
   });
 
+  it('a phone caller who hung up is gone at once (no grace)', () => {
+    const gone: string[] = [];
+    const presence = new HumanPresence({ joinTimeoutMs: 800, leftGraceMs: 30_000 }, (detail) => gone.push(detail));
+    presence.joined();
+    presence.left(true);
+    vi.advanceTimersByTime(0);
+    expect(gone).toEqual(['the caller hung up']);
+  });
+
   it('stopped, it never reports', () => {
     const gone: string[] = [];
     const presence = new HumanPresence({ joinTimeoutMs: 800, leftGraceMs: 500 }, (detail) => gone.push(detail));

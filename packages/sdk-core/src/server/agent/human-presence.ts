@@ -26,8 +26,10 @@ export class HumanPresence {
     this.clear();
   }
 
-  left(): void {
-    this.arm(this.timing.leftGraceMs, 'the human left the room and did not come back');
+  /** The human left; `forGood` (a phone caller who hung up: a new call is a new participant) ends it at once. */
+  left(forGood = false): void {
+    if (forGood) this.arm(0, 'the caller hung up');
+    else this.arm(this.timing.leftGraceMs, 'the human left the room and did not come back');
   }
 
   stop(): void {

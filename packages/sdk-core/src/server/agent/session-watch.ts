@@ -70,8 +70,9 @@ export class SessionWatch {
     this.time.joined();
   }
 
-  left(): void {
-    this.presence.left();
+  /** The human left (`forGood`: a phone caller hung up, no grace to come back). */
+  left(forGood = false): void {
+    this.presence.left(forGood);
     this.time.left();
   }
 

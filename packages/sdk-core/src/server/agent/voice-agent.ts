@@ -193,7 +193,7 @@ export class VoiceAgent implements AgentSessionHandle {
 
   private participantLeft(participant: RoomParticipant): void {
     if (participant.identity !== this.spec.humanIdentity || this.stopping) return;
-    this.watch.left();
+    this.watch.left(participant.kind === 'sip');
   }
 
   private audioTrack(track: RemoteAudioTrack): void {

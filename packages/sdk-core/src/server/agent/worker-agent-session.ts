@@ -162,7 +162,7 @@ export class WorkerAgentSession {
 
   private participantLeft(participant: RoomParticipant): void {
     if (participant.identity === this.spec.humanIdentity) {
-      this.watch.left();
+      this.watch.left(participant.kind === 'sip');
     } else if (participant.identity === this.agentIdentity) this.stopByItself('ended', `the agent of worker '${this.worker.agentName}' left the room`);
   }
 

@@ -30,6 +30,9 @@ import { sendRoomData } from '../domain/realtime/room-data.js';
 import { ERROR_TOPIC } from '../../contract/wire.js';
 import { SessionLeases } from '../domain/realtime/session-leases.js';
 import { SipService } from '../domain/sip/sip-service.js';
+import { SipEndpoint } from '../engines/telephony/index.js';
+import type { SipDirectory } from '../kernel/ports/sip-directory.js';
+import type { AgentTransport } from '../engines/media/index.js';
 import { DEV_PROJECT_ID } from '../domain/auth/projects.js';
 import { ScenarioService } from '../domain/scenarios/scenario-service.js';
 import { SecretService } from '../domain/secrets/secret-service.js';
@@ -223,6 +226,9 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     appRuns,
     dispatcher: media.dispatcher,
   });
+  // Telephony's endpoint half: phone calls on PALAVER_SIP_PORT into the embedded endpoint's rooms (decision 0107).
+  const telephony = endpoint && config.sip.port !== undefined ? await startSipEndpoint(config, media.transport, sip.directory, logger) : undefined;
+  sip.useCalls(telephony);
   metrics.readFrom({
     liveAgentSessions: () => agents.liveSessions(),
     mediaRooms:
@@ -274,6 +280,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     appRuns,
     partnerAvatars,
     sip,
+    telephony,
     metrics,
   };
 }
@@ -285,6 +292,8 @@ const WEBHOOK_DRAIN_MS = 5000;
 export async function closeServices(services: Services): Promise<void> {
   // Sessions hosted here end first (recorded with their events, humans told), while the store and the outbox
   // are still open; then the agents that are left stop.
+  // Phone calls hang up first (BYE), so their sessions end as the callers leave.
+  await services.telephony?.close();
   await services.realtime.close();
   await services.appRuns.close();
   await services.agents.close();
@@ -296,4 +305,20 @@ export async function closeServices(services: Services): Promise<void> {
   await services.media.close();
   await services.speech.close();
   services.metrics.close();
+}
+
+/** Starts the SIP endpoint on the configured port (UDP and TCP), answering with the SIP service's directory. */
+async function startSipEndpoint(config: ServerConfig, transport: AgentTransport, directory: SipDirectory, logger: Logger): Promise<SipEndpoint> {
+  const telephony = new SipEndpoint({
+    host: config.host,
+    port: config.sip.port ?? 5060,
+    ...(config.sip.advertisedAddress ? { advertisedAddress: config.sip.advertisedAddress } : {}),
+    maxCalls: config.sip.maxCalls,
+    invitesPerSecond: config.sip.invitesPerSecond,
+    directory,
+    transport,
+    logger: logger.child({ component: 'sip-endpoint' }),
+  });
+  await telephony.start();
+  return telephony;
 }

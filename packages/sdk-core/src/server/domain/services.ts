@@ -26,6 +26,7 @@ import type { ResponsesService } from './responses/responses-service.js';
 import type { ScenarioService } from './scenarios/scenario-service.js';
 import type { SecretService } from './secrets/secret-service.js';
 import type { SipService } from './sip/sip-service.js';
+import type { SipEndpoint } from '../engines/telephony/index.js';
 import type { ToolService } from './tools/tool-service.js';
 import type { UsageLimitService } from './usage/usage-limits.js';
 import type { UsageService } from './usage/usage-service.js';
@@ -101,6 +102,8 @@ export interface Services {
    * arrive with `sip.useCalls`.
    */
   sip: SipService;
+  /** The SIP endpoint taking and placing phone calls (`PALAVER_SIP_PORT`, embedded media only; decision 0107). */
+  telephony: SipEndpoint | undefined;
   /** This server's Prometheus metrics (`GET /metrics`), in a registry of its own. */
   metrics: ServerMetrics;
 }

@@ -76,6 +76,7 @@ function reInvite(context: EndpointContext, transaction: ServerTransaction, call
     version: Date.now() % 1_000_000_000,
     codecs: [media.codec],
     dtmfPayloadType: media.dtmfPayloadType,
+    dtmfClockRate: media.dtmfClockRate,
     direction: answerDirection(media.direction),
   });
   const onHold = media.direction === 'sendonly' || media.direction === 'inactive';

@@ -146,6 +146,7 @@ export async function handleInboundInvite(context: EndpointContext, transaction:
     version: 1,
     codecs: [offer.codec],
     dtmfPayloadType: offer.dtmfPayloadType,
+    dtmfClockRate: offer.dtmfClockRate,
     direction: answerDirection(offer.direction),
   });
   transaction.respond(
@@ -163,6 +164,14 @@ export async function handleInboundInvite(context: EndpointContext, transaction:
   );
   call.activate(bridge);
   context.logger.info({ callId: identity.callId, room: route.roomName, codec: offer.codec.name }, 'SIP call answered');
+  // What answers the call (the rule's session, app run or agent dispatch) starts now that the caller is in the room;
+  // the caller hears its greeting when it is ready. If it cannot start, nobody would answer: the call ends.
+  try {
+    await context.directory.answer?.(route);
+  } catch (error) {
+    context.logger.warn({ err: error, callId: identity.callId, room: route.roomName }, 'Nothing could answer the SIP call');
+    await call.hangUp('failed');
+  }
 }
 
 export function newPendingInvite(transaction: ServerTransaction): PendingInvite {

@@ -107,7 +107,7 @@ export class RtpSession {
       this.sendingDtmf = true;
       this.marker = true;
       const stamp = this.timestamp;
-      for (const payload of dtmfPayloads(code, this.codec.codec.clockRate)) {
+      for (const payload of dtmfPayloads(code, this.media!.dtmfClockRate)) {
         this.sendPacket(payloadType, payload, stamp);
         await sleep(20);
       }

@@ -25,8 +25,10 @@ export type MediaDirection = 'sendrecv' | 'sendonly' | 'recvonly' | 'inactive';
 /** The media both sides agreed on, as read from the other side's SDP. */
 export interface NegotiatedMedia {
   codec: AudioCodec;
-  /** RFC 4733 `telephone-event` payload type at the codec's clock rate; undefined when not offered. */
+  /** RFC 4733 `telephone-event` payload type (at the codec's clock rate when offered so); undefined when not offered. */
   dtmfPayloadType: number | undefined;
+  /** Its clock rate (8000 for most phones, even beside Opus). */
+  dtmfClockRate: number;
   remoteAddress: string;
   remotePort: number;
   /** The other side's direction: `sendonly` or `inactive` (or address 0.0.0.0) means we are on hold. */
@@ -68,8 +70,10 @@ function codecsOf(media: MediaSection): AudioCodec[] {
   return codecs;
 }
 
-function dtmfOf(media: MediaSection, clockRate: number): number | undefined {
-  return media.rtp.find((entry) => entry.codec.toLowerCase() === 'telephone-event' && entry.rate === clockRate)?.payload;
+function dtmfOf(media: MediaSection, clockRate: number): { payloadType: number | undefined; clockRate: number } {
+  const events = media.rtp.filter((entry) => entry.codec.toLowerCase() === 'telephone-event');
+  const chosen = events.find((entry) => entry.rate === clockRate) ?? events[0];
+  return { payloadType: chosen?.payload, clockRate: chosen?.rate ?? clockRate };
 }
 
 /** Reads an offer (or answer) and picks the first audio codec the endpoint speaks, in the other side's order. */
@@ -84,7 +88,8 @@ export function negotiate(text: string, supported: readonly AudioCodecName[] = [
   if (!remoteAddress) throw new SdpError(400, 'The SDP has no connection address');
   const declared = audio.direction ?? session.direction ?? 'sendrecv';
   const direction: MediaDirection = remoteAddress === '0.0.0.0' ? (declared === 'sendrecv' ? 'sendonly' : declared) : declared;
-  return { codec, dtmfPayloadType: dtmfOf(audio, codec.clockRate), remoteAddress, remotePort: audio.port, direction };
+  const dtmf = dtmfOf(audio, codec.clockRate);
+  return { codec, dtmfPayloadType: dtmf.payloadType, dtmfClockRate: dtmf.clockRate, remoteAddress, remotePort: audio.port, direction };
 }
 
 export interface LocalDescription {
@@ -94,6 +99,8 @@ export interface LocalDescription {
   version: number;
   codecs: AudioCodec[];
   dtmfPayloadType: number | undefined;
+  /** Default the first codec's clock rate. */
+  dtmfClockRate?: number;
   direction: MediaDirection;
 }
 
@@ -108,7 +115,7 @@ export function writeSdp(local: LocalDescription): string {
   }));
   const fmtp: MediaSection['fmtp'] = [];
   if (local.dtmfPayloadType !== undefined) {
-    const rate = local.codecs[0]?.clockRate ?? 8000;
+    const rate = local.dtmfClockRate ?? local.codecs[0]?.clockRate ?? 8000;
     rtp.push({ payload: local.dtmfPayloadType, codec: 'telephone-event', rate });
     fmtp.push({ payload: local.dtmfPayloadType, config: '0-16' });
   }

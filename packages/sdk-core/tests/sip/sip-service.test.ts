@@ -1,4 +1,4 @@
-import { ListUpdate, Pagination, SIPTransport } from '@livekit/protocol';
+import { ListUpdate, Pagination, SIPDispatchRule, SIPDispatchRuleInfo, SIPInboundTrunkInfo, SIPTransport } from '@livekit/protocol';
 import { AccessToken, SipCallError, SipClient } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
@@ -45,6 +45,53 @@ describe.each(await storeKinds())('SIP service with SipClient (%s)', (kind) => {
 
     expect((await sip.deleteSipTrunk(inbound.sipTrunkId)).sipTrunkId).toBe(inbound.sipTrunkId);
     expect(await sip.listSipInboundTrunk({ trunkIds: [inbound.sipTrunkId] })).toEqual([]);
+    await sip.deleteSipTrunk(outbound.sipTrunkId);
+  });
+
+  it('replaces trunks and rules whole, updates outbound fields, and answers GetSIP*Trunk', async () => {
+    const inbound = await sip.createSipInboundTrunk('before', ['+15551100']);
+    const replaced = await sip.updateSipInboundTrunk(
+      inbound.sipTrunkId,
+      new SIPInboundTrunkInfo({ name: 'after', numbers: ['+15551101'], allowedNumbers: ['+1555'] }),
+    );
+    expect(replaced).toMatchObject({ sipTrunkId: inbound.sipTrunkId, name: 'after', numbers: ['+15551101'], allowedNumbers: ['+1555'] });
+    const outbound = await sip.createSipOutboundTrunk('carrier', 'sip.example.net', ['+15551102']);
+    const moved = await sip.updateSipOutboundTrunkFields(outbound.sipTrunkId, {
+      numbers: new ListUpdate({ set: ['+15551103'] }),
+      authUsername: 'u',
+      authPassword: 'p',
+    });
+    expect(moved).toMatchObject({ address: 'sip.example.net', numbers: ['+15551103'], authUsername: 'u' });
+    const rule = await sip.createSipDispatchRule({ type: 'direct', roomName: 'desk' }, { trunkIds: [inbound.sipTrunkId] });
+    const swapped = await sip.updateSipDispatchRule(
+      rule.sipDispatchRuleId,
+      new SIPDispatchRuleInfo({
+        rule: new SIPDispatchRule({ rule: { case: 'dispatchRuleIndividual', value: { roomPrefix: 'vip', pin: '' } } }),
+        name: 'swapped',
+      }),
+    );
+    expect(swapped).toMatchObject({ sipDispatchRuleId: rule.sipDispatchRuleId, name: 'swapped', trunkIds: [] });
+    expect(swapped.rule?.rule.case).toBe('dispatchRuleIndividual');
+
+    const token = new AccessToken(test.server.services.media.apiKey, DEVELOPMENT_API_SECRET, { ttl: 60 });
+    token.addSIPGrant({ admin: true });
+    const get = async (method: string, id: string) => {
+      const response = await fetch(`${url}/twirp/livekit.SIP/${method}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await token.toJwt()}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ sip_trunk_id: id }),
+      });
+      return { status: response.status, body: (await response.json()) as { trunk?: { sip_trunk_id: string; name: string } } };
+    };
+    expect(await get('GetSIPInboundTrunk', inbound.sipTrunkId)).toMatchObject({
+      status: 200,
+      body: { trunk: { sip_trunk_id: inbound.sipTrunkId, name: 'after' } },
+    });
+    expect(await get('GetSIPOutboundTrunk', outbound.sipTrunkId)).toMatchObject({ status: 200, body: { trunk: { sip_trunk_id: outbound.sipTrunkId } } });
+    expect((await get('GetSIPOutboundTrunk', inbound.sipTrunkId)).status).toBe(404);
+
+    await sip.deleteSipDispatchRule(rule.sipDispatchRuleId);
+    await sip.deleteSipTrunk(inbound.sipTrunkId);
     await sip.deleteSipTrunk(outbound.sipTrunkId);
   });
 

@@ -2,7 +2,7 @@ import { CreateSIPParticipantRequest, SIPParticipantInfo, TransferSIPParticipant
 import { SIP_PHONE_NUMBER_ATTRIBUTE, SIP_TRUNK_ID_ATTRIBUTE, SIP_TRUNK_NUMBER_ATTRIBUTE } from '../../../contract/wire.js';
 import { SipCallFailed, type SipCalls } from '../../kernel/ports/sip-calls.js';
 import type { SipDirectory } from '../../kernel/ports/sip-directory.js';
-import { demand, type RequestJson, type TwirpCode, TwirpFailure } from './twirp-failure.js';
+import { demand, type RequestJson, type TwirpCode, TwirpFailure } from './twirp-wire.js';
 
 const parse = { ignoreUnknownFields: true } as const;
 

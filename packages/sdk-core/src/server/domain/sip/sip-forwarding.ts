@@ -25,10 +25,10 @@ import {
 } from '@livekit/protocol';
 import type { SipClient } from 'livekit-server-sdk';
 import type { TwirpAnswer } from '../../engines/media/index.js';
-import { bearerToken, parseBody, type RequestJson, TwirpFailure } from './twirp-failure.js';
+import { bearerToken, parseBody, type RequestJson, TwirpFailure, twirpOk, type TwirpResult } from './twirp-wire.js';
 
 const parse = { ignoreUnknownFields: true } as const;
-type Forward = (client: SipClient, json: RequestJson) => Promise<{ toJson(): unknown } | Record<string, never>>;
+type Forward = (client: SipClient, json: RequestJson) => Promise<TwirpResult>;
 
 const seconds = (duration: { seconds: bigint } | undefined): number | undefined => (duration ? Number(duration.seconds) : undefined);
 const missing = (what: string, id: string) => new TwirpFailure('not_found', `${what} '${id}' not found`);
@@ -131,7 +131,7 @@ export async function forwardSipCall(url: string, method: string, body: string, 
     const token = bearerToken(authorization);
     const json = parseBody(body);
     const result = await forward(new SipClient(url, undefined, undefined, { token }), json);
-    return { status: 200, body: 'toJson' in result && typeof result.toJson === 'function' ? result.toJson() : result };
+    return twirpOk(result);
   } catch (error) {
     if (error instanceof TwirpFailure) return error.answer();
     if (error instanceof TwirpError)

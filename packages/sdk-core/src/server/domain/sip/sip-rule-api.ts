@@ -10,7 +10,7 @@ import { palaverAnswerOf } from './call-answer.js';
 import { dispatchRuleConflict, roomAndPin } from './dispatch-rules.js';
 import { applyListUpdate, pageOf } from './list-update.js';
 import type { SipRepository } from './sip-repository.js';
-import { demand, type RequestJson, TwirpFailure } from './twirp-failure.js';
+import { demand, type RequestJson, TwirpFailure } from './twirp-wire.js';
 
 const parse = { ignoreUnknownFields: true } as const;
 

@@ -20,7 +20,7 @@ import {
 import { applyListUpdate, pageOf } from './list-update.js';
 import type { SipRepository } from './sip-repository.js';
 import { addressEntry, inboundTrunkConflict, normalizeNumber } from './trunk-matching.js';
-import { demand, type RequestJson, TwirpFailure } from './twirp-failure.js';
+import { demand, type RequestJson, TwirpFailure } from './twirp-wire.js';
 
 const parse = { ignoreUnknownFields: true } as const;
 

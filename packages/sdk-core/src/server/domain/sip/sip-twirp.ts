@@ -4,9 +4,9 @@ import type { TwirpAnswer } from '../../engines/media/index.js';
 import type { SipCallApi } from './sip-call-api.js';
 import type { SipRuleApi } from './sip-rule-api.js';
 import type { SipTrunkApi } from './sip-trunk-api.js';
-import { bearerToken, parseBody, type RequestJson, TwirpFailure } from './twirp-failure.js';
+import { bearerToken, parseBody, type RequestJson, TwirpFailure, twirpOk, type TwirpResult } from './twirp-wire.js';
 
-type Handler = (project: string, json: RequestJson, claims: ClaimGrants) => Promise<{ toJson(): unknown } | Record<string, never>>;
+type Handler = (project: string, json: RequestJson, claims: ClaimGrants) => Promise<TwirpResult>;
 
 /** The grant a method needs: `sip.admin` for trunks and rules, `sip.call` (and, to transfer, the room's admin) for calls. */
 interface Method {
@@ -75,7 +75,7 @@ export class SipTwirp {
       if (!claims.sip?.[handler.grant]) throw new TwirpFailure('permission_denied', `permissions denied: ${method} needs the sip.${handler.grant} grant`);
       const json = parseBody(body);
       const result = await handler.handle(this.parts.project, json, claims);
-      return { status: 200, body: 'toJson' in result && typeof result.toJson === 'function' ? result.toJson() : result };
+      return twirpOk(result);
     } catch (error) {
       if (error instanceof TwirpFailure) return error.answer();
       // `@livekit/protocol`'s readers throw on fields of the wrong type: the request was malformed.

@@ -62,3 +62,11 @@ export function parseBody(body: string): RequestJson {
   if (!json || typeof json !== 'object' || Array.isArray(json)) throw new TwirpFailure('malformed', 'the body must be a JSON object');
   return json as RequestJson;
 }
+
+/** What a method answers: a protocol message, or an empty object. */
+export type TwirpResult = { toJson(options?: { useProtoFieldName?: boolean }): unknown } | Record<string, never>;
+
+/** A method's answer as LiveKit's server writes it: the message's JSON with the proto field names (`sip_trunk_id`). */
+export function twirpOk(result: TwirpResult): TwirpAnswer {
+  return { status: 200, body: typeof result.toJson === 'function' ? result.toJson({ useProtoFieldName: true }) : result };
+}

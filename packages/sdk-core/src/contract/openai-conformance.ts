@@ -23,6 +23,18 @@ export interface ConformanceRow {
 const CHAT = 'POST /v1/chat/completions';
 const SPEECH = 'POST /v1/audio/speech';
 const TRANSCRIPTIONS = 'POST /v1/audio/transcriptions';
+const RESPONSES = 'POST /v1/responses';
+const REALTIME = 'WS /v1/realtime';
+
+/** A Responses row: every target answers it over the chat path (decision 0096). */
+function responses(feature: string, status: ConformanceStatus, note: string, offline: ConformanceStatus = status): ConformanceRow {
+  return { endpoint: RESPONSES, feature, statuses: { 'openai upstream': status, 'compatible upstream': status, 'offline model': offline }, note };
+}
+
+/** A Realtime API row: the platform's voice layer answers it (decision 0113). */
+function realtime(feature: string, status: ConformanceStatus, note: string): ConformanceRow {
+  return { endpoint: REALTIME, feature, statuses: { platform: status }, note };
+}
 
 /** A chat row whose two upstreams take the field as given. */
 function passed(feature: string, offline: ConformanceStatus, note: string): ConformanceRow {
@@ -107,6 +119,40 @@ export const OPENAI_CONFORMANCE: readonly ConformanceRow[] = [
   { endpoint: TRANSCRIPTIONS, feature: 'response_format: diarized_json', statuses: { platform: 'refused' }, note: '' },
   { endpoint: TRANSCRIPTIONS, feature: 'include: logprobs', statuses: { platform: 'refused' }, note: '' },
   { endpoint: TRANSCRIPTIONS, feature: 'stream: true', statuses: { platform: 'refused' }, note: '' },
+  responses(
+    'input: text, messages; instructions',
+    'bridged',
+    'a chat request for the same LLM; instructions a system message first; input_image for LLMs that see',
+  ),
+  responses('stream: typed events', 'bridged', 'the chat stream’s chunks as OpenAI’s events, numbered'),
+  responses('store, previous_response_id; retrieve, delete, input_items', 'served', 'kept per project and human for 30 days'),
+  responses('tools (function), tool_choice, parallel_tool_calls', 'bridged', 'function calls as items; outputs as tool messages'),
+  responses('text.format: json_schema (structured output)', 'bridged', 'as `response_format`'),
+  responses('max_output_tokens, temperature, top_p, metadata, user', 'bridged', 'as the chat fields'),
+  responses('reasoning.effort', 'bridged', 'as `reasoning_effort`; the offline model takes only `none` (its 400 names `reasoning_effort`)', 'refused'),
+  responses('background: true', 'refused', ''),
+  responses('truncation: auto', 'refused', 'a conversation longer than the LLM takes is refused by it'),
+  responses('include, conversation, built-in tools', 'refused', 'fields not served are 400, never dropped'),
+  realtime('session.update: instructions, tools, tool_choice, output_modalities, max_output_tokens', 'served', '`model` is a platform LLM id'),
+  realtime('audio format: audio/pcm 24 kHz', 'served', 'in and out'),
+  realtime('audio format: audio/pcmu, audio/pcma', 'refused', ''),
+  realtime('turn_detection: server_vad, semantic_vad', 'bridged', 'the platform’s VAD and adaptive end of turn; `silence_duration_ms` a fixed silence'),
+  realtime('turn_detection: null; input_audio_buffer.commit', 'served', 'the buffer is transcribed whole when committed'),
+  realtime('audio.input.transcription.model', 'bridged', 'any name: the platform’s STT engine transcribes'),
+  realtime('audio.output.voice: a platform voice id', 'bridged', 'OpenAI’s voice names are not platform voices: error event'),
+  realtime('input_audio_buffer.append, clear', 'served', ''),
+  realtime('conversation.item.create, retrieve, delete', 'served', 'messages, function_call, function_call_output'),
+  realtime('conversation.item.truncate', 'served', 'the transcript keeps the words spoken before `audio_end_ms`'),
+  realtime('response.create: audio, audio transcript and text deltas', 'served', 'audio paced at most 400 ms ahead of playback'),
+  realtime('response.create: conversation none, input, instructions, metadata', 'served', ''),
+  realtime('response.cancel; speech cancels the response', 'served', 'status_details.reason `client_cancelled`, `turn_detected`'),
+  realtime('function calls', 'served', 'the client runs them and answers with function_call_output'),
+  realtime('usage in response.done', 'bridged', 'text tokens; speech is metered in seconds (audio tokens 0)'),
+  realtime('tracing', 'bridged', 'taken; the platform’s own traces cover the session'),
+  realtime('noise_reduction, speed other than 1', 'refused', ''),
+  realtime('prompt, reasoning, MCP tools', 'refused', 'fields not served are an error event naming them'),
+  realtime('output_audio_buffer.clear', 'refused', 'WebRTC only'),
+  realtime('an event or field OpenAI does not define', 'refused', 'an error event naming it; the session goes on'),
 ];
 
 /**

@@ -33,27 +33,25 @@ export const RealtimeResponseCreateParams = z.strictObject({
 });
 export type RealtimeResponseCreateParams = z.infer<typeof RealtimeResponseCreateParams>;
 
-export const RealtimeClientEvent = z
-  .discriminatedUnion('type', [
-    z.strictObject({ ...EventId, type: z.literal('session.update'), session: RealtimeSessionUpdate }),
-    z.strictObject({ ...EventId, type: z.literal('input_audio_buffer.append'), audio: Base64.max(4_000_000) }),
-    z.strictObject({ ...EventId, type: z.literal('input_audio_buffer.commit') }),
-    z.strictObject({ ...EventId, type: z.literal('input_audio_buffer.clear') }),
-    z.strictObject({ ...EventId, type: z.literal('conversation.item.create'), previous_item_id: z.string().nullable().optional(), item: RealtimeItemInput }),
-    z.strictObject({ ...EventId, type: z.literal('conversation.item.retrieve'), item_id: z.string() }),
-    z.strictObject({ ...EventId, type: z.literal('conversation.item.delete'), item_id: z.string() }),
-    z.strictObject({
-      ...EventId,
-      type: z.literal('conversation.item.truncate'),
-      item_id: z.string(),
-      content_index: z.number().int().min(0),
-      audio_end_ms: z.number().int().min(0),
-    }),
-    z.strictObject({ ...EventId, type: z.literal('response.create'), response: RealtimeResponseCreateParams.optional() }),
-    z.strictObject({ ...EventId, type: z.literal('response.cancel'), response_id: z.string().optional() }),
-    z.strictObject({ ...EventId, type: z.literal('output_audio_buffer.clear') }),
-  ])
-  .meta({ id: 'RealtimeClientEvent' });
+export const RealtimeClientEvent = z.discriminatedUnion('type', [
+  z.strictObject({ ...EventId, type: z.literal('session.update'), session: RealtimeSessionUpdate }),
+  z.strictObject({ ...EventId, type: z.literal('input_audio_buffer.append'), audio: Base64.max(4_000_000) }),
+  z.strictObject({ ...EventId, type: z.literal('input_audio_buffer.commit') }),
+  z.strictObject({ ...EventId, type: z.literal('input_audio_buffer.clear') }),
+  z.strictObject({ ...EventId, type: z.literal('conversation.item.create'), previous_item_id: z.string().nullable().optional(), item: RealtimeItemInput }),
+  z.strictObject({ ...EventId, type: z.literal('conversation.item.retrieve'), item_id: z.string() }),
+  z.strictObject({ ...EventId, type: z.literal('conversation.item.delete'), item_id: z.string() }),
+  z.strictObject({
+    ...EventId,
+    type: z.literal('conversation.item.truncate'),
+    item_id: z.string(),
+    content_index: z.number().int().min(0),
+    audio_end_ms: z.number().int().min(0),
+  }),
+  z.strictObject({ ...EventId, type: z.literal('response.create'), response: RealtimeResponseCreateParams.optional() }),
+  z.strictObject({ ...EventId, type: z.literal('response.cancel'), response_id: z.string().optional() }),
+  z.strictObject({ ...EventId, type: z.literal('output_audio_buffer.clear') }),
+]);
 export type RealtimeClientEvent = z.infer<typeof RealtimeClientEvent>;
 
 export const RealtimeUsage = z.object({
@@ -66,27 +64,25 @@ export const RealtimeUsage = z.object({
 export type RealtimeUsage = z.infer<typeof RealtimeUsage>;
 
 /** A response as the server reports it (`response.created`, `response.done`). */
-export const RealtimeResponseObject = z
-  .object({
-    id: z.string(),
-    object: z.literal('realtime.response'),
-    status: z.enum(['in_progress', 'completed', 'cancelled', 'failed', 'incomplete']),
-    status_details: z
-      .object({
-        type: z.enum(['completed', 'cancelled', 'failed', 'incomplete']),
-        reason: z.string().optional(),
-        error: z.object({ type: z.string(), code: z.string().optional(), message: z.string().optional() }).optional(),
-      })
-      .nullable(),
-    output: z.array(RealtimeItem),
-    conversation_id: z.string().nullable(),
-    output_modalities: z.array(z.enum(['audio', 'text'])),
-    max_output_tokens: z.union([z.number().int(), z.literal('inf')]),
-    audio: z.object({ output: z.object({ format: z.object({ type: z.literal('audio/pcm'), rate: z.literal(24_000) }), voice: z.string() }) }),
-    metadata: z.record(z.string(), z.string()).nullable(),
-    usage: RealtimeUsage.nullable(),
-  })
-  .meta({ id: 'RealtimeResponseObject' });
+export const RealtimeResponseObject = z.object({
+  id: z.string(),
+  object: z.literal('realtime.response'),
+  status: z.enum(['in_progress', 'completed', 'cancelled', 'failed', 'incomplete']),
+  status_details: z
+    .object({
+      type: z.enum(['completed', 'cancelled', 'failed', 'incomplete']),
+      reason: z.string().optional(),
+      error: z.object({ type: z.string(), code: z.string().optional(), message: z.string().optional() }).optional(),
+    })
+    .nullable(),
+  output: z.array(RealtimeItem),
+  conversation_id: z.string().nullable(),
+  output_modalities: z.array(z.enum(['audio', 'text'])),
+  max_output_tokens: z.union([z.number().int(), z.literal('inf')]),
+  audio: z.object({ output: z.object({ format: z.object({ type: z.literal('audio/pcm'), rate: z.literal(24_000) }), voice: z.string() }) }),
+  metadata: z.record(z.string(), z.string()).nullable(),
+  usage: RealtimeUsage.nullable(),
+});
 export type RealtimeResponseObject = z.infer<typeof RealtimeResponseObject>;
 
 const ServerBase = { event_id: z.string() };
@@ -103,62 +99,60 @@ export const RealtimeErrorDetail = z.object({
 });
 export type RealtimeErrorDetail = z.infer<typeof RealtimeErrorDetail>;
 
-export const RealtimeServerEvent = z
-  .discriminatedUnion('type', [
-    z.object({ ...ServerBase, type: z.literal('error'), error: RealtimeErrorDetail }),
-    z.object({ ...ServerBase, type: z.literal('session.created'), session: RealtimeSessionObject }),
-    z.object({ ...ServerBase, type: z.literal('session.updated'), session: RealtimeSessionObject }),
-    z.object({ ...ServerBase, type: z.literal('conversation.item.added'), previous_item_id: z.string().nullable(), item: RealtimeItem }),
-    z.object({ ...ServerBase, type: z.literal('conversation.item.done'), previous_item_id: z.string().nullable(), item: RealtimeItem }),
-    z.object({ ...ServerBase, type: z.literal('conversation.item.retrieved'), item: RealtimeItem }),
-    z.object({ ...ServerBase, type: z.literal('conversation.item.deleted'), item_id: z.string() }),
-    z.object({
-      ...ServerBase,
-      type: z.literal('conversation.item.truncated'),
-      item_id: z.string(),
-      content_index: z.number().int(),
-      audio_end_ms: z.number().int(),
-    }),
-    z.object({
-      ...ServerBase,
-      type: z.literal('conversation.item.input_audio_transcription.completed'),
-      item_id: z.string(),
-      content_index: z.number().int(),
-      transcript: z.string(),
-      usage: z.object({ type: z.literal('duration'), seconds: z.number() }),
-    }),
-    z.object({
-      ...ServerBase,
-      type: z.literal('conversation.item.input_audio_transcription.failed'),
-      item_id: z.string(),
-      content_index: z.number().int(),
-      error: z.object({ type: z.string(), code: z.string(), message: z.string(), param: z.string().nullable() }),
-    }),
-    z.object({ ...ServerBase, type: z.literal('input_audio_buffer.speech_started'), audio_start_ms: z.number().int(), item_id: z.string() }),
-    z.object({ ...ServerBase, type: z.literal('input_audio_buffer.speech_stopped'), audio_end_ms: z.number().int(), item_id: z.string() }),
-    z.object({ ...ServerBase, type: z.literal('input_audio_buffer.committed'), previous_item_id: z.string().nullable(), item_id: z.string() }),
-    z.object({ ...ServerBase, type: z.literal('input_audio_buffer.cleared') }),
-    z.object({ ...ServerBase, type: z.literal('response.created'), response: RealtimeResponseObject }),
-    z.object({ ...ServerBase, type: z.literal('response.done'), response: RealtimeResponseObject }),
-    z.object({ ...ServerBase, type: z.literal('response.output_item.added'), response_id: z.string(), output_index: z.number().int(), item: RealtimeItem }),
-    z.object({ ...ServerBase, type: z.literal('response.output_item.done'), response_id: z.string(), output_index: z.number().int(), item: RealtimeItem }),
-    z.object({ ...InPart, type: z.literal('response.content_part.added'), part: Part }),
-    z.object({ ...InPart, type: z.literal('response.content_part.done'), part: Part }),
-    z.object({ ...InPart, type: z.literal('response.output_text.delta'), delta: z.string() }),
-    z.object({ ...InPart, type: z.literal('response.output_text.done'), text: z.string() }),
-    z.object({ ...InPart, type: z.literal('response.output_audio.delta'), delta: z.string() }),
-    z.object({ ...InPart, type: z.literal('response.output_audio.done') }),
-    z.object({ ...InPart, type: z.literal('response.output_audio_transcript.delta'), delta: z.string() }),
-    z.object({ ...InPart, type: z.literal('response.output_audio_transcript.done'), transcript: z.string() }),
-    z.object({ ...InResponse, type: z.literal('response.function_call_arguments.delta'), call_id: z.string(), delta: z.string() }),
-    z.object({ ...InResponse, type: z.literal('response.function_call_arguments.done'), call_id: z.string(), name: z.string(), arguments: z.string() }),
-    z.object({
-      ...ServerBase,
-      type: z.literal('rate_limits.updated'),
-      rate_limits: z.array(z.object({ name: z.enum(['requests', 'tokens']), limit: z.number(), remaining: z.number(), reset_seconds: z.number() })),
-    }),
-  ])
-  .meta({ id: 'RealtimeServerEvent' });
+export const RealtimeServerEvent = z.discriminatedUnion('type', [
+  z.object({ ...ServerBase, type: z.literal('error'), error: RealtimeErrorDetail }),
+  z.object({ ...ServerBase, type: z.literal('session.created'), session: RealtimeSessionObject }),
+  z.object({ ...ServerBase, type: z.literal('session.updated'), session: RealtimeSessionObject }),
+  z.object({ ...ServerBase, type: z.literal('conversation.item.added'), previous_item_id: z.string().nullable(), item: RealtimeItem }),
+  z.object({ ...ServerBase, type: z.literal('conversation.item.done'), previous_item_id: z.string().nullable(), item: RealtimeItem }),
+  z.object({ ...ServerBase, type: z.literal('conversation.item.retrieved'), item: RealtimeItem }),
+  z.object({ ...ServerBase, type: z.literal('conversation.item.deleted'), item_id: z.string() }),
+  z.object({
+    ...ServerBase,
+    type: z.literal('conversation.item.truncated'),
+    item_id: z.string(),
+    content_index: z.number().int(),
+    audio_end_ms: z.number().int(),
+  }),
+  z.object({
+    ...ServerBase,
+    type: z.literal('conversation.item.input_audio_transcription.completed'),
+    item_id: z.string(),
+    content_index: z.number().int(),
+    transcript: z.string(),
+    usage: z.object({ type: z.literal('duration'), seconds: z.number() }),
+  }),
+  z.object({
+    ...ServerBase,
+    type: z.literal('conversation.item.input_audio_transcription.failed'),
+    item_id: z.string(),
+    content_index: z.number().int(),
+    error: z.object({ type: z.string(), code: z.string(), message: z.string(), param: z.string().nullable() }),
+  }),
+  z.object({ ...ServerBase, type: z.literal('input_audio_buffer.speech_started'), audio_start_ms: z.number().int(), item_id: z.string() }),
+  z.object({ ...ServerBase, type: z.literal('input_audio_buffer.speech_stopped'), audio_end_ms: z.number().int(), item_id: z.string() }),
+  z.object({ ...ServerBase, type: z.literal('input_audio_buffer.committed'), previous_item_id: z.string().nullable(), item_id: z.string() }),
+  z.object({ ...ServerBase, type: z.literal('input_audio_buffer.cleared') }),
+  z.object({ ...ServerBase, type: z.literal('response.created'), response: RealtimeResponseObject }),
+  z.object({ ...ServerBase, type: z.literal('response.done'), response: RealtimeResponseObject }),
+  z.object({ ...ServerBase, type: z.literal('response.output_item.added'), response_id: z.string(), output_index: z.number().int(), item: RealtimeItem }),
+  z.object({ ...ServerBase, type: z.literal('response.output_item.done'), response_id: z.string(), output_index: z.number().int(), item: RealtimeItem }),
+  z.object({ ...InPart, type: z.literal('response.content_part.added'), part: Part }),
+  z.object({ ...InPart, type: z.literal('response.content_part.done'), part: Part }),
+  z.object({ ...InPart, type: z.literal('response.output_text.delta'), delta: z.string() }),
+  z.object({ ...InPart, type: z.literal('response.output_text.done'), text: z.string() }),
+  z.object({ ...InPart, type: z.literal('response.output_audio.delta'), delta: z.string() }),
+  z.object({ ...InPart, type: z.literal('response.output_audio.done') }),
+  z.object({ ...InPart, type: z.literal('response.output_audio_transcript.delta'), delta: z.string() }),
+  z.object({ ...InPart, type: z.literal('response.output_audio_transcript.done'), transcript: z.string() }),
+  z.object({ ...InResponse, type: z.literal('response.function_call_arguments.delta'), call_id: z.string(), delta: z.string() }),
+  z.object({ ...InResponse, type: z.literal('response.function_call_arguments.done'), call_id: z.string(), name: z.string(), arguments: z.string() }),
+  z.object({
+    ...ServerBase,
+    type: z.literal('rate_limits.updated'),
+    rate_limits: z.array(z.object({ name: z.enum(['requests', 'tokens']), limit: z.number(), remaining: z.number(), reset_seconds: z.number() })),
+  }),
+]);
 export type RealtimeServerEvent = z.infer<typeof RealtimeServerEvent>;
 
 /** A server event before its `event_id` is stamped. */

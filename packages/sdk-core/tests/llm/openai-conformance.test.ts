@@ -6,6 +6,8 @@ import { conformanceMarkdown, OPENAI_CONFORMANCE, type ConformanceRow, type Conf
 import { createTestPlatform, type TestPlatform } from '../../src/testing.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { pocketsphinxAvailable } from '../speech/speech-test-support.js';
+import { RESPONSES_PROBES, REALTIME_PROBES, type RealtimeProbe, type ResponsesProbe } from './openai-conformance-probes.js';
+import { openSession } from './realtime-test-client.js';
 
 /** Where the table is written (`PALAVER_WRITE_CONFORMANCE=1`) and checked. */
 const DOC = new URL('../../../../docs/OPENAI-CONFORMANCE.md', import.meta.url);
@@ -49,7 +51,7 @@ const spokenAs = (format: 'mp3' | 'opus') => async (openai: OpenAI) => {
 };
 
 /** One probe per row, keyed `endpoint | feature`. */
-const PROBES: Record<string, ChatProbe | AudioProbe | AudioProbe[]> = {
+const PROBES: Record<string, ChatProbe | AudioProbe | AudioProbe[] | ResponsesProbe | RealtimeProbe> = {
   'POST /v1/chat/completions | messages: system, user, assistant, tool': chat('messages', {
     messages: [
       { role: 'system', content: 'Be brief.' },
@@ -146,6 +148,8 @@ const PROBES: Record<string, ChatProbe | AudioProbe | AudioProbe[]> = {
   'POST /v1/audio/transcriptions | response_format: diarized_json': audio('response_format', transcribe({ response_format: 'diarized_json' }), true),
   'POST /v1/audio/transcriptions | include: logprobs': audio('include[]', transcribe({ include: ['logprobs'] }), true),
   'POST /v1/audio/transcriptions | stream: true': audio('stream', transcribe({ stream: true }), true),
+  ...RESPONSES_PROBES,
+  ...REALTIME_PROBES,
 };
 
 let conformanceBaseUrl = '';
@@ -195,8 +199,40 @@ describe('OpenAI conformance table (openai package)', () => {
     }
   }
 
+  const modelFor = (target: ConformanceTarget) =>
+    target === 'offline model' ? 'builtin-offline' : target === 'openai upstream' ? 'builtin-openai-gpt-4o-mini' : compatibleLlm;
+
+  /** A realtime probe on a session of its own: `refused` when an error event names its field, `accepted` when it completes. */
+  async function observeRealtime(probe: RealtimeProbe): Promise<'refused' | 'accepted'> {
+    const { socket, events } = await openSession(conformanceBaseUrl.replace(/\/v1$/, ''), platform.server.apiKey);
+    try {
+      const seen = await new Promise<'refused' | 'accepted'>((resolve, reject) => {
+        const watch = setInterval(() => {
+          if (events.errors.length === 0) return;
+          clearInterval(watch);
+          resolve('refused');
+        }, 20);
+        probe.run(socket, events, platform.server.services.speech).then(
+          () => (clearInterval(watch), resolve('accepted')),
+          (error: unknown) => (events.errors.length === 0 ? (clearInterval(watch), reject(error as Error)) : undefined),
+        );
+      });
+      if (seen === 'refused') expect(events.errors[0]!.param ?? events.errors[0]!.message).toContain(probe.field);
+      return seen;
+    } finally {
+      socket.close();
+    }
+  }
+
+  async function observe(probe: ChatProbe | AudioProbe | ResponsesProbe | RealtimeProbe, target: ConformanceTarget): Promise<Observed> {
+    if (probe.kind === 'chat') return observeChat(probe, target);
+    if (probe.kind === 'responses') return outcome(() => probe.run(openai, modelFor(target)), probe.field);
+    if (probe.kind === 'realtime') return observeRealtime(probe);
+    return outcome(() => probe.run(openai), probe.field);
+  }
+
   async function observeChat(probe: ChatProbe, target: ConformanceTarget): Promise<Observed> {
-    const model = target === 'offline model' ? 'builtin-offline' : target === 'openai upstream' ? 'builtin-openai-gpt-4o-mini' : compatibleLlm;
+    const model = modelFor(target);
     const before = upstream.requests.length;
     const body = { model, messages: user, ...probe.extra } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
     const seen = await outcome(() => openai.chat.completions.create(body), probe.field);
@@ -212,13 +248,13 @@ describe('OpenAI conformance table (openai package)', () => {
 
   for (const row of OPENAI_CONFORMANCE) {
     const probes = [PROBES[keyOf(row)]].flat().filter((probe) => probe !== undefined);
-    const needsStt = probes.some((probe) => probe.kind === 'audio' && probe.needsStt);
+    const needsStt = probes.some((probe) => (probe.kind === 'audio' || probe.kind === 'realtime') && probe.needsStt);
     it.skipIf(needsStt && !sttAvailable)(
       `${keyOf(row)}: ${JSON.stringify(row.statuses)}`,
       async () => {
         for (const probe of probes) {
           for (const [target, declared] of Object.entries(row.statuses) as Array<[ConformanceTarget, string]>) {
-            const observed = probe.kind === 'chat' ? await observeChat(probe, target) : await outcome(() => probe.run(openai), probe.field);
+            const observed = await observe(probe, target);
             expect(agrees(declared, observed), `${target}: declared ${declared}, observed ${observed}`).toBe(true);
           }
         }

@@ -185,6 +185,11 @@ describe("OpenAI's Realtime API on /v1/realtime, with the openai package's OpenA
     socket.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: 'call_unknown', output: '{}' } });
     expect(await events.error(10)).toMatchObject({ param: 'item.call_id' });
 
+    raw.send(JSON.stringify({ type: 'conversation.item.delete' }));
+    expect(await events.error(11)).toMatchObject({ code: 'missing_required_parameter', param: 'item_id' });
+    raw.send(JSON.stringify({ type: 'session.update', session: { type: 'realtime', tracing: 42 } }));
+    expect(await events.error(12)).toMatchObject({ code: 'invalid_value', param: 'session.tracing' });
+
     // Still serving.
     socket.send({ type: 'session.update', session: { type: 'realtime', instructions: 'Still here.' } });
     expect((await events.next('session.updated', (event) => event.session.instructions === 'Still here.')).session.instructions).toBe('Still here.');

@@ -41,6 +41,7 @@ export function updatedSession(session: RealtimeSessionObject, update: RealtimeS
     ...(update.tool_choice !== undefined ? { tool_choice: update.tool_choice } : {}),
     ...(update.parallel_tool_calls !== undefined ? { parallel_tool_calls: update.parallel_tool_calls } : {}),
     ...(update.max_output_tokens !== undefined ? { max_output_tokens: update.max_output_tokens } : {}),
+    ...(update.tracing !== undefined ? { tracing: update.tracing } : {}),
     audio: {
       input: {
         ...session.audio.input,

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { TtsClientMessage, TtsServiceMessage } from '../../../contract/tts-socket.js';
 import { conformanceMarkdown, OPENAI_CONFORMANCE } from '../../../contract/openai-conformance.js';
 import { DataTopicSchemas } from '../../../contract/sdk.js';
-import { CHAT_AUDIO_PATH, TTS_SOCKET_PATH } from '../../../contract/wire.js';
+import { CHAT_AUDIO_PATH, OPENAI_KEY_SUBPROTOCOL, OPENAI_REALTIME_PATH, TTS_SOCKET_PATH } from '../../../contract/wire.js';
+import { RealtimeClientEvent, RealtimeServerEvent } from '../../../contract/openai-realtime-events.js';
 import { METRICS_PATH } from './metrics-route.js';
 
 /** Path of the streaming TTS websocket (not an HTTP operation, so not under `paths`). */
@@ -38,6 +39,9 @@ export function openApiDescription(): string {
     '',
     '## Streaming TTS websocket (not an HTTP operation)',
     `Connect a websocket to \`${TTS_SOCKET_PATH}\` with the same credentials as HTTP calls (\`x-api-key\` or \`Authorization: Bearer\` headers; browsers, which cannot set headers on a websocket, pass \`?token=<usage token>\` or \`?api_key=\`). Refused credentials close the socket with code 4401 (invalid) or 4403 (not allowed). Many sessions share one socket, told apart by the client-chosen \`session\`; audio is 24 kHz mono. Messages are JSON objects \`{type, session, payload}\`: the client sends \`start_session\` {voice}, \`push_text\` {text}, \`eos\` {}; the service answers \`audio\` {audio (base64 PCM16LE), sample_rate, channels, audio_format, encoding}, \`final\` {} and \`error\` {message}. Schemas: \`x-websockets\`.`,
+    '',
+    "## OpenAI's Realtime API (websocket, not an HTTP operation)",
+    `Connect a websocket to \`${OPENAI_REALTIME_PATH}?model=<LLM id>\` (OpenAI's GA event protocol, as the \`openai\` package's \`OpenAIRealtimeWS\` and \`@openai/agents\`' \`RealtimeSession\` speak it) with the same credentials as HTTP calls; browsers send the API key or usage token as the subprotocol \`${OPENAI_KEY_SUBPROTOCOL}<key>\`. The platform's engines answer: server VAD with the adaptive end of turn, the STT engine, the LLM named by \`model\`, the platform's voices (\`audio.output.voice\` is a voice id), PCM16 24 kHz in and out. Bad events are \`error\` events naming the parameter; the session goes on. The human's time on the socket counts as \`conversational_seconds\`. What is served, bridged or refused: the Realtime table under OpenAI compatibility. Schemas: \`x-websockets\`.`,
     '',
     '## Chat completions: speech, audio input and moderation (service extensions)',
     "- `input_audio` user parts (`wav` PCM16, `mp3`, or `ogg` holding Opus or Vorbis; at most 60 s each) are transcribed by the server's speech-to-text engine before the model sees them; undecodable audio and Ogg of another codec are refused with 400 naming `input_audio.data`, and without an STT engine audio parts are refused with 400.",
@@ -99,6 +103,12 @@ export function openApiExtensions(): { 'x-websockets': object; 'x-livekit': obje
         security: [{ ApiKey: [] }, { UsageToken: [] }],
         clientMessages: messageSchema(TtsClientMessage),
         serviceMessages: messageSchema(TtsServiceMessage),
+      },
+      [OPENAI_REALTIME_PATH]: {
+        summary: "OpenAI's Realtime API (GA events) over the platform's engines",
+        security: [{ ApiKey: [] }, { UsageToken: [] }],
+        clientMessages: messageSchema(RealtimeClientEvent),
+        serviceMessages: messageSchema(RealtimeServerEvent),
       },
     },
     'x-livekit': {

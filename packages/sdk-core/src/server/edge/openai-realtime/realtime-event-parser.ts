@@ -13,8 +13,15 @@ function where(path: ReadonlyArray<PropertyKey>): string {
     .replace(/\.\[/g, '[');
 }
 
+/** The value at `path` in what the client sent. */
+function valueAt(value: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let at = value;
+  for (const key of path) at = typeof at === 'object' && at !== null ? (at as Record<PropertyKey, unknown>)[key] : undefined;
+  return at;
+}
+
 /** OpenAI's wording of the first problem: an unknown parameter, an unknown event type, or a value out of range. */
-function describe(issue: z.core.$ZodIssue): RealtimeRequestError {
+function describe(issue: z.core.$ZodIssue, event: object): RealtimeRequestError {
   if (issue.code === 'unrecognized_keys') {
     const param = where([...issue.path, issue.keys[0]!]);
     return new RealtimeRequestError(`Unknown parameter: '${param}' (this server does not serve it).`, param, 'unknown_parameter');
@@ -22,7 +29,7 @@ function describe(issue: z.core.$ZodIssue): RealtimeRequestError {
   const param = where(issue.path) || null;
   if (param === 'type' && issue.code === 'invalid_union')
     return new RealtimeRequestError('Invalid value for the event type: not a client event of the Realtime API.', 'type', 'invalid_value');
-  if (issue.code === 'invalid_type' && issue.input === undefined)
+  if (issue.code === 'invalid_type' && valueAt(event, issue.path) === undefined)
     return new RealtimeRequestError(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter');
   return new RealtimeRequestError(`Invalid value for '${param ?? 'event'}': ${issue.message}.`, param, 'invalid_value');
 }
@@ -51,5 +58,5 @@ export function parseClientEvent(text: string): ParsedClientEvent {
   }
   const parsed = RealtimeClientEvent.safeParse(value);
   if (parsed.success) return { event: parsed.data };
-  return { error: describe(parsed.error.issues[0]!), eventId };
+  return { error: describe(parsed.error.issues[0]!, value), eventId };
 }

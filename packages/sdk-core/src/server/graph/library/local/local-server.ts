@@ -1,8 +1,9 @@
 import type { OutboundPolicy } from '../../../kernel/outbound/index.js';
 import type { RuntimeNode } from '../../runtime/graph-node.js';
+import type { LocalServers } from '../../runtime/run-environment.js';
 
 /** The engine's ports, and Ollama's: what a server without `graph.localPorts` lets graphs use. */
-export const DEFAULT_LOCAL_SERVERS = { url: 'http://127.0.0.1', ports: [7002, 7004, 11434] } as const;
+export const DEFAULT_LOCAL_SERVERS: LocalServers = { url: 'http://127.0.0.1', ports: [7002, 7004, 11434] };
 
 /**
  * Local servers are the operator's (its host, its ports): loopback and private networks are allowed, link-local and

@@ -39,6 +39,12 @@ function plain(snapshot: RealtimeState) {
     remainingSeconds: snapshot.remainingSeconds,
     remainingSecondsWarning: snapshot.remainingSecondsWarning,
     agentSpeechMuted: snapshot.agentSpeechMuted,
+    noiseSuppression: { ...snapshot.noiseSuppression },
+    agentTurns: snapshot.agentTurns.map((turn) => ({
+      source: turn.source,
+      end_of_speech_decision_ms: turn.end_of_speech_decision_ms,
+      response_ms: turn.response_ms,
+    })),
     transcriptions: snapshot.transcriptions.map((item) => ({
       id: item.id,
       agent: item.agent,
@@ -69,6 +75,7 @@ const api = {
       config?: object;
       remainingSecondsWarningAt?: number;
       resumeTranscripts?: boolean;
+      noiseSuppression?: boolean;
     } = {},
   ) {
     const created = createRealtimeSession({
@@ -77,6 +84,7 @@ const api = {
       ...(options.remainingSecondsWarningAt !== undefined ? { remainingSecondsWarningAt: options.remainingSecondsWarningAt } : {}),
       ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
       ...(options.resumeTranscripts !== undefined ? { resumeTranscripts: options.resumeTranscripts } : {}),
+      ...(options.noiseSuppression !== undefined ? { noiseSuppression: options.noiseSuppression } : {}),
     });
     state.session = created;
     created.subscribe(() => {
@@ -131,6 +139,10 @@ const api = {
   },
   async setMicrophone(enabled: boolean): Promise<void> {
     await session().setMicrophoneEnabled(enabled);
+  },
+  /** Noise suppression of the microphone, switched live (`setNoiseSuppression`). */
+  async setNoiseSuppression(enabled: boolean): Promise<void> {
+    await session().setNoiseSuppression(enabled);
   },
   setAgentSpeechMuted(muted: boolean): void {
     session().setAgentSpeechMuted(muted);

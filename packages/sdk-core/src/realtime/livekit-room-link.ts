@@ -16,6 +16,7 @@ import {
 } from 'livekit-client';
 import { ConnectionError } from '../errors/transport-errors.js';
 import { isAgentParticipant, type ParticipantView } from './agent-participant.js';
+import { MicrophoneSuppression } from './noise-suppression/microphone-suppression.js';
 import type { RealtimeInput, RoomDisconnectCause } from './session-actions.js';
 
 /** Room events as reducer inputs, without the attempt (the link adds it). */
@@ -36,6 +37,8 @@ export interface RoomLinkOptions {
    * (a failure here is reported by the enabling the session does once joined).
    */
   microphoneWhileConnecting?: boolean;
+  /** Run the microphone through the noise suppressor from its publication on (decision 0116). */
+  noiseSuppression?: boolean;
 }
 
 /**
@@ -85,12 +88,16 @@ export class LiveKitRoomLink {
   private ownElement: HTMLMediaElement | undefined;
   private closed = false;
   private speechMuted: boolean;
+  private readonly suppression: MicrophoneSuppression;
 
   constructor(private readonly options: RoomLinkOptions) {
     // preConnectBuffer (read from the publish defaults): what is said before the agent subscribes reaches it as a byte stream.
     const publishDefaults = { preConnectBuffer: true, ...options.roomOptions?.publishDefaults };
     this.room = new Room({ reconnectPolicy: RECONNECT_POLICY, ...options.roomOptions, publishDefaults });
     this.speechMuted = options.agentSpeechMuted ?? false;
+    this.suppression = new MicrophoneSuppression(this.room, options.noiseSuppression ?? false, (report) =>
+      this.send('error' in report ? { type: 'noise_suppression_failed', error: report.error } : { type: 'noise_suppression_changed', active: report.active }),
+    );
     this.listen();
   }
 
@@ -120,6 +127,10 @@ export class LiveKitRoomLink {
       })
       .on(RoomEvent.AudioPlaybackStatusChanged, () => this.send({ type: 'audio_playback_changed', canPlay: room.canPlaybackAudio }))
       .on(RoomEvent.TrackSubscribed, (track, _publication, participant) => this.trackSubscribed(track, participant))
+      // A microphone published (at join, later, or anew after a rejoin) gets the noise suppressor when it is wanted.
+      .on(RoomEvent.LocalTrackPublished, (publication) => {
+        if (publication.source === Track.Source.Microphone) this.suppression.apply().catch(() => undefined);
+      })
       .on(RoomEvent.TrackUnsubscribed, (track) => {
         if (track !== this.agentTrack) return;
         this.releaseAudio();
@@ -192,6 +203,11 @@ export class LiveKitRoomLink {
     const name = this.options.microphoneTrackName;
     await this.room.localParticipant.setMicrophoneEnabled(enabled, undefined, name ? { name } : undefined);
     return this.room.localParticipant.isMicrophoneEnabled;
+  }
+
+  /** Turns noise suppression of the microphone on or off; resolves with whether it runs on the published microphone now. */
+  setNoiseSuppression(enabled: boolean): Promise<boolean> {
+    return this.suppression.set(enabled);
   }
 
   async publish(topic: string, text: string, destinationIdentities: string[]): Promise<void> {

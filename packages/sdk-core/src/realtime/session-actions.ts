@@ -27,6 +27,9 @@ export type RealtimeInput =
   | { type: 'microphone_failed'; attempt: number; error: Error }
   | { type: 'agent_audio_changed'; attempt: number; subscribed: boolean }
   | { type: 'agent_speech_mute_requested'; muted: boolean }
+  | { type: 'noise_suppression_requested'; enabled: boolean }
+  | { type: 'noise_suppression_changed'; attempt: number; active: boolean }
+  | { type: 'noise_suppression_failed'; attempt: number; error: Error }
   | { type: 'audio_playback_changed'; attempt: number; canPlay: boolean }
   | { type: 'tool_call_settled'; attempt: number; callId: string }
   | { type: 'turn_latency_measured'; attempt: number; latencyMs: number };
@@ -40,6 +43,8 @@ export type RealtimeEffect =
   | { type: 'join_room'; attempt: number; url: string; token: string }
   | { type: 'leave_room'; attempt: number }
   | { type: 'set_microphone'; attempt: number; enabled: boolean }
+  /** Turn noise suppression of the published microphone on or off. */
+  | { type: 'set_noise_suppression'; attempt: number; enabled: boolean }
   /** Silence (or play again) the agent's audio here. */
   | { type: 'set_agent_speech_muted'; muted: boolean }
   | { type: 'schedule_agent_wait'; attempt: number }

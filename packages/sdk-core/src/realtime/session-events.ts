@@ -18,11 +18,13 @@ export interface RealtimeSessionEvents {
   remainingSecondsWarning: (remainingSeconds: number) => void;
   /** An utterance was added or replaced (same `id` and `agent`). */
   transcription: (transcription: SDKSessionTranscription) => void;
-  /** Connection failures, agent `error` packets, microphone failures. */
+  /** Connection failures, agent `error` packets, microphone and noise-suppression failures. */
   error: (error: Error) => void;
   /** The session is no longer connected, and why. */
   ended: (end: RealtimeEnd) => void;
   microphoneChanged: (enabled: boolean) => void;
+  /** Noise suppression started (true) or stopped (false) running on the published microphone. */
+  noiseSuppressionChanged: (active: boolean) => void;
   /** The agent's speech was silenced (true) or plays again (false) here; its text keeps arriving. */
   agentSpeechMutedChanged: (muted: boolean) => void;
   /** False: the browser blocks playback until `startAudio()` is called from a user gesture. */

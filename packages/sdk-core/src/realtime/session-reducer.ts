@@ -39,6 +39,7 @@ function baseOf(state: RealtimeState): RealtimeStateBase {
     remainingSecondsWarning,
     transcriptions,
     microphone,
+    noiseSuppression,
     canPlayAudio,
     agentSpeechMuted,
     agentAudio,
@@ -56,6 +57,7 @@ function baseOf(state: RealtimeState): RealtimeStateBase {
     remainingSecondsWarning,
     transcriptions,
     microphone,
+    noiseSuppression,
     canPlayAudio,
     agentSpeechMuted,
     agentAudio,
@@ -131,6 +133,7 @@ function end(state: RealtimeState, reason: RealtimeEndReason, error?: Error): Re
       ...(unfinished ? { transcriptions: Object.freeze(state.transcriptions.map(endedLine)) } : {}),
       ...(state.toolCalls.length > 0 ? { toolCalls: Object.freeze([]) } : {}),
       microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
+      noiseSuppression: Object.freeze({ wanted: state.noiseSuppression.wanted, active: false }),
       ...(error ? { error } : {}),
     },
   );
@@ -271,6 +274,7 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
         remainingSecondsWarning: false,
         transcriptions: Object.freeze([]),
         microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
+        noiseSuppression: Object.freeze({ wanted: state.noiseSuppression.wanted, active: false }),
         canPlayAudio: true,
         agentAudio: false,
         error: undefined,
@@ -344,6 +348,19 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
         state: update(state, { error: input.error, microphone: Object.freeze({ wanted: false, enabled: false }) }),
         effects: [emit({ name: 'error', args: [input.error] })],
       };
+    case 'noise_suppression_requested': {
+      const apply: RealtimeEffect[] = isJoined(state) ? [{ type: 'set_noise_suppression', attempt: state.attempt, enabled: input.enabled }] : [];
+      const noiseSuppression = Object.freeze({ wanted: input.enabled, active: state.noiseSuppression.active });
+      return { state: state.noiseSuppression.wanted === input.enabled ? state : update(state, { noiseSuppression }), effects: apply };
+    }
+    case 'noise_suppression_changed':
+      if (state.status === 'not_connected' || state.noiseSuppression.active === input.active) return unchanged(state);
+      return { state: update(state, { noiseSuppression: Object.freeze({ wanted: state.noiseSuppression.wanted, active: input.active }) }), effects: [] };
+    case 'noise_suppression_failed':
+      return {
+        state: update(state, { error: input.error, noiseSuppression: Object.freeze({ wanted: state.noiseSuppression.wanted, active: false }) }),
+        effects: [emit({ name: 'error', args: [input.error] })],
+      };
     case 'agent_speech_mute_requested':
       if (state.agentSpeechMuted === input.muted) return unchanged(state);
       return { state: update(state, { agentSpeechMuted: input.muted }), effects: [{ type: 'set_agent_speech_muted', muted: input.muted }] };
@@ -375,6 +392,8 @@ function changeNotifications(previous: RealtimeState, next: RealtimeState): Real
     effects.push(emit({ name: 'remainingSecondsWarning', args: [next.remainingSeconds] }));
   }
   if (previous.microphone.enabled !== next.microphone.enabled) effects.push(emit({ name: 'microphoneChanged', args: [next.microphone.enabled] }));
+  if (previous.noiseSuppression.active !== next.noiseSuppression.active)
+    effects.push(emit({ name: 'noiseSuppressionChanged', args: [next.noiseSuppression.active] }));
   if (previous.agentSpeechMuted !== next.agentSpeechMuted) effects.push(emit({ name: 'agentSpeechMutedChanged', args: [next.agentSpeechMuted] }));
   if (previous.canPlayAudio !== next.canPlayAudio) effects.push(emit({ name: 'audioPlaybackChanged', args: [next.canPlayAudio] }));
   return effects;

@@ -53,6 +53,12 @@ export interface RealtimeStateBase {
   transcriptions: readonly SDKSessionTranscription[];
   /** `wanted`: what the app asked for; `enabled`: what is published and unmuted right now. */
   microphone: { readonly wanted: boolean; readonly enabled: boolean };
+  /**
+   * Noise suppression of the microphone (RNNoise in the browser, decision 0116). `wanted`: what the app asked for
+   * (`noiseSuppression` option, `setNoiseSuppression`; kept across connects); `active`: it runs on the published
+   * microphone right now (false until the microphone is published and the suppressor loaded).
+   */
+  noiseSuppression: { readonly wanted: boolean; readonly active: boolean };
   /** False when the browser blocks playback until a user gesture calls `startAudio()`. */
   canPlayAudio: boolean;
   /**
@@ -98,7 +104,7 @@ export function connectionStateOf(status: RealtimeStatus): SDKConnectionState {
 }
 
 /** The state before the first connect. */
-export function initialRealtimeState(options: { microphone?: boolean; agentSpeechMuted?: boolean } = {}): RealtimeState {
+export function initialRealtimeState(options: { microphone?: boolean; agentSpeechMuted?: boolean; noiseSuppression?: boolean } = {}): RealtimeState {
   return Object.freeze({
     status: 'not_connected',
     ended: undefined,
@@ -110,6 +116,7 @@ export function initialRealtimeState(options: { microphone?: boolean; agentSpeec
     remainingSecondsWarning: false,
     transcriptions: Object.freeze([]),
     microphone: Object.freeze({ wanted: options.microphone ?? true, enabled: false }),
+    noiseSuppression: Object.freeze({ wanted: options.noiseSuppression ?? false, active: false }),
     canPlayAudio: true,
     agentSpeechMuted: options.agentSpeechMuted ?? false,
     agentAudio: false,

@@ -163,6 +163,23 @@ describe('LocalSTT: the engine local speech server protocol (fake server)', () =
     await eventually(() => expect(server.sessions[0]!.ended).toBe(true));
   });
 
+  it('audio that comes while the connection opens is kept and sent once it is open', async () => {
+    const run = runGraph(graphOf([{ id: 'stt', type: 'LocalSTT', values: { port: server.port } }]), {
+      engines: { localServers: { url: 'http://127.0.0.1', ports: [server.port] } },
+    });
+    try {
+      const sessions = server.sessions.length;
+      const finals = run.record('stt.final_transcription');
+      // At once: the socket is not open yet.
+      for (const samples of [...frames(600, true), ...frames(400, false)])
+        sink(run, 'stt.audio').receive({ kind: 'runtime:audio', frame: { samples, sampleRate: 48_000, channels: 1 }, origin: 'human' });
+      await eventually(() => expect(finals).toEqual(['and again']), 10_000);
+      expect(server.sessions[sessions]!.samples).toBe(16_000);
+    } finally {
+      await run.stop();
+    }
+  });
+
   it('a server that is not there is told on the log naming the port; the node keeps trying', async () => {
     const closed = await startFakeLocalSpeechServer([]);
     const port = closed.port;

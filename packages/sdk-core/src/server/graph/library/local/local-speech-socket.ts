@@ -16,6 +16,8 @@ import { LOCAL_SERVER_POLICY } from './local-server.js';
 /** The engine waits this long before connecting again after a lost connection. */
 const RECONNECT_MS = 1000;
 const CHUNK_SAMPLES = LOCAL_SPEECH_CHUNK_BYTES / 2;
+/** Audio kept while the connection opens (10 s), sent once it is open. */
+const BACKLOG_CHUNKS = 100;
 
 export interface LocalSpeechSocketOptions {
   /** The server's `http(s)://host:port/` (the socket is its `ws(s)` form). */
@@ -36,16 +38,17 @@ function firstChannel(frame: AudioFrame): Int16Array {
 
 /**
  * A session with the engine's local speech server (see `local-speech-protocol.ts`): audio pushed as it comes is
- * resampled to 16 kHz and sent in 100 ms pieces; the server's events are handed on. Connected through the outbound
- * guard (the operator's local host: loopback and private networks allowed, link-local refused); a lost connection is
- * tried again after a second with a new session, as the engine does. `sent(from, to)` gives the 16 kHz audio sent
- * (the last 3 minutes), for clips.
+ * resampled to 16 kHz and sent in 100 ms pieces (the last 10 s kept while the connection opens); the server's events
+ * are handed on. Connected through the outbound guard (the operator's local host: loopback and private networks
+ * allowed, link-local refused); a lost connection is tried again after a second with a new session, as the engine
+ * does. `sent(from, to)` gives the 16 kHz audio sent (the last 3 minutes), for clips.
  */
 export class LocalSpeechSocket {
   private socket: import('ws').WebSocket | undefined;
   private sessionId = '';
   private resampler: LinearResampler | undefined;
   private pending: Int16Array = new Int16Array(0);
+  private backlog: Int16Array[] = [];
   private readonly history: Int16Array[] = [];
   private historyStart = 0;
   private historySamples = 0;
@@ -98,7 +101,11 @@ export class LocalSpeechSocket {
   }
 
   private sendAudio(pcm: Int16Array): void {
-    if (this.socket?.readyState !== 1) return;
+    if (this.socket?.readyState !== 1) {
+      this.backlog.push(pcm);
+      if (this.backlog.length > BACKLOG_CHUNKS) this.backlog.shift();
+      return;
+    }
     this.remember(pcm);
     this.send({ type: 'audio', b64_data: Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64') });
   }
@@ -136,6 +143,9 @@ export class LocalSpeechSocket {
     socket.on('open', () => {
       this.told = false;
       this.send({ type: 'start_session', sample_rate: LOCAL_SPEECH_SAMPLE_RATE, stt_enabled: mode === 'stt', lipsync_enabled: mode === 'lipsync' });
+      const waiting = this.backlog;
+      this.backlog = [];
+      for (const pcm of waiting) this.sendAudio(pcm);
     });
     socket.on('message', (data, binary) => {
       if (binary) return;

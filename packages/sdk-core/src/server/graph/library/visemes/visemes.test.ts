@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VISEMES } from '../../../../contract/graph/catalogue/visemes.js';
+import { clientPadValue } from '../../../../contract/graph/pad-values.js';
 import { visemeOf } from './phoneme-visemes.js';
 import { VisemeSchedule, type ScheduleClock } from './viseme-schedule.js';
 
@@ -78,6 +79,10 @@ describe('phonemes to visemes (Oculus 15)', () => {
     expect(VISEMES.indexOf('PP')).toBe(1);
     expect(VISEMES.indexOf('OU')).toBe(14);
     expect(VISEMES).toHaveLength(15);
+  });
+
+  it("reaches clients as the engine's viseme value", () => {
+    expect(clientPadValue('AA', [{ type: 'viseme' }])).toEqual({ type: 'viseme', value: 'AA' });
   });
 });
 

@@ -27,6 +27,14 @@ describe.runIf(withPostgres)('SIP service: two instances on one PostgreSQL datab
       const route = await second.services.sip.directory.dispatch(call, match!.kind === 'trunk' ? match!.trunk : (undefined as never));
       expect(route).toMatchObject({ ruleId: rule.sipDispatchRuleId, roomName: 'shared-desk' });
 
+      // Two instances creating conflicting trunks at once: the project's SIP lock lets exactly one through.
+      const racing = await Promise.allSettled([
+        onFirst.createSipInboundTrunk('race a', ['+15550601']),
+        onSecond.createSipInboundTrunk('race b', ['+15550601']),
+      ]);
+      expect(racing.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(racing.find((result) => result.status === 'rejected')).toMatchObject({ reason: { status: 400, code: 'invalid_argument' } });
+
       await onSecond.deleteSipDispatchRule(rule.sipDispatchRuleId);
       expect(await first.services.sip.directory.dispatch(call, match!.kind === 'trunk' ? match!.trunk : (undefined as never))).toBeUndefined();
     } finally {

@@ -1,6 +1,9 @@
 import { SIPDispatchRuleInfo, SIPInboundTrunkInfo, SIPOutboundTrunkInfo, Timestamp } from '@livekit/protocol';
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Store } from '../../store/database.js';
+import { serialiseOn } from '../../store/dialect/index.js';
+import type { Database } from '../../store/tables.js';
 
 /** LiveKit's id shapes: `ST_` for trunks, `SDR_` for dispatch rules, then 12 random letters and digits. */
 export function newSipId(prefix: 'ST' | 'SDR'): string {
@@ -21,7 +24,22 @@ const parse = { ignoreUnknownFields: true } as const;
  * const trunk = await repository.insertInbound('project_dev', new SIPInboundTrunkInfo({ name: 'office', numbers: ['+15550100'] }));
  */
 export class SipRepository {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly db: Kysely<Database> = store.db,
+  ) {}
+
+  /**
+   * Runs `work` in one transaction that holds the project's SIP lock (an advisory lock on PostgreSQL; SQLite runs
+   * transactions one at a time), with a repository bound to it: a change and the conflict checks it depends on see
+   * the same rows, whichever instance makes it.
+   */
+  serialised<T>(project: string, work: (repository: SipRepository) => Promise<T>): Promise<T> {
+    return this.store.transaction(async (transaction) => {
+      await serialiseOn(this.store, transaction, `palaver:sip:${project}`);
+      return work(new SipRepository(this.store, transaction));
+    });
+  }
 
   async insertInbound(project: string, trunk: SIPInboundTrunkInfo): Promise<SIPInboundTrunkInfo> {
     return this.insertTrunk(project, 'inbound', trunk);
@@ -37,7 +55,7 @@ export class SipRepository {
     trunk.createdAt = Timestamp.fromDate(now);
     trunk.updatedAt = Timestamp.fromDate(now);
     const at = now.toISOString();
-    await this.store.db
+    await this.db
       .insertInto('sip_trunks')
       .values({ id: trunk.sipTrunkId, project, direction, body: JSON.stringify(trunk.toJson()), created_at: at, updated_at: at })
       .execute();
@@ -48,7 +66,7 @@ export class SipRepository {
   async replaceTrunk(project: string, trunk: SIPInboundTrunkInfo | SIPOutboundTrunkInfo): Promise<boolean> {
     const now = new Date();
     trunk.updatedAt = Timestamp.fromDate(now);
-    const result = await this.store.db
+    const result = await this.db
       .updateTable('sip_trunks')
       .set({ body: JSON.stringify(trunk.toJson()), updated_at: now.toISOString() })
       .where('id', '=', trunk.sipTrunkId)
@@ -59,7 +77,7 @@ export class SipRepository {
 
   /** Trunks of a project (oldest first), of one direction. */
   async inboundTrunks(project: string): Promise<SIPInboundTrunkInfo[]> {
-    const rows = await this.store.db
+    const rows = await this.db
       .selectFrom('sip_trunks')
       .select('body')
       .where('project', '=', project)
@@ -71,7 +89,7 @@ export class SipRepository {
   }
 
   async outboundTrunks(project: string): Promise<SIPOutboundTrunkInfo[]> {
-    const rows = await this.store.db
+    const rows = await this.db
       .selectFrom('sip_trunks')
       .select('body')
       .where('project', '=', project)
@@ -84,7 +102,7 @@ export class SipRepository {
 
   /** Every project's inbound trunks, with their project: what an arriving call is matched against. */
   async allInboundTrunks(): Promise<Array<{ project: string; trunk: SIPInboundTrunkInfo }>> {
-    const rows = await this.store.db
+    const rows = await this.db
       .selectFrom('sip_trunks')
       .select(['project', 'body'])
       .where('direction', '=', 'inbound')
@@ -96,7 +114,7 @@ export class SipRepository {
 
   /** A trunk by id, in `project` (any project when undefined). */
   async trunk(id: string, project?: string): Promise<StoredTrunk | undefined> {
-    let query = this.store.db.selectFrom('sip_trunks').select(['project', 'direction', 'body']).where('id', '=', id);
+    let query = this.db.selectFrom('sip_trunks').select(['project', 'direction', 'body']).where('id', '=', id);
     if (project !== undefined) query = query.where('project', '=', project);
     const row = await query.executeTakeFirst();
     if (!row) return undefined;
@@ -108,7 +126,7 @@ export class SipRepository {
   async deleteTrunk(project: string, id: string): Promise<StoredTrunk | undefined> {
     const found = await this.trunk(id, project);
     if (!found) return undefined;
-    const result = await this.store.db.deleteFrom('sip_trunks').where('id', '=', id).where('project', '=', project).executeTakeFirst();
+    const result = await this.db.deleteFrom('sip_trunks').where('id', '=', id).where('project', '=', project).executeTakeFirst();
     return result.numDeletedRows > 0n ? found : undefined;
   }
 
@@ -118,7 +136,7 @@ export class SipRepository {
     rule.createdAt = Timestamp.fromDate(now);
     rule.updatedAt = Timestamp.fromDate(now);
     const at = now.toISOString();
-    await this.store.db
+    await this.db
       .insertInto('sip_dispatch_rules')
       .values({ id: rule.sipDispatchRuleId, project, body: JSON.stringify(rule.toJson()), created_at: at, updated_at: at })
       .execute();
@@ -128,7 +146,7 @@ export class SipRepository {
   async replaceRule(project: string, rule: SIPDispatchRuleInfo): Promise<boolean> {
     const now = new Date();
     rule.updatedAt = Timestamp.fromDate(now);
-    const result = await this.store.db
+    const result = await this.db
       .updateTable('sip_dispatch_rules')
       .set({ body: JSON.stringify(rule.toJson()), updated_at: now.toISOString() })
       .where('id', '=', rule.sipDispatchRuleId)
@@ -138,25 +156,19 @@ export class SipRepository {
   }
 
   async rules(project: string): Promise<SIPDispatchRuleInfo[]> {
-    const rows = await this.store.db
-      .selectFrom('sip_dispatch_rules')
-      .select('body')
-      .where('project', '=', project)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+    const rows = await this.db.selectFrom('sip_dispatch_rules').select('body').where('project', '=', project).orderBy('created_at').orderBy('id').execute();
     return rows.map((row) => SIPDispatchRuleInfo.fromJsonString(row.body, parse));
   }
 
   async rule(project: string, id: string): Promise<SIPDispatchRuleInfo | undefined> {
-    const row = await this.store.db.selectFrom('sip_dispatch_rules').select('body').where('id', '=', id).where('project', '=', project).executeTakeFirst();
+    const row = await this.db.selectFrom('sip_dispatch_rules').select('body').where('id', '=', id).where('project', '=', project).executeTakeFirst();
     return row && SIPDispatchRuleInfo.fromJsonString(row.body, parse);
   }
 
   async deleteRule(project: string, id: string): Promise<SIPDispatchRuleInfo | undefined> {
     const found = await this.rule(project, id);
     if (!found) return undefined;
-    const result = await this.store.db.deleteFrom('sip_dispatch_rules').where('id', '=', id).where('project', '=', project).executeTakeFirst();
+    const result = await this.db.deleteFrom('sip_dispatch_rules').where('id', '=', id).where('project', '=', project).executeTakeFirst();
     return result.numDeletedRows > 0n ? found : undefined;
   }
 }

@@ -39,8 +39,10 @@ export class SipRuleApi {
         roomConfig: request.roomConfig,
       });
     demand(!rule.sipDispatchRuleId, 'dispatch rule ID must be empty');
-    await this.check(project, rule);
-    return this.repository.insertRule(project, rule);
+    return this.repository.serialised(project, async (repository) => {
+      await check(repository, project, rule);
+      return repository.insertRule(project, rule);
+    });
   }
 
   async list(project: string, json: RequestJson): Promise<ListSIPDispatchRuleResponse> {
@@ -72,9 +74,11 @@ export class SipRuleApi {
       if (fields.mediaEncryption !== undefined) next.mediaEncryption = fields.mediaEncryption;
       if (fields.media) next.media = fields.media;
     }
-    await this.check(project, next);
-    if (!(await this.repository.replaceRule(project, next))) throw notFound(request.sipDispatchRuleId);
-    return next;
+    return this.repository.serialised(project, async (repository) => {
+      await check(repository, project, next);
+      if (!(await repository.replaceRule(project, next))) throw notFound(request.sipDispatchRuleId);
+      return next;
+    });
   }
 
   async delete(project: string, json: RequestJson): Promise<SIPDispatchRuleInfo> {
@@ -91,22 +95,23 @@ export class SipRuleApi {
     if (!rule) throw notFound(id);
     return rule;
   }
+}
 
-  private async check(project: string, rule: SIPDispatchRuleInfo): Promise<void> {
-    const target = roomAndPin(rule);
-    demand(target, 'rule is required: dispatch_rule_direct, dispatch_rule_individual or dispatch_rule_callee');
-    demand(rule.rule?.rule.case !== 'dispatchRuleDirect' || target.room, 'dispatch_rule_direct needs a room_name');
-    demand(/^\d*$/.test(target.pin), 'pin must be digits');
-    const answer = palaverAnswerOf(rule.metadata);
-    demand(typeof answer !== 'string', `metadata.palaver is not a call answer: ${answer as string}`);
-    for (const trunkId of rule.trunkIds) {
-      const trunk = await this.repository.trunk(trunkId, project);
-      demand(trunk?.direction === 'inbound', `trunk_ids: no inbound SIP trunk '${trunkId}' in this project`);
-    }
-    const others = (await this.repository.rules(project)).filter((other) => other.sipDispatchRuleId !== rule.sipDispatchRuleId);
-    const conflict = dispatchRuleConflict([...others, rule]);
-    demand(!conflict, conflict!);
+/** What LiveKit checks of a rule, and that its trunks are the project's inbound trunks. */
+async function check(repository: SipRepository, project: string, rule: SIPDispatchRuleInfo): Promise<void> {
+  const target = roomAndPin(rule);
+  demand(target, 'rule is required: dispatch_rule_direct, dispatch_rule_individual or dispatch_rule_callee');
+  demand(rule.rule?.rule.case !== 'dispatchRuleDirect' || target.room, 'dispatch_rule_direct needs a room_name');
+  demand(/^\d*$/.test(target.pin), 'pin must be digits');
+  const answer = palaverAnswerOf(rule.metadata);
+  demand(typeof answer !== 'string', `metadata.palaver is not a call answer: ${answer as string}`);
+  for (const trunkId of rule.trunkIds) {
+    const trunk = await repository.trunk(trunkId, project);
+    demand(trunk?.direction === 'inbound', `trunk_ids: no inbound SIP trunk '${trunkId}' in this project`);
   }
+  const others = (await repository.rules(project)).filter((other) => other.sipDispatchRuleId !== rule.sipDispatchRuleId);
+  const conflict = dispatchRuleConflict([...others, rule]);
+  demand(!conflict, conflict!);
 }
 
 function notFound(id: string): TwirpFailure {

@@ -36,8 +36,10 @@ export class SipTrunkApi {
     const { trunk } = CreateSIPInboundTrunkRequest.fromJson(json, parse);
     demand(trunk, 'trunk is required');
     demand(!trunk.sipTrunkId, 'trunk ID must be empty');
-    await this.checkInbound(project, trunk);
-    return this.repository.insertInbound(project, trunk);
+    return this.repository.serialised(project, async (repository) => {
+      await checkInbound(repository, project, trunk);
+      return repository.insertInbound(project, trunk);
+    });
   }
 
   async createOutbound(project: string, json: RequestJson): Promise<SIPOutboundTrunkInfo> {
@@ -97,9 +99,11 @@ export class SipTrunkApi {
         if (fields[key] !== undefined) (next as unknown as Record<string, unknown>)[key] = fields[key];
       }
     }
-    await this.checkInbound(project, next);
-    if (!(await this.repository.replaceTrunk(project, next))) throw notFound(request.sipTrunkId);
-    return next;
+    return this.repository.serialised(project, async (repository) => {
+      await checkInbound(repository, project, next);
+      if (!(await repository.replaceTrunk(project, next))) throw notFound(request.sipTrunkId);
+      return next;
+    });
   }
 
   async updateOutbound(project: string, json: RequestJson): Promise<SIPOutboundTrunkInfo> {
@@ -157,19 +161,19 @@ export class SipTrunkApi {
     if (stored?.direction !== 'outbound') throw notFound(id);
     return stored.trunk;
   }
+}
 
-  /** An inbound trunk must say who may call through it, and must not claim calls another trunk of the project claims. */
-  private async checkInbound(project: string, trunk: SIPInboundTrunkInfo): Promise<void> {
-    demand(
-      trunk.numbers.length > 0 || trunk.allowedAddresses.length > 0 || trunk.allowedNumbers.length > 0 || trunk.authUsername,
-      'for security, one of the fields must be set: numbers, allowed_addresses, allowed_numbers or auth_username',
-    );
-    demand(Boolean(trunk.authUsername) === Boolean(trunk.authPassword), 'auth_username and auth_password go together');
-    for (const entry of trunk.allowedAddresses) demand(addressEntry(entry), `allowed_addresses: '${entry}' is neither an IP address nor a CIDR range`);
-    const others = (await this.repository.inboundTrunks(project)).filter((other) => other.sipTrunkId !== trunk.sipTrunkId);
-    const conflict = inboundTrunkConflict([...others, trunk]);
-    demand(!conflict, conflict!);
-  }
+/** An inbound trunk must say who may call through it, and must not claim calls another trunk of the project claims. */
+async function checkInbound(repository: SipRepository, project: string, trunk: SIPInboundTrunkInfo): Promise<void> {
+  demand(
+    trunk.numbers.length > 0 || trunk.allowedAddresses.length > 0 || trunk.allowedNumbers.length > 0 || trunk.authUsername,
+    'for security, one of the fields must be set: numbers, allowed_addresses, allowed_numbers or auth_username',
+  );
+  demand(Boolean(trunk.authUsername) === Boolean(trunk.authPassword), 'auth_username and auth_password go together');
+  for (const entry of trunk.allowedAddresses) demand(addressEntry(entry), `allowed_addresses: '${entry}' is neither an IP address nor a CIDR range`);
+  const others = (await repository.inboundTrunks(project)).filter((other) => other.sipTrunkId !== trunk.sipTrunkId);
+  const conflict = inboundTrunkConflict([...others, trunk]);
+  demand(!conflict, conflict!);
 }
 
 function checkOutbound(trunk: SIPOutboundTrunkInfo): void {

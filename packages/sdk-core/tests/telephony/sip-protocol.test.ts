@@ -7,7 +7,7 @@ import { SipEndpoint } from '../../src/server/engines/telephony/index.js';
 import { answerChallenge } from '../../src/server/engines/telephony/auth/digest.js';
 import { createLogger } from '../../src/server/kernel/logger.js';
 import { inviteText, RawSipPeer, requireSipp, runSipp, scenario, statusOf } from './support/sip-tools.js';
-import { AUTH, AUTH_NUMBER, OPEN_NUMBER, REFUSED_ADDRESS_NUMBER, testDirectory } from './support/test-directory.js';
+import { AUTH, AUTH_NUMBER, OPEN_NUMBER, REFUSED_ADDRESS_NUMBER, SLOW_NUMBER, testDirectory } from './support/test-directory.js';
 
 const hasSipp = requireSipp();
 
@@ -176,6 +176,38 @@ describe.skipIf(!hasSipp)('SIP endpoint protocol (SIPp and raw SIP as the other 
     // Still serving.
     const result = await runSipp(endpoint.port, ['-sf', scenario('call.xml'), '-s', OPEN_NUMBER, '-m', '1', '-d', '100']);
     expect(result.code, result.output).toBe(0);
+  });
+
+  it('a CANCEL before the answer ends the INVITE with 487 and leaves nothing behind', async () => {
+    const peer = await RawSipPeer.open();
+    const callId = `cancel-${randomUUID()}`;
+    peer.send(endpoint.port, inviteText({ to: SLOW_NUMBER, callId, branch: 'z9hG4bKcancel1' }));
+    await peer.waitFor((message) => statusOf(message) === 100);
+    peer.send(
+      endpoint.port,
+      [
+        `CANCEL sip:${SLOW_NUMBER}@127.0.0.1 SIP/2.0`,
+        'Via: SIP/2.0/UDP 127.0.0.1:{port};branch=z9hG4bKcancel1;rport',
+        'From: <sip:+15550100@127.0.0.1>;tag=caller1',
+        `To: <sip:${SLOW_NUMBER}@127.0.0.1>`,
+        `Call-ID: ${callId}`,
+        'CSeq: 1 CANCEL',
+        'Max-Forwards: 70',
+        'Content-Length: 0',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    const cancelled = await peer.waitFor((message) => statusOf(message) === 200 && message.includes('CANCEL'));
+    expect(cancelled).toContain('CSeq: 1 CANCEL');
+    const terminated = await peer.waitFor((message) => statusOf(message) === 487);
+    expect(terminated).toContain('CSeq: 1 INVITE');
+    // The slow dispatch returns later: still nobody joins, no call is left.
+    await eventually(() => expect(directory.routed.some((route) => route.roomName === `call-${callId}`)).toBe(true), 10_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    peer.close();
+    expect(endpoint.activeCalls).toBe(0);
+    expect(sipParticipants(test)).toEqual([]);
   });
 
   it('holds and resumes on re-INVITE (sendonly -> recvonly, sendrecv -> sendrecv)', async () => {

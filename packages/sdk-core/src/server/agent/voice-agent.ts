@@ -3,7 +3,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ContextMessageCreateParams } from '../../contract/contexts.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
-import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, ERROR_TOPIC, LEGACY_CHAT_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
+import {
+  AGENT_IDENTITY,
+  AGENT_STATE_ATTRIBUTE,
+  ERROR_TOPIC,
+  LEGACY_CHAT_TOPIC,
+  SIP_CALL_STATUS_ATTRIBUTE,
+  TOOL_CALL_TOPIC,
+  TURN_METRICS_TOPIC,
+} from '../../contract/wire.js';
 import type { AgentRoomConnection, AudioOutput, RemoteAudioTrack, RoomParticipant } from '../engines/media/index.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
 import { sessionTools, VoicePipeline, wireTurnMetrics, type SessionTools } from '../voice/index.js';
@@ -87,7 +95,7 @@ export class VoiceAgent implements AgentSessionHandle {
       this.pipeline = pipeline;
       this.listenToRoom(pipeline);
       const human = this.connection.participants().find((participant) => participant.identity === this.spec.humanIdentity);
-      this.watch.start(remaining, human !== undefined);
+      this.watch.start(remaining, human !== undefined && answered(human));
       void this.warmUp(pipeline);
       for (const track of this.connection.audioTracks()) this.audioTrack(track);
       if (human) this.participantJoined(human);
@@ -154,6 +162,8 @@ export class VoiceAgent implements AgentSessionHandle {
     this.unsubscribe.push(
       this.connection.on('participantJoined', (participant) => this.participantJoined(participant)),
       this.connection.on('participantLeft', (participant) => this.participantLeft(participant)),
+      // A phone callee (an outbound call) joins while it rings; it is there once it answers.
+      this.connection.on('participantUpdated', (participant) => this.participantJoined(participant)),
       this.connection.on('audioTrack', (track) => this.audioTrack(track)),
       this.connection.on('disconnected', (reason) => {
         if (!this.stopping) this.stopByItself('failed', `the agent was disconnected from the room (${reason})`);
@@ -183,7 +193,8 @@ export class VoiceAgent implements AgentSessionHandle {
   }
 
   private participantJoined(participant: RoomParticipant): void {
-    if (participant.identity !== this.spec.humanIdentity || this.stopping) return;
+    // A phone callee who has not answered is not there yet: no seconds counted, no greeting.
+    if (participant.identity !== this.spec.humanIdentity || this.stopping || !answered(participant)) return;
     this.watch.joined();
     if (this.humanSeen) return;
     this.humanSeen = true;
@@ -245,4 +256,10 @@ export class VoiceAgent implements AgentSessionHandle {
     })();
     return this.stopping;
   }
+}
+
+/** A phone participant still dialing or ringing (LiveKit's `sip.callStatus`) has not answered: nobody hears a greeting yet. */
+function answered(participant: RoomParticipant): boolean {
+  const status = participant.attributes[SIP_CALL_STATUS_ATTRIBUTE];
+  return participant.kind !== 'sip' || status === undefined || status === 'active';
 }

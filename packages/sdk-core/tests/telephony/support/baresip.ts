@@ -22,6 +22,8 @@ export interface BaresipOptions {
   codecs?: string[];
   /** Answer incoming calls at once (the outbound tests' callee). */
   autoAnswer?: boolean;
+  /** The phone's number (its account's user: baresip answers calls to it, 404 to others); default +15550100. */
+  number?: string;
 }
 
 /**
@@ -67,7 +69,7 @@ export class Baresip {
         '',
       ].join('\n'),
     );
-    writeFileSync(join(dir, 'accounts'), `<sip:+15550100@127.0.0.1>;regint=0;answermode=${options.autoAnswer ? 'auto' : 'manual'}\n`);
+    writeFileSync(join(dir, 'accounts'), `<sip:${options.number ?? '+15550100'}@127.0.0.1>;regint=0;answermode=${options.autoAnswer ? 'auto' : 'manual'}\n`);
     const child = spawn('baresip', ['-f', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
     const phone = new Baresip(child, dir, sipPort, controlPort);
     child.stdout.on('data', (chunk: Buffer) => (phone.output += chunk.toString()));

@@ -43,6 +43,28 @@ export function runSipp(port: number, args: string[], timeoutMs = 120_000): Prom
   });
 }
 
+/** Runs SIPp as the called party on `port` (a scenario that starts by receiving); resolves when its calls are done. */
+export function runSippServer(port: number, args: string[], timeoutMs = 60_000): Promise<SippResult> {
+  return new Promise((resolve) => {
+    const child = spawn('sipp', ['-i', '127.0.0.1', '-p', String(port), '-nostdin', '-timeout', `${Math.ceil(timeoutMs / 1000)}s`, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** A UDP port free right now (for a party that must listen before the call). */
+export async function freeUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const port = socket.address().port;
+  await new Promise<void>((resolve) => socket.close(resolve));
+  return port;
+}
+
 /**
  * Sends one raw SIP request over UDP (the test as a misbehaving peer) and collects the responses until a final
  * one, or until `waitMs` passes.

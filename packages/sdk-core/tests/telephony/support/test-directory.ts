@@ -10,6 +10,8 @@ import type {
 export const OPEN_NUMBER = '+15550000';
 export const AUTH_NUMBER = '+15550001';
 export const REFUSED_ADDRESS_NUMBER = '+15550002';
+/** Its dispatch takes 2 s (a slow database): time for a CANCEL. */
+export const SLOW_NUMBER = '+15550003';
 export const AUTH = { username: 'trunk-user', password: 'trunk-secret' };
 
 /**
@@ -27,12 +29,13 @@ export function testDirectory(): SipDirectory & { routed: InboundCallRoute[] } {
   return {
     routed,
     async findInboundTrunk(call: InboundCallIdentity): Promise<InboundTrunkMatch | undefined> {
-      if (call.toUser === OPEN_NUMBER) return { kind: 'trunk', trunk: trunk('ST_open') };
+      if (call.toUser === OPEN_NUMBER || call.toUser === SLOW_NUMBER) return { kind: 'trunk', trunk: trunk('ST_open') };
       if (call.toUser === AUTH_NUMBER) return { kind: 'trunk', trunk: trunk('ST_auth', AUTH) };
       if (call.toUser === REFUSED_ADDRESS_NUMBER) return { kind: 'address-refused', trunkId: 'ST_elsewhere' };
       return undefined;
     },
     async dispatch(call: InboundCallIdentity, credentials: SipTrunkCredentials): Promise<InboundCallRoute> {
+      if (call.toUser === SLOW_NUMBER) await new Promise((resolve) => setTimeout(resolve, 2000));
       const route: InboundCallRoute = {
         ruleId: 'SDR_test',
         project: credentials.project,

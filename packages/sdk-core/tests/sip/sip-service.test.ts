@@ -253,6 +253,22 @@ describe.each(await storeKinds())('SIP service with SipClient (%s)', (kind) => {
     }
   });
 
+  it("a Palaver API key as the token acts for its own project: its trunks are its own, and its calls' project", async () => {
+    const { services } = test.server;
+    const other = { id: await services.projects.create('SIP tenant') };
+    const { key } = await services.apiKeys.create(other.id, 'sip');
+    const tenant = new SipClient(url, undefined, undefined, { token: key });
+    const trunk = await tenant.createSipInboundTrunk('tenant line', ['+15551200']);
+    expect((await tenant.listSipInboundTrunk()).map((item) => item.sipTrunkId)).toEqual([trunk.sipTrunkId]);
+    expect((await sip.listSipInboundTrunk()).map((item) => item.sipTrunkId)).not.toContain(trunk.sipTrunkId);
+    await expect(sip.deleteSipTrunk(trunk.sipTrunkId)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    const call = { callId: 'SCL_tenant', fromUser: '+15559200', fromHost: 'h', toUser: '+15551200', toHost: 'palaver', sourceAddress: '127.0.0.1' };
+    expect(await services.sip.directory.findInboundTrunk(call)).toMatchObject({ kind: 'trunk', trunk: { trunkId: trunk.sipTrunkId, project: other.id } });
+    const revoked = new SipClient(url, undefined, undefined, { token: 'pk_not_a_key_of_this_server' });
+    await expect(revoked.listSipInboundTrunk()).rejects.toMatchObject({ status: 401, code: 'unauthenticated' });
+    await tenant.deleteSipTrunk(trunk.sipTrunkId);
+  });
+
   it('refuses tokens without the SIP grants, with Twirp errors', async () => {
     const token = new AccessToken(test.server.services.media.apiKey, DEVELOPMENT_API_SECRET, { ttl: 60 });
     token.addGrant({ roomAdmin: true, roomCreate: true });

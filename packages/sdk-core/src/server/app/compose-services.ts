@@ -220,7 +220,15 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     store,
     logger: logger.child({ component: 'sip' }),
     mode: endpoint
-      ? { kind: 'local', verify: (token) => endpoint.verifier.verify(token), project: DEV_PROJECT_ID }
+      ? {
+          kind: 'local',
+          verify: (token) => endpoint.verifier.verify(token),
+          project: DEV_PROJECT_ID,
+          apiKeyProject: async (key) => {
+            const verified = await apiKeys.verify(key);
+            return verified && { project: verified.project, disabled: verified.projectDisabled };
+          },
+        }
       : { kind: 'livekit', url: config.livekit.url! },
     realtime,
     appRuns,

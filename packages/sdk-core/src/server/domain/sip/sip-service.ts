@@ -22,7 +22,14 @@ export interface SipServiceDependencies {
    * Where the `livekit.SIP` calls go: this server's database, tokens verified with the embedded endpoint's key pair
    * (`local`), or a LiveKit deployment's SIP service (`livekit`, with `LIVEKIT_URL`).
    */
-  mode: { kind: 'local'; verify: (token: string | undefined) => Promise<ClaimGrants>; project: string } | { kind: 'livekit'; url: string };
+  mode:
+    | {
+        kind: 'local';
+        verify: (token: string | undefined) => Promise<ClaimGrants>;
+        project: string;
+        apiKeyProject: (key: string) => Promise<{ project: string; disabled: boolean } | undefined>;
+      }
+    | { kind: 'livekit'; url: string };
   realtime: Pick<RealtimeSessionService, 'start' | 'end'>;
   appRuns: Pick<AppRunService, 'create'>;
   dispatcher: Pick<AgentDispatcher, 'dispatch'>;
@@ -56,6 +63,7 @@ export class SipService {
         calls: new SipCallApi(this.directory, () => this.calls),
         verify: mode.verify,
         project: mode.project,
+        apiKeyProject: mode.apiKeyProject,
       });
     }
   }

@@ -22,7 +22,12 @@ export interface SipTwirpParts {
   verify: (token: string | undefined) => Promise<ClaimGrants>;
   /** The project SIP configuration made with the endpoint's key pair belongs to (decision 0109). */
   project: string;
+  /** A Palaver API key's project (undefined: unknown or revoked): such a key acts for its own project. */
+  apiKeyProject: (key: string) => Promise<{ project: string; disabled: boolean } | undefined>;
 }
+
+/** Everything an API key may do here: it administers its project. */
+const API_KEY_CLAIMS: ClaimGrants = { sip: { admin: true, call: true }, video: { roomAdmin: true } };
 
 /**
  * LiveKit's `livekit.SIP` Twirp service served from the platform's database (the embedded media endpoint's mode):
@@ -71,10 +76,10 @@ export class SipTwirp {
     try {
       const handler = this.methods[method];
       if (!handler) throw new TwirpFailure('bad_route', `livekit.SIP/${method} is not a method of the SIP service`);
-      const claims = await this.claims(authorization);
+      const { claims, project } = await this.caller(authorization);
       if (!claims.sip?.[handler.grant]) throw new TwirpFailure('permission_denied', `permissions denied: ${method} needs the sip.${handler.grant} grant`);
       const json = parseBody(body);
-      const result = await handler.handle(this.parts.project, json, claims);
+      const result = await handler.handle(project, json, claims);
       return twirpOk(result);
     } catch (error) {
       if (error instanceof TwirpFailure) return error.answer();
@@ -84,10 +89,20 @@ export class SipTwirp {
     }
   }
 
-  private async claims(authorization: string | undefined): Promise<ClaimGrants> {
+  /**
+   * Who calls: a LiveKit access token of the endpoint's key pair (its grants; the operator's project), or a Palaver
+   * API key given as the token (`SipClient`'s `token` option; everything, in the key's own project).
+   */
+  private async caller(authorization: string | undefined): Promise<{ claims: ClaimGrants; project: string }> {
     const token = bearerToken(authorization);
+    if (token.startsWith('pk_')) {
+      const key = await this.parts.apiKeyProject(token);
+      if (!key) throw new TwirpFailure('unauthenticated', 'invalid API key');
+      if (key.disabled) throw new TwirpFailure('permission_denied', 'this project is disabled');
+      return { claims: API_KEY_CLAIMS, project: key.project };
+    }
     try {
-      return await this.parts.verify(token);
+      return { claims: await this.parts.verify(token), project: this.parts.project };
     } catch (error) {
       throw new TwirpFailure('unauthenticated', (error as Error).message);
     }

@@ -9,7 +9,9 @@ import { loadConfig } from '../../src/server/kernel/config.js';
 import { startFakeLocalSpeechServer, type FakeLocalSpeechServer } from '../../src/testing/fake-local-speech-server.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { graphOf, runGraph, type GraphKitRun } from '../../src/testing/graph-kit.js';
+import { HumanParticipant } from '../../src/testing/agent-harness.js';
 import { eventually } from '../../src/testing/media-test-support.js';
+import { startTestServer } from '../support/test-server.js';
 
 function sink(run: GraphKitRun, path: string): RuntimeSinkPad {
   const pad = run.pad(path);
@@ -114,6 +116,30 @@ describe('LocalLLM: a local OpenAI-compatible server (fake, speaking the protoco
       await linkLocal.stop();
     }
   });
+
+  it("in an app run: the server's PALAVER_GRAPH_LOCAL_PORTS reach the run's LocalLLM", async () => {
+    const test = await startTestServer('sqlite', { config: { graph: { localPorts: [port] } } });
+    try {
+      await test.server.listen(0, '127.0.0.1');
+      const graph = graphOf(
+        [
+          { id: 'button', type: 'ButtonTrigger' },
+          { id: 'llm', type: 'LocalLLM', values: { port, model: 'llama3.2', context } },
+        ],
+        [{ from: 'button.trigger', to: 'llm.run_trigger' }],
+      );
+      const run = await test.client.appRuns.createFromGraph({ graph });
+      const human = await HumanParticipant.join(test.server.services.media.transport, run.app_run.id, 'human-local-llm');
+      await eventually(() => expect(human.connection.participants().map((participant) => participant.identity)).toContain('agent'), 10_000);
+      const before = upstream.requests.length;
+      await test.client.appRuns.pushPadValue(run.app_run.id, { node: 'button', pad: 'trigger', value: { type: 'boolean', value: true } });
+      await eventually(() => expect(upstream.requests.length).toBe(before + 1), 10_000);
+      expect(upstream.requests[before]).toMatchObject({ url: '/v1/chat/completions', body: { model: 'llama3.2' } });
+      await human.leave();
+    } finally {
+      await test.close();
+    }
+  }, 30_000);
 
   it('refuses a max_context_len under 4096, naming node and pad', () => {
     const problems = validateGraph(graphOf([{ id: 'llm', type: 'LocalLLM', values: { max_context_len: 1000 } }]), new Map(), platformNodeLibrary);

@@ -162,7 +162,7 @@ export class LocalSpeechSocket {
       else this.options.events(parsed.data.payload);
     });
     socket.on('error', (error) => {
-      if (this.told) return;
+      if (this.told || this.closed) return;
       this.told = true;
       this.options.failed(`the local speech server at ${url.host}: ${error.message}`);
     });

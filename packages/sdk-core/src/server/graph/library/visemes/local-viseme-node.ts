@@ -83,5 +83,5 @@ export const localVisemeNode: NodeImplementation = async (node, signal) => {
     server ??= lipSyncServer(node, tell);
     server.push(packet);
   });
-  await holdUntilAborted(signal, [unsubscribe, () => schedule.cancel(), () => server?.close()]);
+  await holdUntilAborted(signal, [unsubscribe, () => schedule.close(), () => server?.close()]);
 };

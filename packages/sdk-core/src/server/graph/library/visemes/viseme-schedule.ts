@@ -50,13 +50,18 @@ export class VisemeSchedule {
   }
 
   cancel(): void {
+    this.close();
+    this.say('SILENCE');
+  }
+
+  /** Drops what is scheduled, telling nothing (the run stops). */
+  close(): void {
     for (const timer of this.timers) this.clock.clear(timer);
     this.timers.clear();
     if (this.silenceTimer !== undefined) this.clock.clear(this.silenceTimer);
     this.silenceTimer = undefined;
     this.audioEndsAt = 0;
     this.lastPhonemeEndsAt = 0;
-    this.say('SILENCE');
   }
 
   private at(at: number, viseme: Viseme): void {

@@ -104,7 +104,9 @@ describe("the open engine's default sub graphs", () => {
       const before = upstream.requests.length;
       upstream.enqueue({ kind: 'stream', chunks: textChunks(['true']) }, { kind: 'stream', chunks: textChunks(['false']) });
       sink(run, 'classify.item_in').receive('red umbrella');
-      await sleep(10);
+      // The item reaches the instructions (Jinja2 renders once its engine is loaded) before anything is shown.
+      const systemPrompt = [...run.runtime.allNodes()].find((node) => node.id === 'system_prompt' && node.subgraph === 'classify')!;
+      await eventually(() => expect(systemPrompt.value('content')).toContain('Look for this: red umbrella.'), 10_000);
       sink(run, 'classify.video_in').receive('A man walks in the rain under a red umbrella.');
       await eventually(() => expect(detected).toEqual([true]), 10_000);
       expect(answers.at(-1)).toBe('true');
@@ -146,6 +148,7 @@ describe("the open engine's default sub graphs", () => {
         const assistant = run.record('conversation.new_assistant_message');
         const ended = run.record('conversation.speech_ended_trigger');
         const before = upstream.requests.length;
+        upstream.enqueue({ kind: 'stream', chunks: textChunks(['The train leaves', ' at nine in the morning.']) });
         const said = await fliteSpeech(speech, 'What time does the train leave?');
         const frame = said.sampleRate / 50;
         const padded = new Int16Array(said.pcm.length + said.sampleRate * 2);
@@ -163,7 +166,7 @@ describe("the open engine's default sub graphs", () => {
         expect(String(transcription.at(-1))).toMatch(/train/);
         const asked = upstream.requests.slice(before).at(-1)!.body;
         expect(userText(asked).join(' ')).toMatch(/train/);
-        // The answer ('Hello from the fake upstream.') is spoken: over a second of audio out.
+        // The answer ('The train leaves at nine in the morning.') is spoken: over a second of audio out.
         const seconds = () =>
           audio.filter((packet) => packet.kind === 'runtime:audio').reduce((sum, packet) => sum + packet.frame.samples.length / packet.frame.sampleRate, 0);
         await eventually(() => expect(seconds()).toBeGreaterThan(1), 10_000);

@@ -6,6 +6,8 @@ export interface CallChoices {
   llm: string;
   /** A LiveKit Agents worker's agent name; empty for Palaver's voice agent. */
   worker: string;
+  /** Record both sides of the call (Palaver's voice agent only); downloadable once it ended. */
+  record: boolean;
 }
 
 function Picker({
@@ -97,6 +99,16 @@ export function CallSettings({
         disabled={ownAgent}
         onChange={(llm) => onChange({ ...choices, llm })}
       />
+      <label className="start-microphone">
+        <input
+          type="checkbox"
+          data-testid="record"
+          checked={choices.record && choices.worker === ''}
+          disabled={ownAgent}
+          onChange={(event) => onChange({ ...choices, record: event.target.checked })}
+        />
+        <span>Record the call (both sides, to download after it)</span>
+      </label>
     </fieldset>
   );
 }

@@ -1,5 +1,6 @@
 import { useAudioDevices } from '@palaver/sdk-react';
 import type { RealtimeSession } from '@palaver/sdk-core/realtime';
+import { NoiseSuppressionSwitch } from './noise-suppression-switch.js';
 
 /** One device list: the system default first, then the devices by label (a numbered name when the browser hides it). */
 function DevicePicker({
@@ -34,7 +35,7 @@ function DevicePicker({
   );
 }
 
-/** Microphone and speaker choice; a switch during a call takes effect at once. */
+/** Microphone and speaker choice, and noise suppression; a switch during a call takes effect at once. */
 export function DeviceControls({ session, onProblem }: { session: RealtimeSession; onProblem: (message: string) => void }) {
   const devices = useAudioDevices(session);
   const choose = (kind: 'audioinput' | 'audiooutput', id: string) =>
@@ -53,6 +54,7 @@ export function DeviceControls({ session, onProblem }: { session: RealtimeSessio
       {devices.speakers.length > 0 && (
         <DevicePicker label="Speaker" testId="speaker-device" devices={devices.speakers} value={devices.speaker} onChoose={(id) => choose('audiooutput', id)} />
       )}
+      <NoiseSuppressionSwitch />
     </fieldset>
   );
 }

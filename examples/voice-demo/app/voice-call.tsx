@@ -5,6 +5,7 @@ import { AgentVisual } from './agent-visual.js';
 import { CallSettings, type CallChoices } from './call-settings.js';
 import { DeviceControls } from './device-controls.js';
 import { loadCatalog, type Catalog } from './platform-catalog.js';
+import { RecordingDownload } from './recording-download.js';
 import { fetchSessionTicket, type SessionTicket } from './session-ticket.js';
 import { TimeLeft, WARNING_SECONDS } from './time-left.js';
 import { Transcript } from './transcript.js';
@@ -22,7 +23,7 @@ function sessionConfig(choices: CallChoices, suggestedLlm: string): RealtimeSess
   // A LiveKit Agents worker's agent brings its own behaviour: the session names only it (the other sections are optional).
   if (choices.worker) return { general: { time_limit_s: timeLimit(), agent: { type: 'livekit_worker', agent_name: choices.worker } } };
   return {
-    general: { time_limit_s: timeLimit() },
+    general: { time_limit_s: timeLimit(), ...(choices.record ? { recording: true } : {}) },
     input: { interruptable: true },
     generative: {
       llm: choices.llm || suggestedLlm,
@@ -42,7 +43,9 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
   const agent = useVoiceAgent({ baseUrl: platformUrl, remainingSecondsWarningAt: WARNING_SECONDS });
   const [ticket, setTicket] = useState<SessionTicket>();
   const [catalog, setCatalog] = useState<Catalog>();
-  const [choices, setChoices] = useState<CallChoices>({ persona: '', voice: '', llm: '', worker: '' });
+  const [choices, setChoices] = useState<CallChoices>({ persona: '', voice: '', llm: '', worker: '', record: false });
+  /** The last call, when it was recorded: its recording can be downloaded once it ended. */
+  const [recorded, setRecorded] = useState<{ token: string; sessionId?: string }>();
   const [typed, setTyped] = useState('');
   const [problem, setProblem] = useState<string>();
 
@@ -64,6 +67,7 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
       // A fresh token per call: the one from page load may have expired.
       const current = await fetchSessionTicket();
       setTicket(current);
+      setRecorded(choices.record && !choices.worker ? { token: current.token } : undefined);
       await agent.connect({ token: current.token, config: sessionConfig(choices, current.llm) });
     } catch (error) {
       setProblem((error as Error).message);
@@ -77,6 +81,10 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
   };
 
   const shownProblem = problem ?? problemWords(agent.error);
+  const recordedSession = recorded && (recorded.sessionId ?? agent.sessionId);
+  useEffect(() => {
+    if (recorded && !recorded.sessionId && agent.sessionId) setRecorded({ ...recorded, sessionId: agent.sessionId });
+  }, [recorded, agent.sessionId]);
 
   return (
     <VoiceAgentProvider session={agent.session}>
@@ -102,6 +110,9 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
             <p className="ended" data-testid="ended" data-reason={agent.ended.reason}>
               {endWords(agent.ended)}
             </p>
+          )}
+          {!live && agent.ended && recorded && recordedSession && (
+            <RecordingDownload platformUrl={platformUrl} token={recorded.token} sessionId={recordedSession} />
           )}
         </section>
 

@@ -71,6 +71,15 @@ describe('useVoiceAgent', () => {
     expectTypeOf<VoiceAgent['transcriptions'][number]['interrupted']>().toEqualTypeOf<boolean | undefined>();
   });
 
+  it('takes the noiseSuppression option, and its switch re-renders with the wish (applied once a microphone is published)', async () => {
+    let agent: VoiceAgent | undefined;
+    render(<Call options={{ noiseSuppression: true }} onRender={(rendered) => (agent = rendered)} />);
+    expect(agent).toMatchObject({ noiseSuppression: true, noiseSuppressionActive: false });
+    await act(() => agent!.setNoiseSuppression(false));
+    expect(agent).toMatchObject({ noiseSuppression: false, noiseSuppressionActive: false });
+    expect(agent!.session.getSnapshot().noiseSuppression).toEqual({ wanted: false, active: false });
+  });
+
   it("connectOnMount connects, and unmounting leaves (also under StrictMode's double effects)", async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

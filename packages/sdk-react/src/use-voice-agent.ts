@@ -68,6 +68,10 @@ export interface VoiceAgent {
   microphoneEnabled: boolean;
   /** The agent's speech is silenced here; its text answers still arrive. */
   agentSpeechMuted: boolean;
+  /** Noise suppression of the microphone is wanted (the `noiseSuppression` option, `setNoiseSuppression`). */
+  noiseSuppression: boolean;
+  /** Noise suppression runs on the published microphone right now. */
+  noiseSuppressionActive: boolean;
   /** False: show a button that calls `startAudio` (browsers that need a user gesture). */
   canPlayAudio: boolean;
   /** Connects; never rejects (a failure is in `error` and `ended`). */
@@ -79,6 +83,8 @@ export interface VoiceAgent {
   setMicrophoneEnabled: (enabled: boolean) => Promise<void>;
   /** Silences (true) or plays again (false) the agent's speech here; the agent keeps answering in text. */
   setAgentSpeechMuted: (muted: boolean) => void;
+  /** Turns noise suppression of the microphone on or off, live; never rejects (a failure is in `error`). */
+  setNoiseSuppression: (enabled: boolean) => Promise<void>;
   startAudio: () => Promise<void>;
   /** Volumes (0..1) right now; call from an animation frame for visualizers. */
   getAudioLevels: () => Record<AudioSource, number>;
@@ -95,6 +101,7 @@ type VoiceAgentControls = Pick<
   | 'sendChatMessage'
   | 'setMicrophoneEnabled'
   | 'setAgentSpeechMuted'
+  | 'setNoiseSuppression'
   | 'startAudio'
   | 'getAudioLevels'
   | 'getFrequencyBands'
@@ -109,6 +116,7 @@ function controlsOf(session: RealtimeSession): VoiceAgentControls {
     sendChatMessage: (params: SDKSendChatMessageParams) => session.sendChatMessage(params),
     setMicrophoneEnabled: (enabled: boolean) => session.setMicrophoneEnabled(enabled).catch(ignore),
     setAgentSpeechMuted: (muted: boolean) => session.setAgentSpeechMuted(muted),
+    setNoiseSuppression: (enabled: boolean) => session.setNoiseSuppression(enabled).catch(ignore),
     startAudio: () => session.startAudio(),
     getAudioLevels: () => session.getAudioLevels(),
     getFrequencyBands: (source: AudioSource, count?: number) => session.getFrequencyBands(source, count),
@@ -136,6 +144,8 @@ function voiceAgentOf(state: RealtimeState, controls: VoiceAgentControls): Voice
     sessionId: state.sessionId,
     microphoneEnabled: state.microphone.enabled,
     agentSpeechMuted: state.agentSpeechMuted,
+    noiseSuppression: state.noiseSuppression.wanted,
+    noiseSuppressionActive: state.noiseSuppression.active,
     canPlayAudio: state.canPlayAudio,
   };
 }

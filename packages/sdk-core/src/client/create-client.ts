@@ -7,6 +7,7 @@ import { Llms } from './resources/llms.js';
 import { Audio } from './resources/audio.js';
 import { Models } from './resources/models.js';
 import { Responses } from './resources/responses.js';
+import { OpenAiRealtime } from './resources/openai-realtime.js';
 import { Tools } from './resources/tools.js';
 import { Secrets } from './resources/secrets.js';
 import { Usage } from './resources/usage.js';
@@ -36,6 +37,8 @@ export class PalaverClient {
   readonly audio: Audio;
   /** OpenAI's Responses API over the platform's LLMs (Palaver extension). */
   readonly responses: Responses;
+  /** OpenAI's Realtime API: ephemeral keys for browsers (the socket itself is `/v1/realtime`, for `openai`'s clients). */
+  readonly openaiRealtime: OpenAiRealtime;
   readonly tools: Tools;
   readonly secrets: Secrets;
   readonly contexts: Contexts;
@@ -59,6 +62,7 @@ export class PalaverClient {
     this.models = new Models(this.http);
     this.audio = new Audio(this.http);
     this.responses = new Responses(this.http);
+    this.openaiRealtime = new OpenAiRealtime(this.http);
     this.tools = new Tools(this.http);
     this.secrets = new Secrets(this.http);
     this.contexts = new Contexts(this.http);

@@ -9,6 +9,7 @@ import { creditRoutes } from './credits.js';
 import type { RouteDefinition } from './define-route.js';
 import { llmRoutes } from './llms.js';
 import { modelRoutes } from './models.js';
+import { openAiRealtimeRoutes } from './openai-realtime.js';
 import { partnerRoutes } from './partner.js';
 import { personaRoutes } from './personas.js';
 import { realtimeRoutes } from './realtime.js';
@@ -29,6 +30,7 @@ export const routes = {
   models: modelRoutes,
   audio: audioRoutes,
   responses: responseRoutes,
+  openaiRealtime: openAiRealtimeRoutes,
   personas: personaRoutes,
   scenarios: scenarioRoutes,
   llms: llmRoutes,

@@ -26,6 +26,8 @@ const PALAVER_EXTENSIONS = [
   // OpenAI's audio endpoints over the platform's voices and STT engine (`openai.audio.speech`, `openai.audio.transcriptions`).
   'POST /v1/audio/speech',
   'POST /v1/audio/transcriptions',
+  // Ephemeral keys of OpenAI's Realtime API (`openai.realtime.clientSecrets.create`): usage tokens (decision 0113).
+  'POST /v1/realtime/client_secrets',
   // A session's recording of both sides (`general.recording`), deleted with the session (decision 0112).
   'GET /v1/realtime/{session}/recording',
   'DELETE /v1/realtime/{session}',

@@ -4,9 +4,9 @@ import type { RealtimeClientEvent } from 'openai/resources/realtime/realtime';
 import type { Speech } from '../../src/server/engines/speech/index.js';
 import { RATE, spoken, type ReceivedEvents } from './realtime-test-client.js';
 
-/** A Responses API probe: runs with the target's model; `field` is what a refusal must name. */
-export interface ResponsesProbe {
-  kind: 'responses';
+/** A call with the `openai` package and the target's model (Responses API, client secrets); `field` is what a refusal must name. */
+export interface CallProbe {
+  kind: 'call';
   field: string;
   run: (openai: OpenAI, model: string) => Promise<unknown>;
 }
@@ -19,11 +19,11 @@ export interface RealtimeProbe {
   run: (socket: OpenAIRealtimeWS, events: ReceivedEvents, speech: Speech) => Promise<unknown>;
 }
 
-const respond = (field: string, run: ResponsesProbe['run']): ResponsesProbe => ({ kind: 'responses', field, run });
+const respond = (field: string, run: CallProbe['run']): CallProbe => ({ kind: 'call', field, run });
 const create = (extra: Record<string, unknown>) => (openai: OpenAI, model: string) =>
   openai.responses.create({ model, input: 'Hi there', ...extra } as OpenAI.Responses.ResponseCreateParamsNonStreaming);
 
-export const RESPONSES_PROBES: Record<string, ResponsesProbe> = {
+export const CALL_PROBES: Record<string, CallProbe> = {
   'POST /v1/responses | input: text, messages; instructions': respond('input', async (openai, model) => {
     await openai.responses.create({ model, instructions: 'Be brief.', input: 'Hi there' });
     await openai.responses.create({
@@ -74,6 +74,13 @@ export const RESPONSES_PROBES: Record<string, ResponsesProbe> = {
   'POST /v1/responses | background: true': respond('background', create({ background: true })),
   'POST /v1/responses | truncation: auto': respond('truncation', create({ truncation: 'auto' })),
   'POST /v1/responses | include, conversation, built-in tools': respond('include', create({ include: ['message.output_text.logprobs'] })),
+  'WS /v1/realtime | ephemeral keys: POST /v1/realtime/client_secrets': respond('session', async (openai) => {
+    const secret = await openai.realtime.clientSecrets.create(
+      { expires_after: { anchor: 'created_at', seconds: 60 }, session: { type: 'realtime', model: 'builtin-offline' } },
+      { headers: { 'x-human-id': 'conformance-human' } },
+    );
+    if (!secret.value.startsWith('ek_')) throw new Error('not an ephemeral key');
+  }),
 };
 
 function base64(pcm: Int16Array): string {
@@ -232,6 +239,10 @@ export const REALTIME_PROBES: Record<string, RealtimeProbe> = {
   [`${REALTIME} | output_audio_buffer.clear`]: probe('output_audio_buffer.clear', async (socket, events) => {
     send(socket, { type: 'output_audio_buffer.clear' });
     await events.next('output_audio_buffer.cleared' as 'input_audio_buffer.cleared', () => true, 1, 10_000);
+  }),
+  [`${REALTIME} | the beta protocol (OpenAI-Beta: realtime=v1)`]: probe('session.modalities', async (socket, events) => {
+    send(socket, { type: 'session.update', session: { modalities: ['text'], input_audio_format: 'pcm16' } });
+    await events.next('session.updated', () => true, 1, 10_000);
   }),
   [`${REALTIME} | an event or field OpenAI does not define`]: probe('session.colour', update({ colour: 'blue' })),
 };

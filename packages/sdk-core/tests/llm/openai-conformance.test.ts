@@ -6,7 +6,7 @@ import { conformanceMarkdown, OPENAI_CONFORMANCE, type ConformanceRow, type Conf
 import { createTestPlatform, type TestPlatform } from '../../src/testing.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { pocketsphinxAvailable } from '../speech/speech-test-support.js';
-import { RESPONSES_PROBES, REALTIME_PROBES, type RealtimeProbe, type ResponsesProbe } from './openai-conformance-probes.js';
+import { CALL_PROBES, REALTIME_PROBES, type RealtimeProbe, type CallProbe } from './openai-conformance-probes.js';
 import { openSession } from './realtime-test-client.js';
 
 /** Where the table is written (`PALAVER_WRITE_CONFORMANCE=1`) and checked. */
@@ -51,7 +51,7 @@ const spokenAs = (format: 'mp3' | 'opus') => async (openai: OpenAI) => {
 };
 
 /** One probe per row, keyed `endpoint | feature`. */
-const PROBES: Record<string, ChatProbe | AudioProbe | AudioProbe[] | ResponsesProbe | RealtimeProbe> = {
+const PROBES: Record<string, ChatProbe | AudioProbe | AudioProbe[] | CallProbe | RealtimeProbe> = {
   'POST /v1/chat/completions | messages: system, user, assistant, tool': chat('messages', {
     messages: [
       { role: 'system', content: 'Be brief.' },
@@ -148,7 +148,7 @@ const PROBES: Record<string, ChatProbe | AudioProbe | AudioProbe[] | ResponsesPr
   'POST /v1/audio/transcriptions | response_format: diarized_json': audio('response_format', transcribe({ response_format: 'diarized_json' }), true),
   'POST /v1/audio/transcriptions | include: logprobs': audio('include[]', transcribe({ include: ['logprobs'] }), true),
   'POST /v1/audio/transcriptions | stream: true': audio('stream', transcribe({ stream: true }), true),
-  ...RESPONSES_PROBES,
+  ...CALL_PROBES,
   ...REALTIME_PROBES,
 };
 
@@ -224,9 +224,9 @@ describe('OpenAI conformance table (openai package)', () => {
     }
   }
 
-  async function observe(probe: ChatProbe | AudioProbe | ResponsesProbe | RealtimeProbe, target: ConformanceTarget): Promise<Observed> {
+  async function observe(probe: ChatProbe | AudioProbe | CallProbe | RealtimeProbe, target: ConformanceTarget): Promise<Observed> {
     if (probe.kind === 'chat') return observeChat(probe, target);
-    if (probe.kind === 'responses') return outcome(() => probe.run(openai, modelFor(target)), probe.field);
+    if (probe.kind === 'call') return outcome(() => probe.run(openai, modelFor(target)), probe.field);
     if (probe.kind === 'realtime') return observeRealtime(probe);
     return outcome(() => probe.run(openai), probe.field);
   }

@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { OPENAI_KEY_SUBPROTOCOL, OPENAI_REALTIME_PATH } from '../../src/contract/wire.js';
@@ -192,7 +193,8 @@ describe("OpenAI's Realtime API on /v1/realtime, with the openai package's OpenA
 
     // Still serving.
     socket.send({ type: 'session.update', session: { type: 'realtime', instructions: 'Still here.' } });
-    expect((await events.next('session.updated', (event) => event.session.instructions === 'Still here.')).session.instructions).toBe('Still here.');
+    const updated = await events.next('session.updated', (event) => 'instructions' in event.session && event.session.instructions === 'Still here.');
+    expect(updated.session).toMatchObject({ instructions: 'Still here.' });
     socket.close();
   }, 30_000);
 
@@ -218,6 +220,39 @@ describe("OpenAI's Realtime API on /v1/realtime, with the openai package's OpenA
     const closed = closeOf((unknown as unknown as { socket: WebSocket }).socket);
     expect(await events.error(1)).toMatchObject({ type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
     expect(await closed).toBe(4400);
+  }, 30_000);
+
+  it('an ephemeral key from openai.realtime.clientSecrets.create is a usage token of the x-human-id human, taken by the socket', async () => {
+    const openai = new OpenAI({ apiKey: test.server.apiKey, baseURL: `${url}/v1`, defaultHeaders: { 'x-human-id': 'browser-human' } });
+    const secret = await openai.realtime.clientSecrets.create({
+      expires_after: { anchor: 'created_at', seconds: 120 },
+      session: { type: 'realtime', model: 'builtin-offline' },
+    });
+    expect(secret.value).toMatch(/^ek_/);
+    expect(secret.expires_at).toBeGreaterThan(Date.now() / 1000 + 100);
+
+    // A browser: the key in the subprotocol, as OpenAI's clients send it.
+    const address = `${url.replace('http', 'ws')}${OPENAI_REALTIME_PATH}?model=builtin-offline`;
+    const browser = new WebSocket(address, ['realtime', `${OPENAI_KEY_SUBPROTOCOL}${secret.value}`]);
+    const first = await new Promise<{ type: string }>((resolve) =>
+      browser.once('message', (data) => resolve(JSON.parse((data as Buffer).toString('utf8')) as { type: string })),
+    );
+    expect(first.type).toBe('session.created');
+    browser.close();
+    // The openai client in Node: the key as its bearer.
+    const { socket } = await openSession(url, secret.value);
+    socket.close();
+    await expect
+      .poll(
+        async () => (await test.server.services.store.db.selectFrom('usage_records').select('human').where('human', '=', 'browser-human').execute()).length,
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
+
+    // Without a human, or with a model that does not exist: 400 naming the field, shown by the openai package.
+    const anonymous = new OpenAI({ apiKey: test.server.apiKey, baseURL: `${url}/v1`, maxRetries: 0 });
+    await expect(anonymous.realtime.clientSecrets.create({})).rejects.toThrow(/x-human-id:/);
+    await expect(openai.realtime.clientSecrets.create({ session: { type: 'realtime', model: 'gpt-realtime' } })).rejects.toThrow(/session\.model:/);
   }, 30_000);
 
   it("meters the human's time on the socket as conversational_seconds, once, and refuses a human whose seconds are used up", async () => {

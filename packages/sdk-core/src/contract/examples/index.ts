@@ -13,6 +13,7 @@ import { partnerExamples } from './partner.js';
 import { personaExamples } from './personas.js';
 import { realtimeExamples } from './realtime.js';
 import { responseExamples } from './responses.js';
+import { openAiRealtimeExamples } from './openai-realtime.js';
 import type { AnyRouteExample, GroupExamples } from './route-example.js';
 import { scenarioExamples } from './scenarios.js';
 import { secretExamples } from './secrets.js';
@@ -36,6 +37,7 @@ export const routeExamples: { [G in RouteGroupName]: GroupExamples<Routes[G]> } 
   models: modelExamples,
   audio: audioExamples,
   responses: responseExamples,
+  openaiRealtime: openAiRealtimeExamples,
   personas: personaExamples,
   scenarios: scenarioExamples,
   llms: llmExamples,

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import type { RealtimeServerEventBody } from '../../../contract/openai-realtime-events.js';
+import { EPHEMERAL_KEY_PREFIX } from '../../../contract/openai-realtime.js';
 import { OPENAI_KEY_SUBPROTOCOL } from '../../../contract/wire.js';
 import { RealtimeConversation, RealtimeRequestError, realtimeId } from '../../domain/openai-realtime/index.js';
 import type { Services } from '../../domain/services.js';
@@ -48,7 +49,7 @@ export class RealtimeSocketServer {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     this.sockets.guard(socket);
     const model = new URL(request.url ?? '/', 'http://localhost').searchParams.get('model') ?? '';
-    authenticateUpgrade(request, this.services, { keySubprotocol: OPENAI_KEY_SUBPROTOCOL })
+    authenticateUpgrade(request, this.services, { keySubprotocol: OPENAI_KEY_SUBPROTOCOL, ephemeralPrefix: EPHEMERAL_KEY_PREFIX })
       .then(async (result) => {
         if ('code' in result) return { refused: result } as const;
         return { principal: result, problem: await this.admissionProblem(result, model), voice: await this.defaultVoice(result) } as const;

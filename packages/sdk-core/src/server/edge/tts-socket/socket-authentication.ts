@@ -32,9 +32,15 @@ function closeReason(text: string): string {
 export async function authenticateUpgrade(
   request: IncomingMessage,
   services: Services,
-  options: { keySubprotocol?: string } = {},
+  options: { keySubprotocol?: string; ephemeralPrefix?: string } = {},
 ): Promise<Principal | SocketRefusal> {
-  const header = readerOfIncoming(request);
+  const incoming = readerOfIncoming(request);
+  // An ephemeral key (`ek_` + a usage token, OpenAI's browser credential) is the usage token after its prefix.
+  const ephemeral = options.ephemeralPrefix ? `Bearer ${options.ephemeralPrefix}` : undefined;
+  const header: HeaderReader = (name) => {
+    const value = incoming(name);
+    return ephemeral && name === 'authorization' && value?.startsWith(ephemeral) ? `Bearer ${value.slice(ephemeral.length)}` : value;
+  };
   const query = new URL(request.url ?? '/', 'http://localhost').searchParams;
   const apiKey = query.get('api_key');
   const token = query.get('token');
@@ -51,7 +57,10 @@ export async function authenticateUpgrade(
     : undefined;
   if (withoutHeaders && apiKey) fromQuery.set('x-api-key', apiKey);
   else if (withoutHeaders && token) fromQuery.set('authorization', `Bearer ${token}`);
-  else if (withoutHeaders && fromProtocol) fromQuery.set('authorization', `Bearer ${fromProtocol}`);
+  else if (withoutHeaders && fromProtocol) {
+    const key = options.ephemeralPrefix && fromProtocol.startsWith(options.ephemeralPrefix) ? fromProtocol.slice(options.ephemeralPrefix.length) : fromProtocol;
+    fromQuery.set('authorization', `Bearer ${key}`);
+  }
   const credentials: HeaderReader = (name) => fromQuery.get(name) ?? header(name);
   try {
     return await authenticate(credentials, 'K/B', services, { humanHeader: true });

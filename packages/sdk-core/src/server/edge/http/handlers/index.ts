@@ -8,6 +8,7 @@ import { scenarioHandlers } from './scenarios.js';
 import { llmHandlers } from './llms.js';
 import { modelHandlers } from './models.js';
 import { responseHandlers } from './responses.js';
+import { openAiRealtimeHandlers } from './openai-realtime.js';
 import { toolHandlers } from './tools.js';
 import { secretHandlers } from './secrets.js';
 import { contextHandlers } from './contexts.js';
@@ -30,6 +31,7 @@ export const handlers: { [G in RouteGroupName]: GroupHandlers<Routes[G]> } = {
   models: modelHandlers,
   audio: audioHandlers,
   responses: responseHandlers,
+  openaiRealtime: openAiRealtimeHandlers,
   personas: personaHandlers,
   scenarios: scenarioHandlers,
   llms: llmHandlers,

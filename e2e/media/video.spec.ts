@@ -154,3 +154,25 @@ test('a fake camera in Chromium reaches other Chromium pages through the endpoin
   await eventually(() => expect(endpointRoom.member('camera_owner')).toBeUndefined());
   for (const page of [subscriber, late]) await page.evaluate(() => window.palaver.disconnect());
 });
+
+test('H.264 from Chromium when the client asks for it: announced as video/H264 and decoded by the other page', async ({ palaver }) => {
+  const room = `video_h264_${randomUUID().slice(0, 8)}`;
+  await palaver.media.transport.ensureRoom({ room });
+  const publisher = await openPage();
+  const subscriber = await openPage();
+  const url = palaver.media.clientUrl();
+  await publisher.evaluate(([u, jwt]) => window.palaver.connect(u, jwt), [url, await palaver.media.createJoinToken({ room, identity: 'h264_owner' })] as const);
+  await subscriber.evaluate(([u, jwt]) => window.palaver.connect(u, jwt), [
+    url,
+    await palaver.media.createJoinToken({ room, identity: 'h264_viewer' }),
+  ] as const);
+  const trackSid = await publisher.evaluate(() => window.palaver.publishCamera('h264'));
+  const endpointRoom = palaver.media.endpoint!.rooms.get(room)!;
+  await eventually(() => expect(endpointRoom.member('h264_owner')!.state.tracks.get(trackSid)!.info.mimeType).toBe('video/H264'));
+  await eventually(async () => {
+    const video = await subscriber.evaluate(() => window.palaver.videoState());
+    expect(video).toMatchObject({ width: 640, height: 360 });
+    expect(near(video!.colour, GREEN)).toBe(true);
+  }, 20_000);
+  for (const page of [publisher, subscriber]) await page.evaluate(() => window.palaver.disconnect());
+});

@@ -89,9 +89,9 @@ const api = {
   async publishMicrophone(): Promise<void> {
     await room().localParticipant.setMicrophoneEnabled(true);
   },
-  /** Publishes the (fake) camera with livekit-client's defaults (simulcast on); returns the track sid. */
-  async publishCamera(): Promise<string> {
-    const publication = await room().localParticipant.setCameraEnabled(true);
+  /** Publishes the (fake) camera with livekit-client's defaults (simulcast on, VP8 unless asked); returns the track sid. */
+  async publishCamera(videoCodec?: 'vp8' | 'h264'): Promise<string> {
+    const publication = await room().localParticipant.setCameraEnabled(true, undefined, videoCodec ? { videoCodec } : undefined);
     return publication?.trackSid ?? '';
   },
   /** The subscribed video as the page shows it: decoded size, frames decoded so far, and the middle's colour. */

@@ -14,6 +14,7 @@ export interface ClientPeersEvents {
   remoteAudio: (trackId: string, track: MediaStreamTrack) => void;
   remoteVideo: (trackId: string, transceiver: RTCRtpTransceiver) => void;
   remoteEnded: (trackId: string) => void;
+  preferredVideoCodec: (trackId: string) => string | undefined;
   /** The connection that carries media to the client is up (or lost). */
   connected: (connected: boolean) => void;
   channelOpen: () => void;
@@ -47,6 +48,7 @@ export class ClientPeers {
       remoteAudio: (trackId, track) => events.remoteAudio(trackId, track),
       remoteVideo: (trackId, transceiver) => events.remoteVideo(trackId, transceiver),
       remoteEnded: (trackId) => events.remoteEnded(trackId),
+      preferredVideoCodec: (trackId) => events.preferredVideoCodec(trackId),
       connectionState: (state) => {
         if (protocolVersion === 1) this.reportState(state);
       },

@@ -70,6 +70,8 @@ export class ClientSession implements RoomMember {
   private readonly pendingTracks = new Map<string, PublishedTrack>();
   /** Published tracks by the client's track id (to unpublish them when their section stops sending). */
   private readonly publishedByCid = new Map<string, PublishedTrack>();
+  /** Video tracks whose section receives, by the client's track id (a re-offer still names the codec they asked for). */
+  private readonly receivingVideo = new Map<string, PublishedVideoTrack>();
   private readonly subscriptions = new Map<string, PublishedTrack>();
   private readonly outgoingData: OutgoingDataQueue;
   private lastSeen = Date.now();
@@ -100,6 +102,10 @@ export class ClientSession implements RoomMember {
       remoteAudio: (trackId, track) => this.receiveAudio(trackId, track),
       remoteVideo: (trackId, transceiver) => this.receiveVideo(trackId, transceiver),
       remoteEnded: (trackId) => this.remoteTrackEnded(trackId),
+      preferredVideoCodec: (trackId) => {
+        const track = this.pendingTracks.get(trackId) ?? this.receivingVideo.get(trackId);
+        return track?.kind === 'video' ? track.requestedCodec : undefined;
+      },
       connected: (connected) => this.peerConnected(connected),
       channelOpen: () => this.outgoingData.flush(),
     });
@@ -378,16 +384,19 @@ export class ClientSession implements RoomMember {
 
   /**
    * A client's camera or screen: one werift track per simulcast layer in the section's receiver (one without
-   * simulcast). Each layer's packets lose the publisher's header extensions (each subscriber's sender writes its own)
+   * simulcast), published to the room with its first packet. Each layer's packets lose the publisher's header extensions (each subscriber's sender writes its own)
    * and go to the subscribers' forwarders; a key-frame request for a layer becomes a PLI to the publisher for its SSRC.
    */
   private receiveVideo(trackId: string, transceiver: RTCRtpTransceiver): void {
     const track = this.pendingTracks.get(trackId);
     if (!track || track.kind !== 'video') return;
     this.pendingTracks.delete(trackId);
+    this.receivingVideo.set(trackId, track);
+    track.onEnded(() => this.receivingVideo.delete(trackId));
     const receiver = transceiver.receiver;
+    const codecs = (receiver as unknown as { codecs: Record<number, { mimeType: string } | undefined> }).codecs;
     const flowing = this.tellWhenSubscribed(track);
-    track.setCodec(transceiver.codecs[0]?.mimeType ?? 'video/VP8', transceiver.mid ?? undefined);
+    let published = false;
     const layers = receiver.tracks.length > 0 ? receiver.tracks : [receiver.track];
     for (const layer of layers) {
       const rid = layer.rid ?? '';
@@ -398,11 +407,16 @@ export class ClientSession implements RoomMember {
       layer.onReceiveRtp.subscribe((packet: RtpPacket) => {
         ssrc = packet.header.ssrc;
         packet.header.extensions = [];
+        // Published with its first packet, whose payload type names the codec (as LiveKit publishes on its first RTP).
+        if (!published) {
+          published = true;
+          track.setCodec(codecs[packet.header.payloadType]?.mimeType ?? transceiver.codecs[0]?.mimeType ?? 'video/VP8', transceiver.mid ?? undefined);
+          this.publish(trackId, track);
+        }
         track.push(packet, rid);
         flowing();
       });
     }
-    this.publish(trackId, track);
   }
 
   private publish(trackId: string, track: PublishedTrack): void {
@@ -437,9 +451,12 @@ export class ClientSession implements RoomMember {
   /** The client's section for a published track stopped sending (it unpublished the track): gone from the room. */
   private remoteTrackEnded(trackId: string): void {
     const track = this.publishedByCid.get(trackId);
-    if (!track) return;
-    this.publishedByCid.delete(trackId);
-    this.room.unpublishTrack(this, track.sid);
+    if (track) {
+      this.publishedByCid.delete(trackId);
+      this.room.unpublishTrack(this, track.sid);
+    }
+    // A video track whose media never came is not in the room: it just ends.
+    this.receivingVideo.get(trackId)?.end();
   }
 
   /** `UpdateTrackSettings`: a subscriber pauses a video track or asks for a smaller size or lower quality. */
@@ -545,8 +562,9 @@ export class ClientSession implements RoomMember {
     this.leftFlag = true;
     clearInterval(this.watchdog);
     if (this.graceTimer) clearTimeout(this.graceTimer);
-    for (const track of this.pendingTracks.values()) track.end();
+    for (const track of [...this.pendingTracks.values(), ...this.receivingVideo.values()]) track.end();
     this.pendingTracks.clear();
+    this.receivingVideo.clear();
     this.subscriptions.clear();
     this.outgoingData.clear();
     void this.peers.close();

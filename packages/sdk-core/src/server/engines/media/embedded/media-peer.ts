@@ -1,4 +1,4 @@
-import { RTCPeerConnection, type MediaStreamTrack, type RTCDataChannel, type RTCRtpTransceiver, type RtpPacket } from 'werift';
+import { RTCPeerConnection, SessionDescription, type MediaStreamTrack, type RTCDataChannel, type RTCRtpTransceiver, type RtpPacket } from 'werift';
 import { peerConfiguration } from './peer-configuration.js';
 import type { PublishedTrack } from './published-track.js';
 import { sendVideo, type VideoSending } from './video-sending.js';
@@ -30,6 +30,8 @@ export interface MediaPeerEvents {
   remoteVideo: (trackId: string, transceiver: RTCRtpTransceiver) => void;
   /** The client stopped sending a track it published (unpublished: its section no longer sends). */
   remoteEnded: (trackId: string) => void;
+  /** The codec (`video/H264`) the client asked for a video track it announces, by track id; undefined: its offer's. */
+  preferredVideoCodec?: (trackId: string) => string | undefined;
   connectionState: (state: RTCPeerConnection['connectionState']) => void;
   /** A data channel opened (queued outgoing data can flow). */
   channelOpen: (label: string) => void;
@@ -88,6 +90,7 @@ export class MediaPeer {
   answer(sdp: string): Promise<{ sdp: string; midToTrackId: Record<string, string> }> {
     return this.serialize(async () => {
       await this.pc.setRemoteDescription({ type: 'offer', sdp });
+      this.preferOfferedVideoCodecs(sdp);
       this.noticeUnpublished();
       this.bindOntoRecvonlySections();
       const answer = await this.pc.createAnswer();
@@ -212,6 +215,28 @@ export class MediaPeer {
       if (typeof message === 'string') return;
       this.events.data(message, label);
     });
+  }
+
+  /**
+   * The codec a publisher asks for is the one it sends: werift orders an answer's codecs as configured (VP8 first),
+   * so a video section is answered with the codec its track's `addTrack` named first (livekit-client's `videoCodec`,
+   * which LiveKit's server also puts first), else the first its offer lists (the Rust SDK offers its codec first).
+   */
+  private preferOfferedVideoCodecs(sdp: string): void {
+    const configured = this.pc.config.codecs.video ?? [];
+    const mime = (codec: { mimeType: string }) => codec.mimeType.toLowerCase();
+    for (const media of SessionDescription.parse(sdp).media) {
+      if (media.kind !== 'video' || (media.direction !== 'sendonly' && media.direction !== 'sendrecv')) continue;
+      const trackId = media.msid?.split(' ')[1];
+      const asked = trackId ? this.events.preferredVideoCodec?.(trackId)?.toLowerCase() : undefined;
+      const offered = media.rtp.codecs.find(
+        (codec) => (asked === undefined || mime(codec) === asked) && configured.some((local) => mime(local) === mime(codec)),
+      );
+      if (!offered || mime(offered) === mime(configured[0]!)) continue;
+      const transceiver = this.pc.getTransceivers().find((candidate) => candidate.mid === media.rtp.muxId);
+      const first = configured.filter((local) => mime(local) === mime(offered));
+      transceiver?.setCodecPreferences([...first, ...configured.filter((local) => !first.includes(local))]);
+    }
   }
 
   /** A client's offer whose section no longer sends a track it sent: the client unpublished that track. */

@@ -33,6 +33,8 @@ export class PublishedVideoTrack extends TrackFanOut<VideoSink> {
   readonly kind = 'video';
   readonly sid: string;
   readonly info: TrackInfo;
+  /** The codec the publisher asked for (`video/H264`; its `simulcastCodecs`), undefined when it named none. */
+  readonly requestedCodec: string | undefined;
   private readonly layers = new Map<string, ReceivedLayer>();
   /** RTP packets and payload bytes received from the publisher, all layers together. */
   receivedPackets = 0;
@@ -45,6 +47,8 @@ export class PublishedVideoTrack extends TrackFanOut<VideoSink> {
     super(publisher);
     this.sid = newSid('TR');
     const layers = announcedLayers(request);
+    const codec = request.simulcastCodecs[0]?.codec;
+    this.requestedCodec = codec ? (codec.includes('/') ? codec : `video/${codec}`) : undefined;
     const source = request.source === TrackSource.SCREEN_SHARE ? TrackSource.SCREEN_SHARE : TrackSource.CAMERA;
     this.info = new TrackInfo({
       sid: this.sid,

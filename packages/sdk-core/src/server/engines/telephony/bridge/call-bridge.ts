@@ -1,8 +1,13 @@
 import type { AgentRoomConnection, AgentTransport, AudioOutput, RemoteAudioTrack } from '../../media/agent-transport.js';
 import { ROOM_FRAME_SAMPLES } from '../rtp/call-codec.js';
 
-/** What the room may hold per speaker before the oldest audio is dropped (1 s). */
-const MAX_BUFFERED_SAMPLES = 48_000;
+/**
+ * What may wait per speaker before the oldest audio is dropped (100 ms): the room's audio and the call's clock run at
+ * the same pace, so whatever piles up (a stall, a burst) would otherwise stay as delay for the rest of the call.
+ */
+const MAX_BUFFERED_SAMPLES = 4800;
+/** The caller's audio waiting to go into the room, beyond which new frames are dropped (same reason, other way). */
+const MAX_CALLER_QUEUE_MS = 60;
 /** A speaker starts playing once this much is buffered (absorbs the room's pacing jitter against the call's clock). */
 const PREBUFFER_SAMPLES = ROOM_FRAME_SAMPLES * 2;
 
@@ -23,6 +28,8 @@ class SpeakerBuffer {
   private offset = 0;
   private buffered = 0;
   private playing = false;
+  /** Samples dropped to keep the delay bounded. */
+  dropped = 0;
 
   push(samples: Int16Array): void {
     this.chunks.push(samples);
@@ -31,6 +38,7 @@ class SpeakerBuffer {
       const dropped = this.chunks.shift()!;
       this.buffered -= dropped.length;
       this.offset = 0;
+      this.dropped += dropped.length;
     }
   }
 
@@ -73,6 +81,8 @@ export class CallBridge {
   private readonly speakers = new Map<string, SpeakerBuffer>();
   private readonly mix = new Int32Array(ROOM_FRAME_SAMPLES);
   private left = false;
+  /** Caller frames dropped to keep the delay into the room bounded (a stall at the start of a call, a burst). */
+  droppedCallerFrames = 0;
 
   private constructor(
     readonly connection: AgentRoomConnection,
@@ -108,6 +118,10 @@ export class CallBridge {
   /** The caller's decoded voice (48 kHz mono) into the room. */
   callerAudio(pcm: Int16Array): void {
     if (this.left) return;
+    if (this.output.queuedMs > MAX_CALLER_QUEUE_MS) {
+      this.droppedCallerFrames += 1;
+      return;
+    }
     this.output.write({ samples: pcm, sampleRate: 48_000, channels: 1 }).catch(() => undefined);
   }
 

@@ -118,6 +118,18 @@ describe('VideoForwarder: one layer to one subscriber', () => {
     expect(keyFrameRequests).toEqual(['h', 'h']);
   });
 
+  it('subscribed before any media: the first key frame is forwarded at once (no wait for the next look)', () => {
+    const { track } = simulcastTrack();
+    const sent: number[] = [];
+    const forwarder = new VideoForwarder(track, { send: (packet) => sent.push(packet.header.sequenceNumber), switched: () => undefined });
+    forwarder.update(DEFAULT_LAYER_SETTINGS, 1000);
+    expect(forwarder.forwarding).toBeUndefined();
+    const packet = vp8(7, true);
+    track.push(packet, 'h', 1010);
+    forwarder.handle(packet, 'h', 1010);
+    expect(sent).toEqual([7]);
+  });
+
   it('when the forwarded layer stops arriving the subscriber moves to a layer that still does', () => {
     const { track } = simulcastTrack();
     const sent: number[] = [];

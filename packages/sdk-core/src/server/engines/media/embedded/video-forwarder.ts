@@ -55,7 +55,9 @@ export class VideoForwarder {
   }
 
   handle(packet: RtpPacket, rid: string, nowMs = Date.now()): void {
-    if (nowMs - this.lastSelectMs >= RESELECT_MS) this.select(nowMs);
+    // Waiting for any layer (subscribed before media came, or the publisher paused): look at once, not on the next round.
+    const waiting = this.target === undefined && !this.settings.disabled;
+    if (waiting || nowMs - this.lastSelectMs >= RESELECT_MS) this.select(nowMs);
     if (rid === this.target && this.target !== this.current) {
       if (!startsKeyFrame(packet, this.track.mimeType)) {
         this.track.requestKeyFrame(rid, nowMs);

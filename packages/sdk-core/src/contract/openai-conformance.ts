@@ -154,7 +154,7 @@ export const OPENAI_CONFORMANCE: readonly ConformanceRow[] = [
   realtime('output_audio_buffer.clear', 'refused', 'WebRTC only'),
   realtime('an event or field OpenAI does not define', 'refused', 'an error event naming it; the session goes on'),
   realtime('ephemeral keys: POST /v1/realtime/client_secrets', 'bridged', 'a usage token of the `x-human-id` human; session fields other than `model` refused'),
-  realtime('the beta protocol (OpenAI-Beta: realtime=v1)', 'refused', 'its fields are error events; WebRTC (`/v1/realtime/calls`) and SIP are not served'),
+  realtime('the beta protocol (OpenAI-Beta: realtime=v1)', 'bridged', 'its flat session fields and event names translated at the edge'),
 ];
 
 /**

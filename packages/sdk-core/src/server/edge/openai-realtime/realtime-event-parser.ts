@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { RealtimeClientEvent } from '../../../contract/openai-realtime-events.js';
 import { RealtimeRequestError } from '../../domain/openai-realtime/index.js';
+import { GA_DIALECT, type RealtimeDialect } from './beta-dialect.js';
 
 /** A client event, or why it cannot be read (and its `event_id` when it had one). */
 export type ParsedClientEvent = { event: RealtimeClientEvent } | { error: RealtimeRequestError; eventId: string | undefined };
@@ -42,7 +43,7 @@ function describe(issue: z.core.$ZodIssue, event: object): RealtimeRequestError 
  * const parsed = parseClientEvent(text);
  * if ('error' in parsed) send({ type: 'error', error: parsed.error.detail(parsed.eventId) });
  */
-export function parseClientEvent(text: string): ParsedClientEvent {
+export function parseClientEvent(text: string, dialect: RealtimeDialect = GA_DIALECT): ParsedClientEvent {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -56,7 +57,8 @@ export function parseClientEvent(text: string): ParsedClientEvent {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { error: new RealtimeRequestError('An event is a JSON object with a `type`.', null, 'invalid_value'), eventId };
   }
-  const parsed = RealtimeClientEvent.safeParse(value);
+  const translated = dialect.incoming(value as Record<string, unknown>);
+  const parsed = RealtimeClientEvent.safeParse(translated);
   if (parsed.success) return { event: parsed.data };
-  return { error: describe(parsed.error.issues[0]!, value), eventId };
+  return { error: describe(parsed.error.issues[0]!, translated), eventId };
 }

@@ -12,6 +12,7 @@ import { WebSocketAcceptor } from '../../kernel/websocket-acceptor.js';
 import type { Principal } from '../../kernel/principal.js';
 import { DEFAULT_TURN_DETECTION, type TurnDetectionOptions } from '../../voice/index.js';
 import { authenticateUpgrade } from '../tts-socket/socket-authentication.js';
+import { BETA_DIALECT, GA_DIALECT, type RealtimeDialect } from './beta-dialect.js';
 import { parseClientEvent } from './realtime-event-parser.js';
 
 /** Largest client event: an `input_audio_buffer.append` of ~60 s of 24 kHz PCM in base64. */
@@ -60,7 +61,8 @@ export class RealtimeSocketServer {
             if ('refused' in admission && admission.refused) return webSocket.close(admission.refused.code, admission.refused.reason);
             if (!('principal' in admission)) return;
             if (admission.problem) return this.refuse(webSocket, admission.problem);
-            this.open(webSocket, admission.principal, model, admission.voice);
+            const beta = (request.headers['openai-beta'] ?? '').toString().includes('realtime=v1');
+            this.open(webSocket, admission.principal, model, admission.voice, beta ? BETA_DIALECT : GA_DIALECT);
           });
         },
         (error: unknown) => {
@@ -122,10 +124,11 @@ export class RealtimeSocketServer {
     );
   }
 
-  private open(webSocket: WebSocket, principal: Principal, model: string, voice: string): void {
+  private open(webSocket: WebSocket, principal: Principal, model: string, voice: string, dialect: RealtimeDialect): void {
     const logger = this.services.logger.child({ component: 'openai-realtime' });
-    const send = (event: RealtimeServerEventBody) => {
-      if (webSocket.readyState === webSocket.OPEN) webSocket.send(JSON.stringify({ event_id: realtimeId('event'), ...event }));
+    const send = (body: RealtimeServerEventBody) => {
+      const event = dialect.outgoing({ event_id: realtimeId('event'), ...body });
+      if (event && webSocket.readyState === webSocket.OPEN) webSocket.send(JSON.stringify(event));
     };
     const conversation = new RealtimeConversation({
       sessionId: realtimeId('sess'),
@@ -146,7 +149,7 @@ export class RealtimeSocketServer {
       logger,
     });
     this.conversations.set(webSocket, conversation);
-    webSocket.on('message', (data: RawData, isBinary: boolean) => this.received(conversation, data, isBinary));
+    webSocket.on('message', (data: RawData, isBinary: boolean) => this.received(conversation, data, isBinary, dialect));
     webSocket.on('close', () => {
       this.conversations.delete(webSocket);
       void conversation.close('client_closed');
@@ -154,7 +157,7 @@ export class RealtimeSocketServer {
     void conversation.start().catch((error: unknown) => conversation.refuse(asRequestError(error)));
   }
 
-  private received(conversation: RealtimeConversation, data: RawData, isBinary: boolean): void {
+  private received(conversation: RealtimeConversation, data: RawData, isBinary: boolean, dialect: RealtimeDialect): void {
     if (isBinary)
       return conversation.refuse(
         new RealtimeRequestError('Events are JSON text messages; audio goes base64 in input_audio_buffer.append.', null, 'invalid_value'),
@@ -165,7 +168,7 @@ export class RealtimeSocketServer {
         ? data.toString('utf8')
         : Buffer.from(data).toString('utf8');
     try {
-      const parsed = parseClientEvent(text);
+      const parsed = parseClientEvent(text, dialect);
       if ('error' in parsed) return conversation.refuse(parsed.error, parsed.eventId);
       void conversation.receive(parsed.event);
     } catch (error) {

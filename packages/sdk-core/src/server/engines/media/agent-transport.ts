@@ -1,4 +1,5 @@
 import type { AudioFrame } from './audio/audio-frame.js';
+import type { VideoFrame } from './video/video-frame.js';
 
 /** What kind of participant a room member is (LiveKit's `ParticipantInfo.Kind`, lower-cased). */
 export type ParticipantKind = 'standard' | 'ingress' | 'egress' | 'sip' | 'agent' | 'connector' | 'bridge';
@@ -153,12 +154,61 @@ export interface AudioOutput {
   close(): Promise<void>;
 }
 
+/** Where a video track comes from (LiveKit's `TrackSource`). */
+export type VideoTrackSource = 'camera' | 'screen_share';
+
+export interface VideoFramesOptions {
+  /**
+   * At most this many frames per second reach the reader (the decoder drops the others before converting them to
+   * RGBA). Default: every frame the publisher sends.
+   */
+  maxFps?: number;
+}
+
+/** One remote participant's camera or screen share, decoded to RGBA frames by the platform. */
+export interface RemoteVideoTrack {
+  trackSid: string;
+  /** The name the publisher gave the track (an app run's Publish node reads `<node id>:video`). */
+  name: string;
+  source: VideoTrackSource;
+  participant: RoomParticipant;
+  /**
+   * Decoded frames until the track ends or the agent leaves. Decoding starts with the first call and stops when
+   * the iteration ends. Only one consumer should iterate; a reader that falls behind gets the newest frames (older
+   * ones are dropped, a few are kept).
+   */
+  frames(options?: VideoFramesOptions): AsyncIterable<VideoFrame>;
+}
+
+export interface PublishVideoOptions {
+  /** Default `agent_video`. */
+  name?: string;
+  width: number;
+  height: number;
+  /** Default `camera`. */
+  source?: VideoTrackSource;
+}
+
+/** The agent's published video track, fed with RGBA frames (encoded by the transport). */
+export interface VideoOutput {
+  readonly trackSid: string;
+  /**
+   * Sends a frame; frames of another size than the track's are scaled to it. Resolves once the encoder took it
+   * (a writer faster than the encoder waits).
+   */
+  write(frame: VideoFrame): Promise<void>;
+  /** Unpublishes the track. */
+  close(): Promise<void>;
+}
+
 export interface AgentRoomEvents {
   participantJoined: [participant: RoomParticipant];
   participantLeft: [participant: RoomParticipant];
   /** Metadata, name or attributes changed. */
   participantUpdated: [participant: RoomParticipant];
   audioTrack: [track: RemoteAudioTrack];
+  /** A camera or screen share became available (the agent is subscribed; frames are decoded once read). */
+  videoTrack: [track: RemoteVideoTrack];
   data: [data: ReceivedData];
   /** A phone caller pressed a key (the SIP participant published a DTMF packet). */
   dtmf: [dtmf: ReceivedDtmf];
@@ -181,9 +231,13 @@ export interface AgentRoomConnection {
   participants(): RoomParticipant[];
   /** Audio tracks of the others currently subscribed. */
   audioTracks(): RemoteAudioTrack[];
+  /** Camera and screen-share tracks of the others currently subscribed. */
+  videoTracks(): RemoteVideoTrack[];
   on<E extends AgentRoomEventName>(event: E, listener: (...args: AgentRoomEvents[E]) => void): () => void;
   /** Publishes an audio track (source microphone, Opus 48 kHz mono) fed with PCM. */
   publishAudio(options?: { name?: string; sampleRate?: number }): Promise<AudioOutput>;
+  /** Publishes a video track (VP8) fed with RGBA frames. */
+  publishVideo(options: PublishVideoOptions): Promise<VideoOutput>;
   sendData(payload: Uint8Array | string, options?: SendDataOptions): Promise<void>;
   /** Publishes a key press to the room as LiveKit SIP does (a `SipDTMF` data packet). */
   publishDtmf(code: number, digit: string): Promise<void>;

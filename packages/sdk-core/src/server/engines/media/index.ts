@@ -6,15 +6,20 @@ export type {
   AgentRoomConnection,
   AgentTransport,
   AudioOutput,
+  PublishVideoOptions,
   IncomingByteStream,
   IncomingTextStream,
   LegacyTranscription,
   ReceivedData,
   RemoteAudioTrack,
+  RemoteVideoTrack,
   RoomParticipant,
+  VideoOutput,
 } from './agent-transport.js';
-export { frameDurationMs, type AudioFrame } from './audio/audio-frame.js';
-export { OPUS_SAMPLE_RATE, OpusFrameDecoder } from './audio/opus-codec.js';
+export type { ReceivedDtmf } from './agent-transport.js';
+export { createLinearResampler, frameDurationMs, type AudioFrame } from './audio/audio-frame.js';
+export { OPUS_FRAME_SAMPLES, OPUS_SAMPLE_RATE, OpusFrameDecoder, OpusFrameEncoder } from './audio/opus-codec.js';
+export { TokenBucket } from './embedded/token-bucket.js';
 export { webmOpusPackets } from './audio/webm-opus.js';
 export { roomServiceCall } from './embedded/room-service-api.js';
 export { unservedTwirpRoute, type TwirpAnswer } from './embedded/twirp.js';

@@ -23,18 +23,22 @@ import type {
   IncomingByteStream,
   IncomingTextStream,
   PerformRpcOptions,
+  PublishVideoOptions,
   RemoteAudioTrack,
+  RemoteVideoTrack,
   RoomParticipant,
   RpcInvocation,
   SendDataOptions,
   LegacyTranscription,
   SendTextOptions,
   TextStreamWriter,
+  VideoOutput,
 } from '../agent-transport.js';
 import type { AudioFrame } from '../audio/audio-frame.js';
 import { participantKindName } from '../participant-kind.js';
 import { RpcCallError } from '../rpc-error.js';
 import { logListenerError, TypedEmitter } from '../../../kernel/typed-emitter.js';
+import { LivekitRemoteVideo, publishLivekitVideo } from './livekit-video.js';
 
 function toParticipant(participant: Participant): RoomParticipant {
   return {
@@ -124,6 +128,7 @@ class LivekitRemoteAudio implements RemoteAudioTrack {
 export class LivekitRoomConnection implements AgentRoomConnection {
   private readonly events: TypedEmitter<AgentRoomEvents>;
   private readonly tracks = new Map<string, LivekitRemoteAudio>();
+  private readonly videoTracksBySid = new Map<string, LivekitRemoteVideo>();
   private leftFlag = false;
 
   constructor(
@@ -144,14 +149,22 @@ export class LivekitRoomConnection implements AgentRoomConnection {
       .on(RoomEvent.ParticipantNameChanged, (_name: string, participant: Participant) => emitParticipant(participant))
       .on(RoomEvent.RoomMetadataChanged, (metadata: string) => this.events.emit('roomMetadata', metadata))
       .on(RoomEvent.TrackSubscribed, (track: RemoteTrack, publication: RemoteTrackPublication, participant: RemoteParticipant) => {
-        if (track.kind !== TrackKind.KIND_AUDIO) return;
         const sid = publication.sid ?? track.sid ?? '';
+        if (track.kind === TrackKind.KIND_VIDEO) {
+          const source = publication.source === TrackSource.SOURCE_SCREENSHARE ? 'screen_share' : 'camera';
+          const remote = new LivekitRemoteVideo(sid, publication.name ?? '', source, toParticipant(participant), track);
+          this.videoTracksBySid.set(sid, remote);
+          this.events.emit('videoTrack', remote);
+          return;
+        }
+        if (track.kind !== TrackKind.KIND_AUDIO) return;
         const remote = new LivekitRemoteAudio(sid, publication.name ?? '', toParticipant(participant), track);
         this.tracks.set(sid, remote);
         this.events.emit('audioTrack', remote);
       })
       .on(RoomEvent.TrackUnsubscribed, (_track: RemoteTrack, publication: RemoteTrackPublication) => {
         this.tracks.delete(publication.sid ?? '');
+        this.videoTracksBySid.delete(publication.sid ?? '');
       })
       .on(RoomEvent.DataReceived, (payload: Uint8Array, participant?: RemoteParticipant, kind?: DataPacketKind, topic?: string) => {
         this.events.emit('data', { payload, topic, from: participant?.identity, reliable: kind !== DataPacketKind.KIND_LOSSY });
@@ -178,6 +191,10 @@ export class LivekitRoomConnection implements AgentRoomConnection {
     return [...this.tracks.values()];
   }
 
+  videoTracks(): RemoteVideoTrack[] {
+    return [...this.videoTracksBySid.values()];
+  }
+
   on<E extends keyof AgentRoomEvents>(event: E, listener: (...args: AgentRoomEvents[E]) => void): () => void {
     return this.events.on(event, listener);
   }
@@ -192,6 +209,10 @@ export class LivekitRoomConnection implements AgentRoomConnection {
     return new LivekitAudioOutput(sid, source, sampleRate, async () => {
       if (!this.leftFlag) await local.unpublishTrack(sid).catch(() => undefined);
     });
+  }
+
+  async publishVideo(options: PublishVideoOptions): Promise<VideoOutput> {
+    return publishLivekitVideo(this.local(), options, () => this.leftFlag);
   }
 
   async publishDtmf(code: number, digit: string): Promise<void> {
@@ -341,6 +362,7 @@ export class LivekitRoomConnection implements AgentRoomConnection {
     if (this.leftFlag) return;
     this.leftFlag = true;
     this.tracks.clear();
+    this.videoTracksBySid.clear();
     this.events.emit('disconnected', reason);
     this.events.clear();
   }

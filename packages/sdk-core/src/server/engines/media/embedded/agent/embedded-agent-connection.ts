@@ -5,6 +5,7 @@ import {
   DisconnectReason,
   ParticipantInfo_State,
   SipDTMF,
+  TrackSource,
   Transcription,
   TranscriptionSegment,
   UserPacket,
@@ -18,21 +19,28 @@ import type {
   IncomingTextStream,
   LegacyTranscription,
   PerformRpcOptions,
+  PublishVideoOptions,
   RemoteAudioTrack,
+  RemoteVideoTrack,
   RoomParticipant,
   RpcInvocation,
   SendDataOptions,
   SendTextOptions,
   TextStreamWriter,
+  VideoOutput,
 } from '../../agent-transport.js';
 import { participantKindName } from '../../participant-kind.js';
 import { logListenerError, TypedEmitter } from '../../../../kernel/typed-emitter.js';
 import type { ParticipantState } from '../participant-state.js';
 import { PublishedAudioTrack } from '../published-audio-track.js';
 import type { Room } from '../room.js';
+import type { PublishedTrack } from '../published-track.js';
+import { PublishedVideoTrack } from '../published-video-track.js';
 import { LocalAudioOutput } from './local-audio-output.js';
+import { LocalVideoOutput } from './local-video-output.js';
 import { LocalMember } from './local-member.js';
 import { RemotePcmTrack } from './remote-pcm-track.js';
+import { EmbeddedRemoteVideo } from './remote-video-track.js';
 import { RpcEndpoint } from './rpc-endpoint.js';
 import { IncomingByteStreams } from './byte-streams.js';
 import { IncomingTextStreams, OutgoingTextStream } from './text-streams.js';
@@ -62,7 +70,8 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
   private readonly events: TypedEmitter<AgentRoomEvents>;
   private readonly known = new Map<string, RoomParticipant>();
   private readonly tracks = new Map<string, RemotePcmTrack>();
-  private readonly outputs = new Set<LocalAudioOutput>();
+  private readonly videoTracksBySid = new Map<string, EmbeddedRemoteVideo>();
+  private readonly outputs = new Set<LocalAudioOutput | LocalVideoOutput>();
   private readonly rpc: RpcEndpoint;
   private readonly textStreams: IncomingTextStreams;
   private readonly textHandlers = new Map<string, (stream: IncomingTextStream) => void>();
@@ -74,7 +83,7 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
   constructor(
     private readonly state: ParticipantState,
     private readonly roomHandle: Room,
-    logger: Pick<Logger, 'error'>,
+    private readonly logger: Pick<Logger, 'error'>,
   ) {
     this.events = new TypedEmitter<AgentRoomEvents>(logListenerError(logger, 'embedded agent connection'));
     this.member = new LocalMember(state, {
@@ -122,6 +131,10 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
     return [...this.tracks.values()];
   }
 
+  videoTracks(): RemoteVideoTrack[] {
+    return [...this.videoTracksBySid.values()];
+  }
+
   on<E extends keyof AgentRoomEvents>(event: E, listener: (...args: AgentRoomEvents[E]) => void): () => void {
     return this.events.on(event, listener);
   }
@@ -133,6 +146,32 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
       this.outputs.delete(output);
       this.roomHandle.unpublishTrack(this.member, track.sid);
     });
+    this.outputs.add(output);
+    this.roomHandle.publishTrack(this.member, track);
+    return output;
+  }
+
+  async publishVideo(options: PublishVideoOptions): Promise<VideoOutput> {
+    this.assertJoined();
+    const track = new PublishedVideoTrack(this.state, {
+      name: options.name ?? 'agent_video',
+      source: options.source === 'screen_share' ? TrackSource.SCREEN_SHARE : TrackSource.CAMERA,
+      muted: false,
+      width: options.width,
+      height: options.height,
+      layers: [],
+      simulcastCodecs: [],
+      stream: '',
+    });
+    const output = new LocalVideoOutput(
+      track,
+      { width: options.width, height: options.height },
+      async () => {
+        this.outputs.delete(output);
+        this.roomHandle.unpublishTrack(this.member, track.sid);
+      },
+      (message) => this.logger.error({ track: track.sid }, `the agent's video encoder failed: ${message}`),
+    );
     this.outputs.add(output);
     this.roomHandle.publishTrack(this.member, track);
     return output;
@@ -286,11 +325,20 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
     }
   }
 
-  private subscribe(track: PublishedAudioTrack): void {
-    if (this.leftFlag || track.ended || this.tracks.has(track.sid)) return;
+  private subscribe(track: PublishedTrack): void {
+    if (this.leftFlag || track.ended || this.tracks.has(track.sid) || this.videoTracksBySid.has(track.sid)) return;
     const member = this.roomHandle.member(track.publisher.identity);
     if (!member) return;
     const participant = this.known.get(track.publisher.identity) ?? this.participant(member.state.info());
+    if (track.kind === 'video') {
+      const remote = new EmbeddedRemoteVideo(track, participant, undefined, (message) =>
+        this.logger.error({ track: track.sid }, `decoding a video track failed: ${message}`),
+      );
+      this.videoTracksBySid.set(track.sid, remote);
+      track.onEnded(() => this.videoTracksBySid.delete(track.sid));
+      this.events.emit('videoTrack', remote);
+      return;
+    }
     const remote = new RemotePcmTrack(track, participant);
     this.tracks.set(track.sid, remote);
     track.onEnded(() => this.tracks.delete(track.sid));
@@ -330,6 +378,8 @@ export class EmbeddedAgentConnection implements AgentRoomConnection {
     for (const output of this.outputs) void output.close().catch(() => undefined);
     for (const track of this.tracks.values()) track.end();
     this.tracks.clear();
+    for (const track of this.videoTracksBySid.values()) track.end();
+    this.videoTracksBySid.clear();
     this.textStreams.endAll();
     this.byteStreams.endAll();
     this.rpc.close();

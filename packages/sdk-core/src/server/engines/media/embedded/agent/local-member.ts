@@ -1,6 +1,5 @@
 import type { DataPacket, DisconnectReason, ParticipantInfo, Room as RoomInfo } from '@livekit/protocol';
 import type { ParticipantState } from '../participant-state.js';
-import type { PublishedAudioTrack } from '../published-audio-track.js';
 import type { PublishedTrack } from '../published-track.js';
 import type { RoomMember } from '../room-member.js';
 
@@ -8,7 +7,7 @@ export interface LocalMemberListener {
   participants(participants: ParticipantInfo[]): void;
   room(room: RoomInfo): void;
   data(packet: DataPacket, reliable: boolean): void;
-  trackPublished(track: PublishedAudioTrack): void;
+  trackPublished(track: PublishedTrack): void;
   removed(reason: DisconnectReason): void;
 }
 
@@ -40,9 +39,8 @@ export class LocalMember implements RoomMember {
     queueMicrotask(() => this.listener.data(copy, reliable));
   }
 
-  /** The agent hears audio only (video to agents is not carried yet): video tracks are not offered to it. */
+  /** Audio and video tracks alike are offered to the agent (video is decoded only while the agent reads it). */
   trackPublished(track: PublishedTrack): void {
-    if (track.kind !== 'audio') return;
     queueMicrotask(() => this.listener.trackPublished(track));
   }
 

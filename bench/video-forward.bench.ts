@@ -72,7 +72,7 @@ async function measure(mode: 'video' | 'audio', count: number): Promise<Run> {
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('clients did not receive media in 60 s')), 60_000);
     const check = setInterval(() => {
@@ -82,7 +82,7 @@ async function measure(mode: 'video' | 'audio', count: number): Promise<Run> {
       clearTimeout(timer);
       resolve();
     }, 50);
-    void exited.then(() => reject(new Error('clients exited')));
+    void exited.then((code) => reject(new Error(`clients exited with ${code} before receiving media`)));
   });
   await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
   child.kill('SIGUSR2');

@@ -1,4 +1,4 @@
-import type { ChatCompletionTool, ChatMessage, ChatMessageToolCall, ChatToolChoice } from '../../../contract/chat.js';
+import type { ChatCompletionRequest, ChatCompletionTool, ChatMessage, ChatMessageToolCall, ChatToolChoice } from '../../../contract/chat.js';
 import type { ChatPort } from '../../kernel/ports/chat.js';
 import type { Principal } from '../../kernel/principal.js';
 import { AsyncQueue } from '../../kernel/async-queue.js';
@@ -54,6 +54,21 @@ export interface Answer {
   readonly firstTokenMs: number | undefined;
 }
 
+/** The gateway request of an answer: streamed, with the tools (if any), the token limit and the usage chunk asked for. */
+function chatRequest(request: AnswerRequest): ChatCompletionRequest {
+  const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
+  return {
+    model: request.model,
+    messages: request.messages,
+    stream: true,
+    parallel_tool_calls: true,
+    metadata: request.metadata,
+    ...(tools ? { tools, tool_choice: request.toolChoice ?? 'auto' } : {}),
+    ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
+    ...(request.includeUsage ? { stream_options: { include_usage: true } } : {}),
+  };
+}
+
 /**
  * Asks the LLM gateway for an answer and pumps its text into a queue, so the model's stream is read at
  * the model's pace whatever the speech does with it. Errors before the first token (unknown model,
@@ -74,22 +89,8 @@ export function streamAnswer(chat: AgentChat, request: AnswerRequest): Answer {
     const calls = new Map<number, { id: string; name: string; arguments: string }>();
     let finishReason: string | undefined;
     let usage: AnswerUsage | undefined;
-    const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
     try {
-      const events = await chat.stream(
-        request.principal,
-        {
-          model: request.model,
-          messages: request.messages,
-          stream: true,
-          parallel_tool_calls: true,
-          metadata: request.metadata,
-          ...(tools ? { tools, tool_choice: request.toolChoice ?? 'auto' } : {}),
-          ...(request.maxTokens !== undefined ? { max_completion_tokens: request.maxTokens } : {}),
-          ...(request.includeUsage ? { stream_options: { include_usage: true } } : {}),
-        },
-        { signal: request.signal },
-      );
+      const events = await chat.stream(request.principal, chatRequest(request), { signal: request.signal });
       for await (const event of events) {
         if (event.type === 'error') throw new AnswerStreamError(event.error.error.message);
         if (event.chunk.usage) usage = { promptTokens: event.chunk.usage.prompt_tokens, completionTokens: event.chunk.usage.completion_tokens };

@@ -72,12 +72,13 @@ function browserSafeFiles(): string[] {
 /**
  * The server's layers, lowest first; a file may import its own layer and the ones below
  * (docs/decisions/0068-server-layers.md). The voice layer sits on the engines; the built-in agent and the graph runtime
- * are two users of it side by side: neither imports the other (decision 0094). Inside `engines/`, speech is below media and llm.
+ * are two users of it side by side: neither imports the other (decision 0094). Inside `engines/`, speech is below media and llm,
+ * and telephony (phone calls bridged into rooms) sits on media.
  */
 const LAYERS = ['kernel', 'store', 'engines', 'voice', 'agent', 'graph', 'domain', 'edge', 'app'] as const;
 /** Layers of one floor: they may not import each other. */
 const SIDE_BY_SIDE = [['agent', 'graph']] as const;
-const ENGINES = ['bus', 'speech', 'media', 'llm'] as const;
+const ENGINES = ['bus', 'speech', 'media', 'telephony', 'llm'] as const;
 
 function layerOf(file: string): { layer: number; engine: number | undefined } | undefined {
   const parts = relative(serverSource, file).split('/');

@@ -4,6 +4,8 @@ import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
 import { ConversationTime } from './conversation-time.js';
 import { HumanPresence } from './human-presence.js';
 import { SessionCountdown } from './session-countdown.js';
+// Whether a phone participant is there yet is part of the human's presence.
+export { answered, onPresence } from './phone-participant.js';
 
 export interface SessionWatchOptions {
   spec: Pick<AgentSessionSpec, 'principal' | 'session'>;

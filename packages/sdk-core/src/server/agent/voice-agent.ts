@@ -3,21 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ContextMessageCreateParams } from '../../contract/contexts.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
-import {
-  AGENT_IDENTITY,
-  AGENT_STATE_ATTRIBUTE,
-  ERROR_TOPIC,
-  LEGACY_CHAT_TOPIC,
-  SIP_CALL_STATUS_ATTRIBUTE,
-  TOOL_CALL_TOPIC,
-  TURN_METRICS_TOPIC,
-} from '../../contract/wire.js';
+import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE, ERROR_TOPIC, LEGACY_CHAT_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
 import type { AgentRoomConnection, AudioOutput, RemoteAudioTrack, RoomParticipant } from '../engines/media/index.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
 import { sessionTools, VoicePipeline, wireTurnMetrics, type SessionTools } from '../voice/index.js';
 import { AgentStatePublisher, agentMetadata, livekitAgentState } from './agent-state-publisher.js';
 import { readRoomInput } from './room-input.js';
-import { SessionWatch } from './session-watch.js';
+import { answered, onPresence, SessionWatch } from './session-watch.js';
 import { leaveStep } from './settle-within.js';
 import type { VoiceAgentDependencies } from './voice-agent-options.js';
 
@@ -160,10 +152,8 @@ export class VoiceAgent implements AgentSessionHandle {
 
   private listenToRoom(pipeline: VoicePipeline): void {
     this.unsubscribe.push(
-      this.connection.on('participantJoined', (participant) => this.participantJoined(participant)),
+      ...onPresence(this.connection, (participant) => this.participantJoined(participant)),
       this.connection.on('participantLeft', (participant) => this.participantLeft(participant)),
-      // A phone callee (an outbound call) joins while it rings; it is there once it answers.
-      this.connection.on('participantUpdated', (participant) => this.participantJoined(participant)),
       this.connection.on('audioTrack', (track) => this.audioTrack(track)),
       this.connection.on('disconnected', (reason) => {
         if (!this.stopping) this.stopByItself('failed', `the agent was disconnected from the room (${reason})`);
@@ -193,7 +183,6 @@ export class VoiceAgent implements AgentSessionHandle {
   }
 
   private participantJoined(participant: RoomParticipant): void {
-    // A phone callee who has not answered is not there yet: no seconds counted, no greeting.
     if (participant.identity !== this.spec.humanIdentity || this.stopping || !answered(participant)) return;
     this.watch.joined();
     if (this.humanSeen) return;
@@ -256,10 +245,4 @@ export class VoiceAgent implements AgentSessionHandle {
     })();
     return this.stopping;
   }
-}
-
-/** A phone participant still dialing or ringing (LiveKit's `sip.callStatus`) has not answered: nobody hears a greeting yet. */
-function answered(participant: RoomParticipant): boolean {
-  const status = participant.attributes[SIP_CALL_STATUS_ATTRIBUTE];
-  return participant.kind !== 'sip' || status === undefined || status === 'active';
 }

@@ -30,7 +30,7 @@ import { sendRoomData } from '../domain/realtime/room-data.js';
 import { ERROR_TOPIC } from '../../contract/wire.js';
 import { SessionLeases } from '../domain/realtime/session-leases.js';
 import { SipService } from '../domain/sip/sip-service.js';
-import { SipEndpoint } from '../engines/telephony/index.js';
+import type { SipEndpoint } from '../engines/telephony/index.js';
 import type { SipDirectory } from '../kernel/ports/sip-directory.js';
 import type { AgentTransport } from '../engines/media/index.js';
 import { DEV_PROJECT_ID } from '../domain/auth/projects.js';
@@ -317,6 +317,8 @@ export async function closeServices(services: Services): Promise<void> {
 
 /** Starts the SIP endpoint on the configured port (UDP and TCP), answering with the SIP service's directory. */
 async function startSipEndpoint(config: ServerConfig, transport: AgentTransport, directory: SipDirectory, logger: Logger): Promise<SipEndpoint> {
+  // Loaded only when configured: RTP brings werift and the codecs (lazy-start.test.ts).
+  const { SipEndpoint } = await import('../engines/telephony/index.js');
   const telephony = new SipEndpoint({
     host: config.host,
     port: config.sip.port ?? 5060,

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AgentTransport } from '../media/agent-transport.js';
+import type { AgentTransport } from '../media/index.js';
 import type { SipDirectory } from '../../kernel/ports/sip-directory.js';
 import type { DigestChallenger } from './auth/digest.js';
 import type { SipCall } from './dialog/sip-call.js';

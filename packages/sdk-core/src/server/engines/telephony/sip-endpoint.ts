@@ -1,7 +1,6 @@
 import { SIP_CALL_STATUS_ATTRIBUTE } from '../../../contract/wire.js';
 import type { Logger } from 'pino';
-import type { AgentTransport } from '../media/agent-transport.js';
-import { TokenBucket } from '../media/embedded/token-bucket.js';
+import { TokenBucket, type AgentTransport } from '../media/index.js';
 import type { SipDirectory } from '../../kernel/ports/sip-directory.js';
 import { SipCallFailed, type OutboundCallRequest, type PlacedCall, type SipCalls, type TransferRequest } from '../../kernel/ports/sip-calls.js';
 import { DigestChallenger } from './auth/digest.js';

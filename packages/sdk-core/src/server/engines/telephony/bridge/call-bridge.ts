@@ -1,4 +1,4 @@
-import type { AgentRoomConnection, AgentTransport, AudioOutput, RemoteAudioTrack } from '../../media/agent-transport.js';
+import type { AgentRoomConnection, AgentTransport, AudioOutput, RemoteAudioTrack } from '../../media/index.js';
 import { ROOM_FRAME_SAMPLES } from '../rtp/call-codec.js';
 
 /**

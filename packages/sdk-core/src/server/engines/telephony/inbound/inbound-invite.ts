@@ -104,6 +104,12 @@ export async function handleInboundInvite(context: EndpointContext, transaction:
     onEnded: (ended, reason) => {
       context.logger.info({ callId: ended.callId, reason }, 'SIP call ended');
       context.callEnded(ended);
+      // What answered the call ends with it (no grace for a caller to come back: a new call is a new participant).
+      if (ended.answeredAt !== undefined) {
+        context.directory
+          .callEnded?.(route)
+          .catch((error: unknown) => context.logger.warn({ err: error, callId: ended.callId }, 'Ending what answered the call failed'));
+      }
     },
   });
   context.calls.set(identity.callId, call);

@@ -1,6 +1,5 @@
 import * as alawmulawModule from 'alawmulaw';
-import { createLinearResampler } from '../../media/audio/audio-frame.js';
-import { OPUS_FRAME_SAMPLES, OpusFrameDecoder, OpusFrameEncoder } from '../../media/audio/opus-codec.js';
+import { createLinearResampler, OPUS_FRAME_SAMPLES, OpusFrameDecoder, OpusFrameEncoder } from '../../media/index.js';
 import type { AudioCodec } from '../sdp/sdp-negotiation.js';
 
 // A CommonJS build under Node's ESM loader: the codecs sit on `default`.

@@ -23,8 +23,9 @@ export interface RealtimeSessionOptions {
   microphone?: boolean;
   /**
    * Run the microphone through a noise suppressor in the browser (RNNoise as WebAssembly, shipped in the package and
-   * loaded on first use; decision 0116), so the agent hears the voice and less of the room. Switch it live with
-   * `setNoiseSuppression`. Default false.
+   * loaded when the microphone is first published; decision 0116), so the agent hears the voice and less of the room:
+   * in pink noise at 10 dB SNR the offline STT recognised about twice the words, in clean speech as many. Switch it
+   * live with `setNoiseSuppression`. Default true; false never loads it.
    */
   noiseSuppression?: boolean;
   /** Start with the agent's speech silenced here (default false); its text answers still arrive. */
@@ -104,7 +105,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
     this.state = initialRealtimeState({
       microphone: options.microphone ?? true,
       agentSpeechMuted: options.agentSpeechMuted ?? false,
-      noiseSuppression: options.noiseSuppression ?? false,
+      noiseSuppression: options.noiseSuppression ?? true,
     });
     const warningAt = options.remainingSecondsWarningAt;
     if (warningAt !== undefined && !(Number.isFinite(warningAt) && warningAt >= 0))

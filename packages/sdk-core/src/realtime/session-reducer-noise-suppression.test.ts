@@ -27,12 +27,12 @@ const emitted = (effects: RealtimeEffect[], name: string) =>
 
 describe('reduceRealtime: noise suppression of the microphone (decision 0116)', () => {
   it('starts as the option says, inactive until the link reports it running', () => {
-    expect(initialRealtimeState().noiseSuppression).toEqual({ wanted: false, active: false });
-    expect(initialRealtimeState({ noiseSuppression: true }).noiseSuppression).toEqual({ wanted: true, active: false });
+    expect(initialRealtimeState().noiseSuppression).toEqual({ wanted: true, active: false });
+    expect(initialRealtimeState({ noiseSuppression: false }).noiseSuppression).toEqual({ wanted: false, active: false });
   });
 
   it('records a wish before joining without an effect (the link applies it when the microphone is published)', () => {
-    const { state, effects } = run([{ type: 'noise_suppression_requested', enabled: true }], initialRealtimeState());
+    const { state, effects } = run([{ type: 'noise_suppression_requested', enabled: true }], initialRealtimeState({ noiseSuppression: false }));
     expect(state.noiseSuppression).toEqual({ wanted: true, active: false });
     expect(suppressionEffects(effects)).toEqual([]);
   });

@@ -55,7 +55,7 @@ export interface RealtimeStateBase {
   microphone: { readonly wanted: boolean; readonly enabled: boolean };
   /**
    * Noise suppression of the microphone (RNNoise in the browser, decision 0116). `wanted`: what the app asked for
-   * (`noiseSuppression` option, `setNoiseSuppression`; kept across connects); `active`: it runs on the published
+   * (`noiseSuppression` option, default true, `setNoiseSuppression`; kept across connects); `active`: it runs on the published
    * microphone right now (false until the microphone is published and the suppressor loaded).
    */
   noiseSuppression: { readonly wanted: boolean; readonly active: boolean };
@@ -116,7 +116,7 @@ export function initialRealtimeState(options: { microphone?: boolean; agentSpeec
     remainingSecondsWarning: false,
     transcriptions: Object.freeze([]),
     microphone: Object.freeze({ wanted: options.microphone ?? true, enabled: false }),
-    noiseSuppression: Object.freeze({ wanted: options.noiseSuppression ?? false, active: false }),
+    noiseSuppression: Object.freeze({ wanted: options.noiseSuppression ?? true, active: false }),
     canPlayAudio: true,
     agentSpeechMuted: options.agentSpeechMuted ?? false,
     agentAudio: false,

@@ -8,6 +8,7 @@ import {
   voiceAiWithToolsGraph,
   voicePipelineSubgraph,
 } from '../../graph/templates/voice-graphs.js';
+import { videoConversationGraph } from '../../graph/templates/video-graphs.js';
 import { CLASSIFY_SUBGRAPH_ID, REMOTE_CONVERSATION_SUBGRAPH_ID, classifySubgraph, remoteConversationSubgraph } from '../../graph/templates/engine-subgraphs.js';
 
 /** A built-in graph with its deterministic id (so seeding at every start is idempotent). */
@@ -60,6 +61,13 @@ export const appTemplates: readonly BuiltInGraph[] = [
     name: 'Voice AI in a sub graph',
     description: 'Publish -> the built-in voice pipeline sub graph -> Output; set its system_prompt and voice_id pads.',
     graph: voiceAiWithSubgraphGraph(),
+  },
+  {
+    id: 'app_template_video_conversation',
+    name: 'Conversation with video',
+    description:
+      'Show your camera and ask about it: the camera at 0.5 fps in a sliding window, flushed at the end of each utterance (or typed question) and zipped with the words into the message a vision-capable LLM answers aloud.',
+    graph: videoConversationGraph(),
   },
 ];
 

@@ -1,15 +1,21 @@
 import type { AudioFrame } from '../../../engines/media/index.js';
 import { LinearResampler } from '../../../engines/speech/index.js';
-import type { NodeImplementation } from '../../runtime/graph-node.js';
+import type { NodeImplementation, RuntimeNode } from '../../runtime/graph-node.js';
 import { isAudioPacket } from '../../runtime/stream-values.js';
+import { outputVideo } from './output-video.js';
 
 const OUTPUT_SAMPLE_RATE = 48_000;
 
 /**
  * Output: audio arriving on `audio` is played to the room on the agent's track `<node id>:audio`, in order;
- * an `audio-flush` packet (a cancelled TTS) drops what is queued here and in the track at once.
+ * an `audio-flush` packet (a cancelled TTS) drops what is queued here and in the track at once. Video arriving on
+ * `video` is shown on the track `<node id>:video` ({@link outputVideo}).
  */
 export const outputNode: NodeImplementation = async (node, signal) => {
+  await Promise.all([outputAudio(node, signal), outputVideo(node, signal)]);
+};
+
+async function outputAudio(node: RuntimeNode, signal: AbortSignal): Promise<void> {
   const room = node.environment.room;
   if (!node.isLinked('audio')) return;
   if (!room) {
@@ -51,4 +57,4 @@ export const outputNode: NodeImplementation = async (node, signal) => {
     unsubscribe();
     await output.close().catch(() => undefined);
   }
-};
+}

@@ -1,5 +1,6 @@
 import type { RemoteAudioTrack } from '../../../engines/media/index.js';
 import type { NodeImplementation, RuntimeNode } from '../../runtime/graph-node.js';
+import { publishVideo } from './publish-video.js';
 
 /** Whether a track feeds this Publish node: named `<node id>:audio`, or a plain microphone (no node prefix). */
 function feeds(node: RuntimeNode, track: RemoteAudioTrack): boolean {
@@ -9,9 +10,13 @@ function feeds(node: RuntimeNode, track: RemoteAudioTrack): boolean {
 
 /**
  * Publish: the audio of the first participant publishing a track for this node, frame by frame, while it
- * lasts; then the next one's. `audio_enabled` is true while a track flows.
+ * lasts; then the next one's. `audio_enabled` is true while a track flows. Video likewise ({@link publishVideo}).
  */
 export const publishNode: NodeImplementation = async (node, signal) => {
+  await Promise.all([publishAudio(node, signal), publishVideo(node, signal)]);
+};
+
+async function publishAudio(node: RuntimeNode, signal: AbortSignal): Promise<void> {
   const room = node.environment.room;
   if (!room) {
     node.log('warning', 'no room: nothing is published');
@@ -47,4 +52,4 @@ export const publishNode: NodeImplementation = async (node, signal) => {
   for (const track of room.audioTracks()) offer(track);
   await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   unsubscribe();
-};
+}

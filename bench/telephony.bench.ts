@@ -70,9 +70,9 @@ for (const binary of ['sipp', 'baresip', 'sox']) {
 // The media keys are the bench's own, so SipClient can sign its requests.
 const keys = { apiKey: 'bench-telephony', apiSecret: 'bench-telephony-secret-0123456789abcdef' };
 const test = await createTestPlatform({ config: { livekit: keys, sip: { port: 0, maxCalls: CALLS + 20, invitesPerSecond: CALLS * 2 } } });
-await test.server.listen(0, '127.0.0.1');
+const url = await test.server.listen(0, '127.0.0.1');
 const telephony = test.server.services.telephony!;
-const sip = new SipClient(test.server.url, keys.apiKey, keys.apiSecret);
+const sip = new SipClient(url, keys.apiKey, keys.apiSecret);
 const work = mkdtempSync(join(tmpdir(), 'telephony-bench-'));
 console.log(`SIP endpoint on 127.0.0.1:${telephony.port}; figures on a shared, loaded 2-core machine`);
 

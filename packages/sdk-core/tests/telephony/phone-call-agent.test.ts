@@ -29,8 +29,8 @@ describe.skipIf(!ready)('a phone call answered by the built-in agent', () => {
 
   beforeAll(async () => {
     test = await startTestServer('sqlite', { config: { sip: { port: 0 } } });
-    await test.server.listen(0, '127.0.0.1');
-    sip = new SipClient(test.server.url, test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
+    const url = await test.server.listen(0, '127.0.0.1');
+    sip = new SipClient(url, test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
   });
 
   afterAll(async () => {

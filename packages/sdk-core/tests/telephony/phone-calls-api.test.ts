@@ -25,8 +25,8 @@ describe.skipIf(!ready)('phone calls placed and transferred through the SIP API'
 
   beforeAll(async () => {
     test = await startTestServer('sqlite', { config: { sip: { port: 0 } } });
-    await test.server.listen(0, '127.0.0.1');
-    sip = new SipClient(test.server.url, test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
+    const url = await test.server.listen(0, '127.0.0.1');
+    sip = new SipClient(url, test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
   });
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { dominantFrequency, sineTone } from '../../src/testing/tone-analysis.js'
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { Baresip } from './support/baresip.js';
 import { requireBaresip } from './support/sip-tools.js';
-import { OPEN_NUMBER, testDirectory } from './support/test-directory.js';
+import { OPEN_NUMBER, PIN, PIN_NUMBER, testDirectory } from './support/test-directory.js';
 
 const hasBaresip = requireBaresip();
 const CALLER_TONE_HZ = 440;
@@ -103,4 +103,27 @@ describe.skipIf(!hasBaresip)('phone call media with baresip', () => {
     },
     60_000,
   );
+
+  it("a rule's PIN keeps the caller out of the room until they key it", async () => {
+    agents.length = 0;
+    const phone = await Baresip.start({ microphone: sineTone(CALLER_TONE_HZ, 8000, 20_000, 0.4) });
+    try {
+      phone.command('dial', `sip:${PIN_NUMBER}@127.0.0.1:${endpoint.port}`);
+      await phone.waitForEvent('CALL_ESTABLISHED');
+      const agent = await eventually(() => agents[0] ?? Promise.reject(new Error('no agent yet')));
+      const callerIn = () => agent.participants().some((participant) => participant.kind === 'sip');
+      for (const digit of '9999') phone.command('sndcode', digit);
+      // The wrong PIN is refused (the call stays up, nobody joins); the right one lets the caller in.
+      await eventually(() => expect(endpoint.calls()[0]?.rtp.stats.received).toBeGreaterThan(0));
+      expect(callerIn()).toBe(false);
+      for (const digit of PIN) phone.command('sndcode', digit);
+      await eventually(() => expect(callerIn()).toBe(true));
+      const track = await nextAudioTrack(agent, 'sip_+15550100');
+      expect((await analyseFrames(track.frames(), CANDIDATES, 500, 1000)).frequency).toBe(CALLER_TONE_HZ);
+      phone.command('hangup');
+      await eventually(() => expect(endpoint.activeCalls).toBe(0));
+    } finally {
+      await phone.stop();
+    }
+  }, 60_000);
 });

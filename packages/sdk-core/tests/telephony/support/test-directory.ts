@@ -12,6 +12,9 @@ export const AUTH_NUMBER = '+15550001';
 export const REFUSED_ADDRESS_NUMBER = '+15550002';
 /** Its dispatch takes 2 s (a slow database): time for a CANCEL. */
 export const SLOW_NUMBER = '+15550003';
+/** Its rule asks for a PIN. */
+export const PIN_NUMBER = '+15550004';
+export const PIN = '1234';
 export const AUTH = { username: 'trunk-user', password: 'trunk-secret' };
 
 /**
@@ -29,7 +32,7 @@ export function testDirectory(): SipDirectory & { routed: InboundCallRoute[] } {
   return {
     routed,
     async findInboundTrunk(call: InboundCallIdentity): Promise<InboundTrunkMatch | undefined> {
-      if (call.toUser === OPEN_NUMBER || call.toUser === SLOW_NUMBER) return { kind: 'trunk', trunk: trunk('ST_open') };
+      if (call.toUser === OPEN_NUMBER || call.toUser === SLOW_NUMBER || call.toUser === PIN_NUMBER) return { kind: 'trunk', trunk: trunk('ST_open') };
       if (call.toUser === AUTH_NUMBER) return { kind: 'trunk', trunk: trunk('ST_auth', AUTH) };
       if (call.toUser === REFUSED_ADDRESS_NUMBER) return { kind: 'address-refused', trunkId: 'ST_elsewhere' };
       return undefined;
@@ -45,7 +48,7 @@ export function testDirectory(): SipDirectory & { routed: InboundCallRoute[] } {
         participantMetadata: '',
         participantAttributes: {},
         human: call.fromUser,
-        pin: '',
+        pin: call.toUser === PIN_NUMBER ? PIN : '',
         answer: undefined,
       };
       routed.push(route);

@@ -46,12 +46,19 @@ export class SipCall {
     return this.options.direction;
   }
 
-  /** Media flows both ways from now on. */
-  activate(bridge: CallBridge): void {
+  /** The call is answered; media flows both ways once it has a bridge (now, or with {@link attach} after a PIN). */
+  activate(bridge?: CallBridge): void {
     if (this.state === 'ended') return;
-    this.bridge = bridge;
     this.state = 'active';
     this.answeredAt = Date.now();
+    if (bridge) this.attach(bridge);
+  }
+
+  /** The call's room: the room's audio goes to the phone from now on. */
+  attach(bridge: CallBridge): void {
+    if (this.state === 'ended') return;
+    this.bridge = bridge;
+    this.stopClock?.();
     this.stopClock = this.options.clock.add(() => this.options.rtp.sendFrame(bridge.nextFrame()));
   }
 

@@ -96,6 +96,26 @@ describe.skipIf(!ready)('phone calls placed and transferred through the SIP API'
     await sip.deleteSipTrunk(trunk.sipTrunkId);
   }, 60_000);
 
+  it("answers a provider's digest challenge (401, qop=auth) with the outbound trunk's credentials", async () => {
+    const port = await freeUdpPort();
+    const provider = runSippServer(port, ['-sf', scenario('challenging-callee.xml'), '-m', '1']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const trunk = await sip.createSipOutboundTrunk('provider', `127.0.0.1:${port}`, ['+15550199'], {
+      authUsername: 'trunk-user',
+      authPassword: 'trunk-secret',
+    });
+    const placed = await sip.createSipParticipant(trunk.sipTrunkId, CALLEE, 'room-provider', {
+      participantIdentity: 'provider-callee',
+      waitUntilAnswered: true,
+    });
+    expect(placed).toMatchObject({ participantIdentity: 'provider-callee', roomName: 'room-provider' });
+    await test.server.services.media.transport.deleteRoom('room-provider');
+    const result = await provider;
+    expect(result.code, result.output).toBe(0);
+    await eventually(() => expect(test.server.services.telephony!.activeCalls).toBe(0));
+    await sip.deleteSipTrunk(trunk.sipTrunkId);
+  }, 60_000);
+
   it('transfers a caller with REFER and hangs up once the transfer target answered', async () => {
     const trunk = await sip.createSipInboundTrunk('transfers', ['+15550777']);
     const rule = await sip.createSipDispatchRule({ type: 'direct', roomName: 'front-desk' }, { trunkIds: [trunk.sipTrunkId] });

@@ -176,3 +176,39 @@ test('H.264 from Chromium when the client asks for it: announced as video/H264 a
   }, 20_000);
   for (const page of [publisher, subscriber]) await page.evaluate(() => window.palaver.disconnect());
 });
+
+test('dynacast: a publisher stops sending the layers no subscriber gets and resumes them when one asks again', async ({ palaver }) => {
+  const room = `video_dynacast_${randomUUID().slice(0, 8)}`;
+  await palaver.media.transport.ensureRoom({ room });
+  const publisher = await openPage();
+  const subscriber = await openPage();
+  const url = palaver.media.clientUrl();
+  const join = async (page: Page, identity: string, dynacast: boolean) =>
+    page.evaluate(([u, jwt, dynamic]) => window.palaver.connect(u, jwt, { dynacast: dynamic }), [
+      url,
+      await palaver.media.createJoinToken({ room, identity }),
+      dynacast,
+    ] as const);
+  await join(publisher, 'dynacast_owner', true);
+  await join(subscriber, 'dynacast_viewer', false);
+  await publisher.evaluate(() => window.palaver.publishCamera());
+  await eventually(async () => expect(await subscriber.evaluate(() => window.palaver.videoState())).toMatchObject({ width: 640, height: 360 }), 20_000);
+  expect(await publisher.evaluate(() => window.palaver.publishedEncodings())).toEqual([
+    { rid: 'q', active: true },
+    { rid: 'h', active: true },
+  ]);
+
+  await subscriber.evaluate(() => window.palaver.setVideoQuality('low'));
+  await eventually(async () =>
+    expect(await publisher.evaluate(() => window.palaver.publishedEncodings())).toEqual([
+      { rid: 'q', active: true },
+      { rid: 'h', active: false },
+    ]),
+  );
+  await eventually(async () => expect((await subscriber.evaluate(() => window.palaver.videoState()))!.width).toBeLessThan(640), 20_000);
+
+  await subscriber.evaluate(() => window.palaver.setVideoQuality('high'));
+  await eventually(async () => expect(await subscriber.evaluate(() => window.palaver.videoState())).toMatchObject({ width: 640, height: 360 }), 20_000);
+  expect((await publisher.evaluate(() => window.palaver.publishedEncodings())).every((encoding) => encoding.active)).toBe(true);
+  for (const page of [publisher, subscriber]) await page.evaluate(() => window.palaver.disconnect());
+});

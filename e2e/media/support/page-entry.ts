@@ -26,8 +26,8 @@ function room(): Room {
 }
 
 const api = {
-  async connect(url: string, token: string, options: { singlePeerConnection?: boolean } = {}) {
-    const created = new Room({ singlePeerConnection: options.singlePeerConnection ?? true });
+  async connect(url: string, token: string, options: { singlePeerConnection?: boolean; dynacast?: boolean } = {}) {
+    const created = new Room({ singlePeerConnection: options.singlePeerConnection ?? true, dynacast: options.dynacast ?? false });
     state.room = created;
     for (const event of [RoomEvent.Connected, RoomEvent.Reconnecting, RoomEvent.Reconnected, RoomEvent.Disconnected, RoomEvent.SignalReconnecting]) {
       (created as unknown as { on(name: string, listener: () => void): void }).on(event, () => {
@@ -113,6 +113,11 @@ const api = {
   },
   setVideoEnabled(enabled: boolean): void {
     state.video?.publication.setEnabled(enabled);
+  },
+  /** The local camera's simulcast encodings and whether each is sent (dynacast pauses the ones nobody gets). */
+  publishedEncodings(): Array<{ rid: string; active: boolean }> {
+    const sender = room().localParticipant.getTrackPublication(Track.Source.Camera)?.track?.sender;
+    return (sender?.getParameters().encodings ?? []).map((encoding) => ({ rid: encoding.rid ?? '', active: encoding.active !== false }));
   },
   /** Mutes or unmutes the local camera (livekit-client sends a `mute` request). */
   async setCameraMuted(muted: boolean): Promise<void> {

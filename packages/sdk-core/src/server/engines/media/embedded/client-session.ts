@@ -39,6 +39,7 @@ import type { ParticipantState } from './participant-state.js';
 import { PublishedAudioTrack } from './published-audio-track.js';
 import type { PublishedTrack } from './published-track.js';
 import { PublishedVideoTrack } from './published-video-track.js';
+import { subscribedQualityUpdate } from './video-layers.js';
 import { observeAudioLevel } from './rtp-audio-level.js';
 import type { Room } from './room.js';
 import type { RoomMember } from './room-member.js';
@@ -355,7 +356,7 @@ export class ClientSession implements RoomMember {
     if (this.pendingTracks.has(request.cid) || this.pendingTracks.size + this.state.tracks.size >= MAX_TRACKS) return;
     const track =
       request.type === TrackType.VIDEO
-        ? new PublishedVideoTrack(this.state, request)
+        ? this.announceVideo(request)
         : new PublishedAudioTrack(this.state, {
             name: request.name,
             source: request.source,
@@ -367,6 +368,17 @@ export class ClientSession implements RoomMember {
           });
     this.pendingTracks.set(request.cid, track);
     this.send({ case: 'trackPublished', value: new TrackPublishedResponse({ cid: request.cid, track: track.info }) });
+  }
+
+  /** A video track as announced; with simulcast its publisher hears which qualities subscribers need (dynacast). */
+  private announceVideo(request: AddTrackRequest): PublishedVideoTrack {
+    const track = new PublishedVideoTrack(this.state, request);
+    if (track.info.layers.length > 1) {
+      track.onWantedQuality((best) =>
+        this.send({ case: 'subscribedQualityUpdate', value: subscribedQualityUpdate(track.sid, track.mimeType || track.requestedCodec || 'video/VP8', best) }),
+      );
+    }
+    return track;
   }
 
   private receiveAudio(trackId: string, mediaTrack: MediaStreamTrack): void {

@@ -1,4 +1,4 @@
-import { SimulcastCodecInfo, TrackInfo, TrackSource, TrackType, type AddTrackRequest, type VideoLayer } from '@livekit/protocol';
+import { SimulcastCodecInfo, TrackInfo, TrackSource, TrackType, type AddTrackRequest, type VideoLayer, type VideoQuality } from '@livekit/protocol';
 import type { RtpPacket } from 'werift';
 import { newSid } from './published-audio-track.js';
 import { TrackFanOut } from './track-fan-out.js';
@@ -36,6 +36,10 @@ export class PublishedVideoTrack extends TrackFanOut<VideoSink> {
   /** The codec the publisher asked for (`video/H264`; its `simulcastCodecs`), undefined when it named none. */
   readonly requestedCodec: string | undefined;
   private readonly layers = new Map<string, ReceivedLayer>();
+  /** Dynacast: the quality each subscriber's forwarder is to get, and who hears of the best one's changes. */
+  private readonly wanted = new Map<object, VideoQuality>();
+  private bestWanted: VideoQuality | undefined;
+  private wantedListener: ((best: VideoQuality | undefined) => void) | undefined;
   /** RTP packets and payload bytes received from the publisher, all layers together. */
   receivedPackets = 0;
   receivedBytes = 0;
@@ -103,5 +107,20 @@ export class PublishedVideoTrack extends TrackFanOut<VideoSink> {
     if (!layer || nowMs - layer.lastKeyFrameRequestMs < KEY_FRAME_INTERVAL_MS) return;
     layer.lastKeyFrameRequestMs = nowMs;
     layer.requestKeyFrame();
+  }
+
+  /** Dynacast: the quality one subscriber is to get (undefined: none, or it left); the listener hears the best's changes. */
+  want(subscriber: object, quality: VideoQuality | undefined): void {
+    if (quality === undefined) this.wanted.delete(subscriber);
+    else this.wanted.set(subscriber, quality);
+    const best = this.wanted.size > 0 ? Math.max(...this.wanted.values()) : undefined;
+    if (best === this.bestWanted) return;
+    this.bestWanted = best;
+    this.wantedListener?.(best);
+  }
+
+  /** Calls `listener` with the best quality any subscriber is to get, whenever it changes. */
+  onWantedQuality(listener: (best: VideoQuality | undefined) => void): void {
+    this.wantedListener = listener;
   }
 }

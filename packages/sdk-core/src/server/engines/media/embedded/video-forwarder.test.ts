@@ -3,7 +3,7 @@ import { RtpHeader, RtpPacket } from 'werift';
 import { describe, expect, it } from 'vitest';
 import { PublishedVideoTrack } from './published-video-track.js';
 import { VideoForwarder } from './video-forwarder.js';
-import { announcedLayers, DEFAULT_LAYER_SETTINGS, selectLayer } from './video-layers.js';
+import { announcedLayers, DEFAULT_LAYER_SETTINGS, selectLayer, subscribedQualityUpdate } from './video-layers.js';
 
 const low = new VideoLayer({ quality: VideoQuality.LOW, width: 320, height: 180, rid: 'q' });
 const medium = new VideoLayer({ quality: VideoQuality.MEDIUM, width: 640, height: 360, rid: 'h' });
@@ -144,5 +144,32 @@ describe('VideoForwarder: one layer to one subscriber', () => {
     }
     expect(forwarder.forwarding).toBe('q');
     expect(sent).toEqual([100, ...Array.from({ length: 11 }, (_, index) => 50 + index)]);
+  });
+});
+
+describe('dynacast: the publisher hears the best quality its subscribers get', () => {
+  it('the best quality over the forwarders, lowered when the best one asks for less, none once they close', () => {
+    const { track } = simulcastTrack();
+    const heard: Array<VideoQuality | undefined> = [];
+    track.onWantedQuality((best) => heard.push(best));
+    const output = { send: () => undefined, switched: () => undefined };
+    const first = new VideoForwarder(track, output);
+    const second = new VideoForwarder(track, output);
+    second.update({ ...DEFAULT_LAYER_SETTINGS, quality: VideoQuality.LOW });
+    // The best layer announced is MEDIUM (`h`): that is what a default subscriber gets.
+    expect(heard).toEqual([VideoQuality.MEDIUM]);
+    first.update({ ...DEFAULT_LAYER_SETTINGS, width: 320, height: 180 });
+    expect(heard).toEqual([VideoQuality.MEDIUM, VideoQuality.LOW]);
+    first.update({ ...DEFAULT_LAYER_SETTINGS, disabled: true });
+    second.close();
+    expect(heard).toEqual([VideoQuality.MEDIUM, VideoQuality.LOW, undefined]);
+  });
+
+  it('the notice enables the qualities up to the best, per codec too, and keeps the lowest on with no subscriber', () => {
+    const enabled = (update: ReturnType<typeof subscribedQualityUpdate>) => update.subscribedQualities.map((quality) => quality.enabled);
+    const medium = subscribedQualityUpdate('TR_1', 'video/VP8', VideoQuality.MEDIUM);
+    expect(enabled(medium)).toEqual([true, true, false]);
+    expect(medium.subscribedCodecs.map((codec) => [codec.codec, codec.qualities.map((quality) => quality.enabled)])).toEqual([['vp8', [true, true, false]]]);
+    expect(enabled(subscribedQualityUpdate('TR_1', 'video/H264', undefined))).toEqual([true, false, false]);
   });
 });

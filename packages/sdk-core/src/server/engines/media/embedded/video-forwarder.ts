@@ -1,7 +1,7 @@
 import type { RtpPacket } from 'werift';
 import type { PublishedVideoTrack } from './published-video-track.js';
 import { startsKeyFrame } from './video-keyframe.js';
-import { DEFAULT_LAYER_SETTINGS, selectLayer, type VideoLayerSettings } from './video-layers.js';
+import { DEFAULT_LAYER_SETTINGS, selectLayer, wantedQuality, type VideoLayerSettings } from './video-layers.js';
 
 /** How often the layer choice is looked at again while packets flow (a layer may stop or come back). */
 const RESELECT_MS = 500;
@@ -35,7 +35,9 @@ export class VideoForwarder {
   constructor(
     private readonly track: PublishedVideoTrack,
     private readonly output: VideoForwarderOutput,
-  ) {}
+  ) {
+    track.want(this, wantedQuality(track.info.layers, this.settings));
+  }
 
   /** The rid being forwarded ('' without simulcast), undefined while paused or waiting for the first key frame. */
   get forwarding(): string | undefined {
@@ -45,7 +47,13 @@ export class VideoForwarder {
   /** The subscriber's new settings (`UpdateTrackSettings`). */
   update(settings: VideoLayerSettings, nowMs = Date.now()): void {
     this.settings = { ...settings };
+    this.track.want(this, wantedQuality(this.track.info.layers, this.settings));
     this.select(nowMs);
+  }
+
+  /** The subscriber is gone: it no longer keeps any layer of the publisher's on (dynacast). */
+  close(): void {
+    this.track.want(this, undefined);
   }
 
   /** The subscriber lost a picture (PLI or FIR): the publisher is asked for a key frame of the layer it gets. */

@@ -1,4 +1,4 @@
-import { VideoLayer, VideoQuality, type AddTrackRequest } from '@livekit/protocol';
+import { SubscribedCodec, SubscribedQuality, SubscribedQualityUpdate, VideoLayer, VideoQuality, type AddTrackRequest } from '@livekit/protocol';
 
 /** What a subscriber asked of one video track (`UpdateTrackSettings`); zero width/height means "no size given". */
 export interface VideoLayerSettings {
@@ -69,4 +69,29 @@ export function selectLayer(receiving: readonly VideoLayer[], settings: VideoLay
   }
   const allowed = ordered.filter((layer) => layer.quality <= settings.quality);
   return (allowed.at(-1) ?? ordered[0]!).rid;
+}
+
+/** The quality of the layer a subscriber with these settings is to get of the announced layers; undefined: none. */
+export function wantedQuality(layers: readonly VideoLayer[], settings: VideoLayerSettings): VideoQuality | undefined {
+  const rid = selectLayer(layers, settings);
+  return rid === undefined ? undefined : layerOfRid(layers, rid).quality;
+}
+
+/**
+ * LiveKit's dynacast notice to a publisher: the qualities up to the best one any subscriber gets stay enabled, the
+ * others may pause. With no subscriber the lowest stays on, so the next subscriber's first picture comes at once.
+ *
+ * @example
+ * send({ case: 'subscribedQualityUpdate', value: subscribedQualityUpdate(track.sid, 'video/VP8', VideoQuality.LOW) });
+ */
+export function subscribedQualityUpdate(trackSid: string, mimeType: string, best: VideoQuality | undefined): SubscribedQualityUpdate {
+  const limit = best ?? VideoQuality.LOW;
+  const qualities = () =>
+    [VideoQuality.LOW, VideoQuality.MEDIUM, VideoQuality.HIGH].map((quality) => new SubscribedQuality({ quality, enabled: quality <= limit }));
+  const codec = (mimeType.split('/')[1] ?? mimeType).toLowerCase();
+  return new SubscribedQualityUpdate({
+    trackSid,
+    subscribedQualities: qualities(),
+    subscribedCodecs: [new SubscribedCodec({ codec, qualities: qualities() })],
+  });
 }

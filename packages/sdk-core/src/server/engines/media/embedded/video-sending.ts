@@ -64,6 +64,7 @@ export function sendVideo(track: PublishedVideoTrack, sender: RTCRtpSender): Vid
     update: (settings) => forwarder.update(settings),
     handle: (packet, rid) => forwarder.handle(packet, rid),
     close: () => {
+      forwarder.close();
       pli.unSubscribe();
       fir.unSubscribe();
     },

@@ -77,24 +77,31 @@ describe.skipIf(!ready)('phone calls placed and transferred through the SIP API'
     await eventually(() => expect(test.server.services.telephony!.activeCalls).toBe(0));
   }, 90_000);
 
-  it('a busy callee (486) fails the call with its SIP status and leaves nobody in the room', async () => {
-    const port = await freeUdpPort();
-    const callee = runSippServer(port, ['-sf', scenario('busy.xml'), '-m', '1']);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const trunk = await sip.createSipOutboundTrunk('busy', `127.0.0.1:${port}`, ['+15550199'], { transport: SIPTransport.SIP_TRANSPORT_UDP });
-    const failure = await failureOf(
-      sip.createSipParticipant(trunk.sipTrunkId, CALLEE, 'room-busy', { participantIdentity: 'busy-callee', waitUntilAnswered: true }),
-    );
-    expect(failure).toBeInstanceOf(SipCallError);
-    expect((failure as SipCallError).sipStatusCode).toBe(486);
-    const result = await callee;
-    expect(result.code, result.output).toBe(0);
-    await eventually(() => {
-      expect(test.server.services.telephony!.activeCalls).toBe(0);
-      expect(test.server.services.media.endpoint!.rooms.get('room-busy')?.member('busy-callee')).toBeUndefined();
-    });
-    await sip.deleteSipTrunk(trunk.sipTrunkId);
-  }, 60_000);
+  it.each([
+    ['UDP', SIPTransport.SIP_TRANSPORT_UDP, 'u1'],
+    ['TCP', SIPTransport.SIP_TRANSPORT_TCP, 't1'],
+  ])(
+    'a busy callee (486) over %s fails the call with its SIP status and leaves nobody in the room',
+    async (_, transport, sippTransport) => {
+      const port = await freeUdpPort();
+      const callee = runSippServer(port, ['-sf', scenario('busy.xml'), '-m', '1', '-t', sippTransport]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const trunk = await sip.createSipOutboundTrunk('busy', `127.0.0.1:${port}`, ['+15550199'], { transport });
+      const failure = await failureOf(
+        sip.createSipParticipant(trunk.sipTrunkId, CALLEE, 'room-busy', { participantIdentity: 'busy-callee', waitUntilAnswered: true }),
+      );
+      expect(failure).toBeInstanceOf(SipCallError);
+      expect((failure as SipCallError).sipStatusCode).toBe(486);
+      const result = await callee;
+      expect(result.code, result.output).toBe(0);
+      await eventually(() => {
+        expect(test.server.services.telephony!.activeCalls).toBe(0);
+        expect(test.server.services.media.endpoint!.rooms.get('room-busy')?.member('busy-callee')).toBeUndefined();
+      });
+      await sip.deleteSipTrunk(trunk.sipTrunkId);
+    },
+    60_000,
+  );
 
   it("answers a provider's digest challenge (401, qop=auth) with the outbound trunk's credentials", async () => {
     const port = await freeUdpPort();

@@ -109,6 +109,8 @@ export class EmbeddedRemoteVideo implements RemoteVideoTrack {
     const unsubscribe = track.subscribe((packet, rid) => forwarder?.handle(packet, rid));
     return () => {
       unsubscribe();
+      // No longer keeps a layer of the publisher's on (dynacast).
+      forwarder?.close();
       forwarder = undefined;
       decoder?.close();
       queue.end();

@@ -87,6 +87,25 @@ describe("OpenAI's Realtime API on /v1/realtime, with the openai package's OpenA
     socket.close();
   }, 30_000);
 
+  it.skipIf(!sttAvailable)(
+    "an input_audio item's audio is transcribed for the model when it comes without a transcript",
+    async () => {
+      const { socket, events } = await openSession(url, test.server.apiKey);
+      socket.send({ type: 'session.update', session: { type: 'realtime', output_modalities: ['text'], audio: { input: { turn_detection: null } } } });
+      await events.next('session.updated');
+      const pcm = await spoken(test.server.services.speech, 'Please call me tomorrow morning.');
+      const audio = Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
+      socket.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_audio', audio }] } });
+      const added = await events.next('conversation.item.added');
+      const transcript = added.item.type === 'message' ? (added.item.content[0] as { transcript?: string }).transcript : undefined;
+      expect(wordErrorRate('please call me tomorrow morning', transcript ?? ''), transcript).toBeLessThan(0.3);
+      socket.send({ type: 'response.create' });
+      expect((await events.next('response.output_text.done')).text).toBe(offlineAnswer(transcript!));
+      socket.close();
+    },
+    30_000,
+  );
+
   it('a function call round trip: the model calls the tool, the client answers with function_call_output, the model says it', async () => {
     const { socket, events } = await openSession(url, test.server.apiKey);
     socket.send({

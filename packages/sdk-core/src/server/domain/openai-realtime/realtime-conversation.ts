@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { RealtimeClientEvent, RealtimeResponseCreateParams, RealtimeServerEventBody } from '../../../contract/openai-realtime-events.js';
-import type { RealtimeItem, RealtimeSessionObject, RealtimeSessionUpdate } from '../../../contract/openai-realtime-session.js';
+import type { RealtimeItem, RealtimeItemInput, RealtimeSessionObject, RealtimeSessionUpdate } from '../../../contract/openai-realtime-session.js';
 import { ConversationTime } from '../../agent/conversation-time.js';
 import type { Speech } from '../../engines/speech/index.js';
 import type { ConversationMeter } from '../../kernel/ports/conversation-meter.js';
@@ -11,6 +11,15 @@ import { RealtimeRequestError } from './realtime-errors.js';
 import { RealtimeItems, storedItem } from './realtime-items.js';
 import { RealtimeResponse, responseId, type CancelReason } from './realtime-response.js';
 import { initialSession, listenerTurnDetection, updatedSession } from './realtime-session-config.js';
+
+/** Base64 PCM16 (little-endian) as samples; an odd byte count is not PCM16. */
+function pcmOf(audio: string): Int16Array {
+  const bytes = Buffer.from(audio, 'base64');
+  if (bytes.length % 2 !== 0) throw new RealtimeRequestError('The audio must be 16-bit PCM: an even number of bytes.', 'audio');
+  const pcm = new Int16Array(bytes.length / 2);
+  for (let index = 0; index < pcm.length; index += 1) pcm[index] = bytes.readInt16LE(index * 2);
+  return pcm;
+}
 
 /** How often the human's `conversational_seconds` limit is checked while the socket is open. */
 const LIMIT_CHECK_MS = 2000;
@@ -131,7 +140,7 @@ export class RealtimeConversation {
         this.input.clear();
         return this.options.send({ type: 'input_audio_buffer.cleared' });
       case 'conversation.item.create':
-        return this.addItem(storedItem(event.item), event.previous_item_id);
+        return this.addItem(await this.heardItem(event.item), event.previous_item_id);
       case 'conversation.item.retrieve':
         return this.options.send({ type: 'conversation.item.retrieved', item: this.item(event.item_id) });
       case 'conversation.item.delete':
@@ -186,11 +195,7 @@ export class RealtimeConversation {
   }
 
   private append(audio: string): void {
-    const bytes = Buffer.from(audio, 'base64');
-    if (bytes.length % 2 !== 0) throw new RealtimeRequestError('The audio must be 16-bit PCM: an even number of bytes.', 'audio');
-    const pcm = new Int16Array(bytes.length / 2);
-    for (let index = 0; index < pcm.length; index += 1) pcm[index] = bytes.readInt16LE(index * 2);
-    this.input.append(pcm);
+    this.input.append(pcmOf(audio));
   }
 
   private async commit(): Promise<void> {
@@ -224,6 +229,17 @@ export class RealtimeConversation {
         usage: { type: 'duration', seconds: 0 },
       });
     }
+  }
+
+  /** A client's item, the audio of its `input_audio` parts transcribed where it came without a transcript. */
+  private async heardItem(input: RealtimeItemInput): Promise<RealtimeItem> {
+    const item = storedItem(input);
+    if (input.type !== 'message' || input.role !== 'user') return item;
+    for (const [index, part] of input.content.entries()) {
+      if (part.type !== 'input_audio' || !part.audio || part.transcript) continue;
+      item.content![index]!.transcript = await this.input.transcribe([pcmOf(part.audio)]);
+    }
+    return item;
   }
 
   private addItem(item: RealtimeItem, previousId: string | null | undefined): void {

@@ -85,12 +85,17 @@ export class RealtimeInput {
     }
     const audio = this.pending;
     this.pending = [];
+    return { itemId: realtimeId('item'), transcript: await this.transcribe(audio) };
+  }
+
+  /** The words of 24 kHz PCM, by the STT engine the listener uses (empty without one). */
+  async transcribe(audio: Int16Array[]): Promise<string> {
     const engines = await (this.engines ??= loadListeningEngines(this.speech, this.logger));
-    if (!engines.stt) return { itemId: realtimeId('item'), transcript: '' };
+    if (!engines.stt) return '';
     const session = engines.stt.createSession({ sampleRate: REALTIME_SAMPLE_RATE });
     try {
       for (const chunk of audio) session.push(chunk);
-      return { itemId: realtimeId('item'), transcript: (await session.finish()).trim() };
+      return (await session.finish()).trim();
     } finally {
       session.close();
     }
@@ -117,13 +122,10 @@ export class RealtimeInput {
       callbacks: {
         speechStarted: () => {
           const itemId = realtimeId('item');
-          this.events.speechStarted(itemId, track.appendedMs);
+          this.events.speechStarted(itemId, track.readMs);
           return {
             interim: () => undefined,
-            finished: (utterance: HeardUtterance) => {
-              const sinceSpeechMs = Math.max(0, performance.now() - utterance.speechEndedAt);
-              this.events.heard(itemId, utterance.text.trim(), Math.max(0, Math.round(track.appendedMs - sinceSpeechMs)));
-            },
+            finished: (utterance: HeardUtterance) => this.events.heard(itemId, utterance.text.trim(), track.audioMsAt(utterance.speechEndedAt)),
           };
         },
         speechLikely: () => this.events.speechLikely(),

@@ -37,6 +37,8 @@ export interface SipEndpointOptions {
 /** How long a transfer waits for the NOTIFY that reports the transferee answered. */
 const TRANSFER_TIMEOUT_MS = 30_000;
 const SOURCE_BUCKETS_MAX = 10_000;
+/** How long a shutdown waits for the answers to its BYEs. */
+const SHUTDOWN_BYE_WAIT_MS = 2000;
 
 /**
  * The platform's SIP endpoint (RFC 3261 user agent for trunks): answers calls a {@link SipDirectory} routes to
@@ -118,7 +120,9 @@ export class SipEndpoint implements SipCalls {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.calls().map((call) => call.hangUp('shutdown')));
+    // Every call hangs up (BYE); answers are awaited briefly, a phone that vanished does not hold the shutdown.
+    const hungUp = Promise.all(this.calls().map((call) => call.hangUp('shutdown')));
+    await Promise.race([hungUp, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_BYE_WAIT_MS).unref())]);
     this.context.clock.stop();
     this.server.close();
     this.context.client.close();

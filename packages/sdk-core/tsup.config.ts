@@ -18,6 +18,12 @@ const entries = {
   server: 'src/server.ts',
 };
 
+/**
+ * The noise suppressor's worklet code and WebAssembly, imported `with { type: 'bytes' }` (decision 0116): compiled into
+ * the suppressor's chunk as bytes, so apps serve no extra file (left external, the attribute would be lost).
+ */
+const suppressorAssets = /^@sapphi-red\/web-noise-suppressor\/.+\.(?:js|wasm)$/;
+
 const shared: Options = {
   // The base config: the repository's tsconfig maps @palaver/* to sources, which must not leak into declarations.
   tsconfig: '../../tsconfig.base.json',
@@ -29,7 +35,7 @@ export default defineConfig([
   {
     ...shared,
     format: ['esm'],
-    noExternal: bundledIntoBuild,
+    noExternal: [...bundledIntoBuild, suppressorAssets],
     dts: { entry: { ...entries, testing: 'src/testing.ts' } },
     entry: {
       ...entries,
@@ -51,6 +57,6 @@ export default defineConfig([
     // `import.meta.url` (worker and model file lookups) becomes the file's URL in CommonJS.
     shims: true,
     // Bundled into the CommonJS build: ky is ESM only, and Node 20 before 20.19 cannot require ESM.
-    noExternal: ['ky'],
+    noExternal: ['ky', suppressorAssets],
   },
 ]);

@@ -141,7 +141,7 @@ export const OPENAI_CONFORMANCE: readonly ConformanceRow[] = [
   realtime('audio.input.transcription.model', 'bridged', 'any name: the platform’s STT engine transcribes'),
   realtime('audio.output.voice: a platform voice id', 'bridged', 'OpenAI’s voice names are not platform voices: error event'),
   realtime('input_audio_buffer.append, clear', 'served', ''),
-  realtime('conversation.item.create, retrieve, delete', 'served', 'messages, function_call, function_call_output'),
+  realtime('conversation.item.create, retrieve, delete', 'served', 'messages (input_audio transcribed), function_call, function_call_output'),
   realtime('conversation.item.truncate', 'served', 'the transcript keeps the words spoken before `audio_end_ms`'),
   realtime('response.create: audio, audio transcript and text deltas', 'served', 'audio paced at most 400 ms ahead of playback'),
   realtime('response.create: conversation none, input, instructions, metadata', 'served', ''),

@@ -24,6 +24,7 @@ try {
     bundle: true,
     format: 'esm',
     splitting: true,
+    absWorkingDir: root,
     minify: true,
     platform: 'browser',
     target: 'es2022',

@@ -91,7 +91,7 @@ async function run(snrDb: number | null, suppression: boolean, seed: number): Pr
       accuracy: Math.max(0, 1 - wordErrorRate(reference, heard)),
       recognised: referenceWords.filter((word) => heardWords.has(word)).length,
       turns: voiceTurns.length,
-      endOfTurnMs: voiceTurns.map((turn) => turn.end_of_speech_decision_ms),
+      endOfTurnMs: voiceTurns.flatMap((turn) => (turn.end_of_speech_decision_ms === undefined ? [] : [turn.end_of_speech_decision_ms])),
     };
   } finally {
     await browser.close();

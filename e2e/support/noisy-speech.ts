@@ -74,7 +74,7 @@ export async function noisyMicrophone(
   const spoken = await Promise.all(sentences.map((sentence) => platformSpeech(server, sentence)));
   const sampleRate = spoken[0]!.sampleRate;
   const silence = (seconds: number) => new Int16Array(Math.round(sampleRate * seconds));
-  const parts = [silence(options.leadSeconds ?? 1)];
+  const parts: Int16Array[] = [silence(options.leadSeconds ?? 1)];
   for (const { pcm } of spoken) parts.push(pcm, silence(options.pauseSeconds ?? 3));
   const speech = concatSamples(parts);
   if (options.snrDb === null) return { wav: wavFile(speech, sampleRate), sampleRate, seconds: speech.length / sampleRate };

@@ -31,6 +31,15 @@ export const realtimeExamples: GroupExamples<typeof realtimeRoutes> = {
       workers_listed: true,
     },
   },
+  recording: {
+    description:
+      'The session was started with `general.recording: true` and has ended: a 16 kHz stereo WAV, the human on the left channel, the agent on the right.',
+    params: { session: ids.session },
+  },
+  delete: {
+    description: 'Only an ended session can be deleted; its recording goes with it.',
+    params: { session: ids.session },
+  },
   speak: {
     params: { session: ids.session },
     body: { text: 'One moment, I am checking your router model.' },

@@ -34,7 +34,7 @@ const WIDTH = 640;
 const HEIGHT = 360;
 
 /** The template's graph with its LLM node set to a model defined on the platform. */
-function withModel(graph: GraphDocument, model: string): GraphDocument {
+function withModel(graph: object, model: string): GraphDocument {
   const copy = structuredClone(graph) as { nodes: Array<{ id: string; pads: Array<{ id: string; value: unknown }> }> };
   const pad = copy.nodes.find((node) => node.id === 'llm')!.pads.find((candidate) => candidate.id === 'model')!;
   pad.value = model;

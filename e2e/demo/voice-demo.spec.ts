@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
 import { wavFile } from '@palaver/sdk-core/testing';
@@ -278,4 +279,45 @@ test('the demo page hears the microphone: the human line carries what was said, 
   console.log(`demo turn latency: ${await latency.textContent()} | ${(await latency.getAttribute('title'))!.replaceAll('\n', ' | ')}`);
   await page.screenshot({ path: shots('08-spoken-turn-latency'), fullPage: true });
   await page.getByTestId('hang-up').click();
+});
+
+// Issue 30: noise suppression switched before and during a call, and a recorded call downloaded after it (decisions 0112, 0116).
+test('a recorded call with noise suppression: switched live, then the recording of both sides downloaded after hanging up', async ({
+  platform,
+  quietBrowser,
+}) => {
+  const page = await (await quietBrowser.newContext({ acceptDownloads: true })).newPage();
+  await page.goto(platform.demo.url);
+  await expect(page.getByTestId('persona').locator('option')).not.toHaveCount(1, { timeout: 20_000 });
+
+  await page.getByTestId('record').check();
+  await page.getByTestId('noise-suppression').check();
+  await page.getByTestId('call').click();
+  await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected', { timeout: 20_000 });
+  await expect(page.getByTestId('noise-suppression-active')).toBeVisible({ timeout: 20_000 });
+  // Off and on again during the call.
+  await page.getByTestId('noise-suppression').uncheck();
+  await expect(page.getByTestId('noise-suppression-active')).toHaveCount(0);
+  await page.getByTestId('noise-suppression').check();
+  await expect(page.getByTestId('noise-suppression-active')).toBeVisible({ timeout: 20_000 });
+
+  // The agent's greeting and an answer go into the recording.
+  const transcript = page.getByTestId('transcript');
+  await expect(transcript).toContainText('I am the Palaver demo agent', { timeout: 20_000 });
+  await page.getByTestId('chat-input').fill('hello there');
+  await page.getByTestId('chat-input').press('Enter');
+  await expect(transcript.locator('li.agent')).toHaveCount(2, { timeout: 20_000 });
+  await expect(transcript.locator('li[data-final="false"]')).toHaveCount(0, { timeout: 30_000 });
+
+  await page.getByTestId('hang-up').click();
+  await expect(page.getByTestId('ended')).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByTestId('download-recording').click()]);
+  const file = readFileSync(await download.path());
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  expect(file.subarray(0, 4).toString()).toBe('RIFF');
+  expect(view.getUint16(22, true)).toBe(2);
+  expect(view.getUint32(24, true)).toBe(16_000);
+  // Longer than the greeting and the answer the agent spoke (several seconds each).
+  expect(view.getUint32(40, true) / 4 / 16_000).toBeGreaterThan(3);
+  await expect(page.getByTestId('recording-note')).toHaveCount(0);
 });

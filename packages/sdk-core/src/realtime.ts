@@ -27,6 +27,9 @@ export type { ParticipantView } from './realtime/agent-participant.js';
 export { AgentError } from './realtime/agent-error.js';
 export type { ClientToolContext, ClientToolHandler, PendingClientToolCall } from './realtime/client-tools.js';
 export { AbortError, ConnectionError } from './errors/transport-errors.js';
+export { MediaDeviceError } from './realtime/media-device-error.js';
+export type { MediaCapture, MediaDeviceErrorReason } from './realtime/media-device-error.js';
+export type { MediaCaptureState } from './realtime/media-capture.js';
 export type { ConnectionErrorReason } from './errors/transport-errors.js';
 export { TurnLatencyTracker } from './realtime/turn-latency.js';
 export type {

@@ -8,14 +8,17 @@ import {
   RoomEvent,
   Track,
   type LocalAudioTrack,
+  type LocalVideoTrack,
   type Participant,
   type RemoteAudioTrack,
+  type RemoteVideoTrack,
   type RemoteParticipant,
   type RemoteTrack,
   type RoomOptions,
 } from 'livekit-client';
 import { ConnectionError } from '../errors/transport-errors.js';
 import { isAgentParticipant, type ParticipantView } from './agent-participant.js';
+import { mediaDeviceError } from './media-device-error.js';
 import { MicrophoneSuppression } from './noise-suppression/microphone-suppression.js';
 import type { RealtimeInput, RoomDisconnectCause } from './session-actions.js';
 
@@ -32,6 +35,8 @@ export interface RoomLinkOptions {
   audioElement?: HTMLAudioElement;
   /** Name of the published microphone track (an app run's Publish node takes `<node id>:audio`). */
   microphoneTrackName?: string;
+  /** Name of the published camera track (an app run's Publish node takes `<node id>:video`). */
+  cameraTrackName?: string;
   /**
    * Turn the microphone on while connecting: with the pre-connect buffer, what is said from Start reaches the agent
    * (a failure here is reported by the enabling the session does once joined).
@@ -85,6 +90,7 @@ export function joinError(error: unknown): Error {
 export class LiveKitRoomLink {
   readonly room: Room;
   private agentTrack: RemoteAudioTrack | undefined;
+  private agentVideo: RemoteVideoTrack | undefined;
   private ownElement: HTMLMediaElement | undefined;
   private closed = false;
   private speechMuted: boolean;
@@ -131,7 +137,17 @@ export class LiveKitRoomLink {
       .on(RoomEvent.LocalTrackPublished, (publication) => {
         if (publication.source === Track.Source.Microphone) this.suppression.apply().catch(() => undefined);
       })
+      // Stopped elsewhere: the browser's "Stop sharing" button, a camera unplugged.
+      .on(RoomEvent.LocalTrackUnpublished, (publication) => {
+        if (publication.source === Track.Source.ScreenShare) this.send({ type: 'screen_share_changed', enabled: false });
+        else if (publication.source === Track.Source.Camera) this.send({ type: 'camera_changed', enabled: false });
+      })
       .on(RoomEvent.TrackUnsubscribed, (track) => {
+        if (track === this.agentVideo) {
+          this.agentVideo = undefined;
+          this.send({ type: 'agent_video_changed', subscribed: false });
+          return;
+        }
         if (track !== this.agentTrack) return;
         this.releaseAudio();
         this.send({ type: 'agent_audio_changed', subscribed: false });
@@ -148,7 +164,14 @@ export class LiveKitRoomLink {
   }
 
   private trackSubscribed(track: RemoteTrack, participant: RemoteParticipant): void {
-    if (track.kind !== Track.Kind.Audio || !isAgentParticipant(participantView(participant))) return;
+    if (!isAgentParticipant(participantView(participant))) return;
+    if (track.kind === Track.Kind.Video) {
+      // The newest of the agent's video tracks (an app run's Output `video`, `<node id>:video`).
+      this.agentVideo = track as RemoteVideoTrack;
+      this.send({ type: 'agent_video_changed', subscribed: true });
+      return;
+    }
+    if (track.kind !== Track.Kind.Audio) return;
     this.releaseAudio();
     const audio = track as RemoteAudioTrack;
     this.agentTrack = audio;
@@ -189,6 +212,21 @@ export class LiveKitRoomLink {
     return this.room.localParticipant.getTrackPublication(Track.Source.Microphone)?.audioTrack;
   }
 
+  /** The agent's subscribed video track (the newest when it publishes several). */
+  get agentVideoTrack(): RemoteVideoTrack | undefined {
+    return this.agentVideo;
+  }
+
+  /** The published camera track, for a local preview. */
+  get cameraTrack(): LocalVideoTrack | undefined {
+    return this.room.localParticipant.getTrackPublication(Track.Source.Camera)?.videoTrack;
+  }
+
+  /** The published screen share's video track. */
+  get screenShareTrack(): LocalVideoTrack | undefined {
+    return this.room.localParticipant.getTrackPublication(Track.Source.ScreenShare)?.videoTrack;
+  }
+
   /** Joins, then reports the room as it is (participants already there, metadata, playback). */
   async join(url: string, token: string): Promise<void> {
     if (this.options.microphoneWhileConnecting) void this.setMicrophone(true).catch(() => false);
@@ -203,6 +241,27 @@ export class LiveKitRoomLink {
     const name = this.options.microphoneTrackName;
     await this.room.localParticipant.setMicrophoneEnabled(enabled, undefined, name ? { name } : undefined);
     return this.room.localParticipant.isMicrophoneEnabled;
+  }
+
+  /** Publishes (or unmutes) / mutes the camera; resolves with whether it is now enabled; a refusal as a `MediaDeviceError`. */
+  async setCamera(enabled: boolean): Promise<boolean> {
+    const name = this.options.cameraTrackName;
+    try {
+      await this.room.localParticipant.setCameraEnabled(enabled, undefined, name ? { name } : undefined);
+    } catch (error) {
+      throw mediaDeviceError('camera', error);
+    }
+    return this.room.localParticipant.isCameraEnabled;
+  }
+
+  /** Starts (the browser's picker) / stops sharing the screen, with its audio where the browser offers it. */
+  async setScreenShare(enabled: boolean): Promise<boolean> {
+    try {
+      await this.room.localParticipant.setScreenShareEnabled(enabled, { audio: true });
+    } catch (error) {
+      throw mediaDeviceError('screen_share', error);
+    }
+    return this.room.localParticipant.isScreenShareEnabled;
   }
 
   /** Turns noise suppression of the microphone on or off; resolves with whether it runs on the published microphone now. */
@@ -222,6 +281,7 @@ export class LiveKitRoomLink {
   async leave(): Promise<void> {
     this.closed = true;
     this.releaseAudio();
+    this.agentVideo = undefined;
     await this.room.disconnect();
   }
 }

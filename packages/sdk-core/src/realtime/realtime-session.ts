@@ -21,6 +21,8 @@ export interface RealtimeSessionOptions {
   fetch?: (input: Request) => Promise<Response>;
   /** Publish the microphone once joined (default true); false starts text only (`setMicrophoneEnabled(true)` later). */
   microphone?: boolean;
+  /** Publish the camera once joined (default false; `setCameraEnabled(true)` later). */
+  camera?: boolean;
   /**
    * Run the microphone through a noise suppressor in the browser (RNNoise as WebAssembly, shipped in the package and
    * loaded when the microphone is first published; decision 0116), so the agent hears the voice and less of the room:
@@ -42,6 +44,8 @@ export interface RealtimeSessionOptions {
   tools?: Record<string, ClientToolHandler>;
   /** Name of the published microphone track (default: LiveKit's); an app run's Publish node takes `<node id>:audio`. */
   microphoneTrackName?: string;
+  /** Name of the published camera track (default: LiveKit's); an app run's Publish node takes `<node id>:video`. */
+  cameraTrackName?: string;
   /**
    * After a resume, ask the agent for the transcript lines the drop may have lost (`transcript_resume`; default
    * true). False keeps only what LiveKit delivered: for comparison (`pnpm bench reconnect`).
@@ -53,6 +57,12 @@ export type { AudioSource };
 
 /** Audio devices: microphones (`audioinput`) and speakers (`audiooutput`). */
 export type AudioDeviceKind = 'audioinput' | 'audiooutput';
+
+/** The same `MediaStream` while its track stays (React's useSyncExternalStore compares by identity). */
+function streamOf(track: MediaStreamTrack | undefined, last: MediaStream | undefined): MediaStream | undefined {
+  if (!track) return undefined;
+  return last?.getTracks()[0] === track ? last : new MediaStream([track]);
+}
 
 const DEFAULT_AGENT_TIMEOUT_MS = 20_000;
 
@@ -94,16 +104,20 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   private readonly pendingConnects = new Map<number, PendingConnect>();
   private microphoneOperation: Promise<void> | undefined;
   private suppressionOperation: Promise<void> | undefined;
+  private cameraOperation: Promise<void> | undefined;
+  private screenShareOperation: Promise<void> | undefined;
+  private readonly streams: Partial<Record<'agentVideo' | 'camera' | 'screenShare', MediaStream>> = {};
   private readonly meters = new Map<string, { track: unknown; meter: AudioLevelMeter }>();
   private readonly clientTools: ClientToolRunner;
   private readonly latency: TurnLatencyTracker;
-  private readonly chosenDevices: Partial<Record<AudioDeviceKind, string>> = {};
+  private readonly chosenDevices: Partial<Record<AudioDeviceKind | 'videoinput', string>> = {};
   private readonly settings: RealtimeReducerSettings;
 
   constructor(private readonly options: RealtimeSessionOptions = {}) {
     super();
     this.state = initialRealtimeState({
       microphone: options.microphone ?? true,
+      camera: options.camera ?? false,
       agentSpeechMuted: options.agentSpeechMuted ?? false,
       noiseSuppression: options.noiseSuppression ?? true,
     });
@@ -297,6 +311,117 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
     this.chosenDevices[kind] = deviceId;
   }
 
+  /**
+   * Publishes (true) or stops (false) the camera; for an app run its track is named `<publish node>:video`. Before
+   * joining it only records the wish, applied on join. Rejects with a `MediaDeviceError` when the browser refuses
+   * (`permission_denied`, `not_found`, `device_in_use`), also in `camera.error` and the `error` event.
+   *
+   * @example
+   * await session.setCameraEnabled(true);
+   * preview.srcObject = session.localCameraStream() ?? null;
+   */
+  setCameraEnabled(enabled: boolean): Promise<void> {
+    this.cameraOperation = undefined;
+    this.dispatch({ type: 'camera_requested', enabled });
+    const operation = this.cameraOperation ?? Promise.resolve();
+    this.cameraOperation = undefined;
+    return operation;
+  }
+
+  /** `setCameraEnabled(true)`. */
+  enableCamera(): Promise<void> {
+    return this.setCameraEnabled(true);
+  }
+
+  /** `setCameraEnabled(false)`. */
+  disableCamera(): Promise<void> {
+    return this.setCameraEnabled(false);
+  }
+
+  /**
+   * Shares a screen, window or tab (the browser's picker: call it from a click handler), with its audio where the
+   * browser offers it. Only while joined. Rejects with a `MediaDeviceError` when the human cancels the picker
+   * (`permission_denied`) or the browser cannot capture. The browser's own "Stop sharing" button ends it too
+   * (`screenShare.enabled` turns false).
+   */
+  startScreenShare(): Promise<void> {
+    return this.setScreenShareEnabled(true);
+  }
+
+  /** Stops sharing the screen. */
+  stopScreenShare(): Promise<void> {
+    return this.setScreenShareEnabled(false);
+  }
+
+  /** Starts (true) or stops (false) sharing the screen: `startScreenShare`/`stopScreenShare`. */
+  setScreenShareEnabled(enabled: boolean): Promise<void> {
+    const state = this.state;
+    if (state.status === 'not_connected' || state.status === 'connecting') {
+      return enabled ? Promise.reject(new ConnectionError('closed', `cannot share the screen while ${state.status}`)) : Promise.resolve();
+    }
+    this.screenShareOperation = undefined;
+    this.dispatch({ type: 'screen_share_requested', enabled });
+    const operation = this.screenShareOperation ?? Promise.resolve();
+    this.screenShareOperation = undefined;
+    return operation;
+  }
+
+  /**
+   * The agent's video (an app run's Output `video` track) as a `MediaStream` for a `<video>`; undefined while the
+   * agent publishes none (`agentVideo` in the state). The same stream while the track stays.
+   *
+   * @example
+   * video.srcObject = session.agentVideoStream() ?? null;
+   */
+  agentVideoStream(): MediaStream | undefined {
+    this.streams.agentVideo = streamOf(this.link?.agentVideoTrack?.mediaStreamTrack, this.streams.agentVideo);
+    return this.streams.agentVideo;
+  }
+
+  /** The human's own camera as published, for a local preview (mirror it with CSS); undefined while the camera is off. */
+  localCameraStream(): MediaStream | undefined {
+    const track = this.state.camera.enabled ? this.link?.cameraTrack : undefined;
+    this.streams.camera = streamOf(track?.isMuted ? undefined : track?.mediaStreamTrack, this.streams.camera);
+    return this.streams.camera;
+  }
+
+  /** The shared screen as published (its video), for a preview; undefined while not sharing. */
+  screenShareStream(): MediaStream | undefined {
+    const track = this.state.screenShare.enabled ? this.link?.screenShareTrack : undefined;
+    this.streams.screenShare = streamOf(track?.mediaStreamTrack, this.streams.screenShare);
+    return this.streams.screenShare;
+  }
+
+  /**
+   * The cameras of this device (labels are empty until the page may use the camera).
+   *
+   * @example
+   * const cameras = await session.listCameras();
+   */
+  async listCameras(): Promise<MediaDeviceInfo[]> {
+    if (typeof navigator === 'undefined' || !navigator.mediaDevices) return [];
+    return Room.getLocalDevices('videoinput', false);
+  }
+
+  /** The camera chosen with `switchCamera` (undefined: the browser's default). */
+  cameraDevice(): string | undefined {
+    return this.state.cameraDevice;
+  }
+
+  /**
+   * Uses this camera: at once when connected (the published track is switched, the agent keeps seeing), and for
+   * every later publication. Rejects when the browser refuses the device.
+   */
+  async switchCamera(deviceId: string): Promise<void> {
+    const room = this.link?.room;
+    if (room && room.state !== ConnectionState.Disconnected && !(await room.switchActiveDevice('videoinput', deviceId))) {
+      throw new Error(`the camera '${deviceId}' could not be used`);
+    }
+    this.chosenDevices.videoinput = deviceId;
+    // In the state too: a preview reads the new track (`localCameraStream()`).
+    this.dispatch({ type: 'camera_device_changed', deviceId });
+  }
+
   /** Disconnects and drops every listener. */
   async dispose(): Promise<void> {
     await this.disconnect();
@@ -393,6 +518,36 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
         this.microphoneOperation.catch(() => {});
         return;
       }
+      case 'set_camera': {
+        const link = this.link;
+        if (!link) return;
+        const attempt = effect.attempt;
+        this.cameraOperation = link.setCamera(effect.enabled).then(
+          (enabled) => this.dispatch({ type: 'camera_changed', attempt, enabled }),
+          (error: unknown) => {
+            const failure = error instanceof Error ? error : new Error(String(error));
+            this.dispatch({ type: 'camera_failed', attempt, error: failure });
+            throw failure;
+          },
+        );
+        this.cameraOperation.catch(() => {});
+        return;
+      }
+      case 'set_screen_share': {
+        const link = this.link;
+        if (!link) return;
+        const attempt = effect.attempt;
+        this.screenShareOperation = link.setScreenShare(effect.enabled).then(
+          (enabled) => this.dispatch({ type: 'screen_share_changed', attempt, enabled }),
+          (error: unknown) => {
+            const failure = error instanceof Error ? error : new Error(String(error));
+            this.dispatch({ type: 'screen_share_failed', attempt, error: failure });
+            throw failure;
+          },
+        );
+        this.screenShareOperation.catch(() => {});
+        return;
+      }
       case 'set_noise_suppression': {
         // The link reports the outcome (noise_suppression_changed / _failed); the caller gets the failure too.
         this.suppressionOperation = this.link?.setNoiseSuppression(effect.enabled).then(() => undefined);
@@ -452,8 +607,10 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
     const options = this.options.roomOptions ?? {};
     const microphone = this.chosenDevices.audioinput;
     const speaker = this.chosenDevices.audiooutput;
+    const camera = this.chosenDevices.videoinput;
     return {
       ...options,
+      ...(camera ? { videoCaptureDefaults: { ...options.videoCaptureDefaults, deviceId: camera } } : {}),
       ...(microphone ? { audioCaptureDefaults: { ...options.audioCaptureDefaults, deviceId: microphone } } : {}),
       ...(speaker ? { audioOutput: { ...options.audioOutput, deviceId: speaker } } : {}),
     };
@@ -467,6 +624,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
       agentSpeechMuted: this.state.agentSpeechMuted,
       ...(this.options.audioElement ? { audioElement: this.options.audioElement } : {}),
       ...(this.options.microphoneTrackName ? { microphoneTrackName: this.options.microphoneTrackName } : {}),
+      ...(this.options.cameraTrackName ? { cameraTrackName: this.options.cameraTrackName } : {}),
       microphoneWhileConnecting: this.state.microphone.wanted,
       noiseSuppression: this.state.noiseSuppression.wanted,
     });

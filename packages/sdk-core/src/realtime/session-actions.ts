@@ -26,6 +26,14 @@ export type RealtimeInput =
   | { type: 'microphone_changed'; attempt: number; enabled: boolean }
   | { type: 'microphone_failed'; attempt: number; error: Error }
   | { type: 'agent_audio_changed'; attempt: number; subscribed: boolean }
+  | { type: 'camera_requested'; enabled: boolean }
+  | { type: 'camera_changed'; attempt: number; enabled: boolean }
+  | { type: 'camera_failed'; attempt: number; error: Error }
+  | { type: 'camera_device_changed'; deviceId: string }
+  | { type: 'screen_share_requested'; enabled: boolean }
+  | { type: 'screen_share_changed'; attempt: number; enabled: boolean }
+  | { type: 'screen_share_failed'; attempt: number; error: Error }
+  | { type: 'agent_video_changed'; attempt: number; subscribed: boolean }
   | { type: 'agent_speech_mute_requested'; muted: boolean }
   | { type: 'noise_suppression_requested'; enabled: boolean }
   | { type: 'noise_suppression_changed'; attempt: number; active: boolean }
@@ -43,6 +51,10 @@ export type RealtimeEffect =
   | { type: 'join_room'; attempt: number; url: string; token: string }
   | { type: 'leave_room'; attempt: number }
   | { type: 'set_microphone'; attempt: number; enabled: boolean }
+  /** Publish (or unpublish) the camera. */
+  | { type: 'set_camera'; attempt: number; enabled: boolean }
+  /** Start (or stop) sharing the screen. */
+  | { type: 'set_screen_share'; attempt: number; enabled: boolean }
   /** Turn noise suppression of the published microphone on or off. */
   | { type: 'set_noise_suppression'; attempt: number; enabled: boolean }
   /** Silence (or play again) the agent's audio here. */

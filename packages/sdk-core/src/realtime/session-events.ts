@@ -18,11 +18,17 @@ export interface RealtimeSessionEvents {
   remainingSecondsWarning: (remainingSeconds: number) => void;
   /** An utterance was added or replaced (same `id` and `agent`). */
   transcription: (transcription: SDKSessionTranscription) => void;
-  /** Connection failures, agent `error` packets, microphone and noise-suppression failures. */
+  /** Connection failures, agent `error` packets, microphone, camera (`MediaDeviceError`), screen share and noise-suppression failures. */
   error: (error: Error) => void;
   /** The session is no longer connected, and why. */
   ended: (end: RealtimeEnd) => void;
   microphoneChanged: (enabled: boolean) => void;
+  /** The camera is now published (true) or not (false). */
+  cameraChanged: (enabled: boolean) => void;
+  /** The screen share started (true) or stopped (false), also from the browser's own "Stop sharing" button. */
+  screenShareChanged: (enabled: boolean) => void;
+  /** The agent's video track was subscribed (true: read `agentVideoStream()`) or went away (false). */
+  agentVideoChanged: (available: boolean) => void;
   /** Noise suppression started (true) or stopped (false) running on the published microphone. */
   noiseSuppressionChanged: (active: boolean) => void;
   /** The agent's speech was silenced (true) or plays again (false) here; its text keeps arriving. */

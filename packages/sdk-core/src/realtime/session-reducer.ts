@@ -2,6 +2,7 @@ import { parseDataPacket, type SDKAgentState, type SDKResumeReason, type SDKSess
 import { ERROR_TOPIC, MESSAGE_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../contract/wire.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 import { AgentError } from './agent-error.js';
+import { captureChanged, captureEnded, captureFailed, captureRequested, captureState } from './media-capture.js';
 import { agentStatusOf, isAgentParticipant, isTerminalAgentState, type ParticipantView } from './agent-participant.js';
 import type { RealtimeEffect, RealtimeInput, RoomDisconnectCause } from './session-actions.js';
 import type { RealtimeNotification } from './session-events.js';
@@ -40,6 +41,10 @@ function baseOf(state: RealtimeState): RealtimeStateBase {
     transcriptions,
     microphone,
     noiseSuppression,
+    camera,
+    cameraDevice,
+    screenShare,
+    agentVideo,
     canPlayAudio,
     agentSpeechMuted,
     agentAudio,
@@ -58,6 +63,10 @@ function baseOf(state: RealtimeState): RealtimeStateBase {
     transcriptions,
     microphone,
     noiseSuppression,
+    camera,
+    cameraDevice,
+    screenShare,
+    agentVideo,
     canPlayAudio,
     agentSpeechMuted,
     agentAudio,
@@ -134,6 +143,9 @@ function end(state: RealtimeState, reason: RealtimeEndReason, error?: Error): Re
       ...(state.toolCalls.length > 0 ? { toolCalls: Object.freeze([]) } : {}),
       microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
       noiseSuppression: Object.freeze({ wanted: state.noiseSuppression.wanted, active: false }),
+      camera: captureEnded(state.camera, true),
+      screenShare: captureEnded(state.screenShare, false),
+      agentVideo: false,
       ...(error ? { error } : {}),
     },
   );
@@ -275,6 +287,9 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
         transcriptions: Object.freeze([]),
         microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
         noiseSuppression: Object.freeze({ wanted: state.noiseSuppression.wanted, active: false }),
+        camera: captureState(state.camera.wanted),
+        screenShare: captureState(false),
+        agentVideo: false,
         canPlayAudio: true,
         agentAudio: false,
         error: undefined,
@@ -305,7 +320,11 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
         canPlayAudio: input.canPlayAudio,
       });
       const microphone: RealtimeEffect[] = state.microphone.wanted ? [{ type: 'set_microphone', attempt: state.attempt, enabled: true }] : [];
-      return { state: arrived.state, effects: [...arrived.effects, ...microphone] };
+      if (!state.camera.wanted) return { state: arrived.state, effects: [...arrived.effects, ...microphone] };
+      return {
+        state: update(arrived.state, { camera: captureRequested(state.camera, true, true) }),
+        effects: [...arrived.effects, ...microphone, { type: 'set_camera', attempt: state.attempt, enabled: true }],
+      };
     }
     case 'connect_failed':
       return state.status === 'connecting' ? end(state, 'failed', input.error) : unchanged(state);
@@ -348,6 +367,34 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
         state: update(state, { error: input.error, microphone: Object.freeze({ wanted: false, enabled: false }) }),
         effects: [emit({ name: 'error', args: [input.error] })],
       };
+    case 'camera_requested': {
+      const joined = isJoined(state);
+      const apply: RealtimeEffect[] = joined ? [{ type: 'set_camera', attempt: state.attempt, enabled: input.enabled }] : [];
+      return { state: update(state, { camera: captureRequested(state.camera, input.enabled, joined) }), effects: apply };
+    }
+    case 'camera_changed':
+      if (state.status === 'not_connected') return unchanged(state);
+      return { state: update(state, { camera: captureChanged(state.camera, input.enabled) }), effects: [] };
+    case 'camera_device_changed':
+      return state.cameraDevice === input.deviceId ? unchanged(state) : { state: update(state, { cameraDevice: input.deviceId }), effects: [] };
+    case 'camera_failed':
+      return { state: update(state, { error: input.error, camera: captureFailed(input.error) }), effects: [emit({ name: 'error', args: [input.error] })] };
+    case 'screen_share_requested': {
+      // A screen share needs the page's user gesture: it is never postponed to a later join.
+      if (!isJoined(state)) return unchanged(state);
+      const screenShare = captureRequested(state.screenShare, input.enabled, true);
+      return { state: update(state, { screenShare }), effects: [{ type: 'set_screen_share', attempt: state.attempt, enabled: input.enabled }] };
+    }
+    case 'screen_share_changed':
+      if (state.status === 'not_connected') return unchanged(state);
+      return { state: update(state, { screenShare: captureChanged(state.screenShare, input.enabled) }), effects: [] };
+    case 'screen_share_failed':
+      return {
+        state: update(state, { error: input.error, screenShare: captureFailed(input.error) }),
+        effects: [emit({ name: 'error', args: [input.error] })],
+      };
+    case 'agent_video_changed':
+      return state.agentVideo === input.subscribed ? unchanged(state) : { state: update(state, { agentVideo: input.subscribed }), effects: [] };
     case 'noise_suppression_requested': {
       const apply: RealtimeEffect[] = isJoined(state) ? [{ type: 'set_noise_suppression', attempt: state.attempt, enabled: input.enabled }] : [];
       const noiseSuppression = Object.freeze({ wanted: input.enabled, active: state.noiseSuppression.active });
@@ -392,6 +439,9 @@ function changeNotifications(previous: RealtimeState, next: RealtimeState): Real
     effects.push(emit({ name: 'remainingSecondsWarning', args: [next.remainingSeconds] }));
   }
   if (previous.microphone.enabled !== next.microphone.enabled) effects.push(emit({ name: 'microphoneChanged', args: [next.microphone.enabled] }));
+  if (previous.camera.enabled !== next.camera.enabled) effects.push(emit({ name: 'cameraChanged', args: [next.camera.enabled] }));
+  if (previous.screenShare.enabled !== next.screenShare.enabled) effects.push(emit({ name: 'screenShareChanged', args: [next.screenShare.enabled] }));
+  if (previous.agentVideo !== next.agentVideo) effects.push(emit({ name: 'agentVideoChanged', args: [next.agentVideo] }));
   if (previous.noiseSuppression.active !== next.noiseSuppression.active)
     effects.push(emit({ name: 'noiseSuppressionChanged', args: [next.noiseSuppression.active] }));
   if (previous.agentSpeechMuted !== next.agentSpeechMuted) effects.push(emit({ name: 'agentSpeechMutedChanged', args: [next.agentSpeechMuted] }));

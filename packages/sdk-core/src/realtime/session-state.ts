@@ -1,5 +1,6 @@
 import type { AgentTurnMetrics, SDKAgentState, SDKConnectionState, SDKResumeReason, SDKSessionTranscription } from '../contract/sdk.js';
 import type { PendingClientToolCall } from './client-tools.js';
+import { captureState, type MediaCaptureState } from './media-capture.js';
 
 /** Why a session is no longer connected. */
 export type RealtimeEndReason =
@@ -59,6 +60,17 @@ export interface RealtimeStateBase {
    * microphone right now (false until the microphone is published and the suppressor loaded).
    */
   noiseSuppression: { readonly wanted: boolean; readonly active: boolean };
+  /**
+   * The camera (`setCameraEnabled`; for an app run named `<publish node>:video`). `wanted` is kept across connects;
+   * `error` is the last `MediaDeviceError`.
+   */
+  camera: MediaCaptureState;
+  /** The camera chosen with `switchCamera` (undefined: the browser's default); kept across connects. */
+  cameraDevice: string | undefined;
+  /** The screen share (`startScreenShare`, with the tab's or system's audio when the browser offers it); never kept across connects. */
+  screenShare: MediaCaptureState;
+  /** The agent publishes video (an app run's Output `video`) and it is subscribed: read it with `agentVideoStream()`. */
+  agentVideo: boolean;
   /** False when the browser blocks playback until a user gesture calls `startAudio()`. */
   canPlayAudio: boolean;
   /**
@@ -68,7 +80,7 @@ export interface RealtimeStateBase {
   agentSpeechMuted: boolean;
   /** The agent's audio track is subscribed and attached to an audio element. */
   agentAudio: boolean;
-  /** The last error (connection, agent `error` topic, microphone); cleared by the next connect. */
+  /** The last error (connection, agent `error` topic, microphone, camera, screen share); cleared by the next connect. */
   error: Error | undefined;
   /** Client-side tool calls the agent asked for that are running in this app (`onToolCall` handlers). */
   toolCalls: readonly PendingClientToolCall[];
@@ -104,7 +116,9 @@ export function connectionStateOf(status: RealtimeStatus): SDKConnectionState {
 }
 
 /** The state before the first connect. */
-export function initialRealtimeState(options: { microphone?: boolean; agentSpeechMuted?: boolean; noiseSuppression?: boolean } = {}): RealtimeState {
+export function initialRealtimeState(
+  options: { microphone?: boolean; camera?: boolean; agentSpeechMuted?: boolean; noiseSuppression?: boolean } = {},
+): RealtimeState {
   return Object.freeze({
     status: 'not_connected',
     ended: undefined,
@@ -117,6 +131,10 @@ export function initialRealtimeState(options: { microphone?: boolean; agentSpeec
     transcriptions: Object.freeze([]),
     microphone: Object.freeze({ wanted: options.microphone ?? true, enabled: false }),
     noiseSuppression: Object.freeze({ wanted: options.noiseSuppression ?? true, active: false }),
+    camera: captureState(options.camera ?? false),
+    cameraDevice: undefined,
+    screenShare: captureState(false),
+    agentVideo: false,
     canPlayAudio: true,
     agentSpeechMuted: options.agentSpeechMuted ?? false,
     agentAudio: false,

@@ -13,10 +13,11 @@ import { initialAppRunState, padKey, type AppRunState } from './app-run-state.js
 import { toClientPadValue } from './pad-input.js';
 import { RuntimeApiClient } from './runtime-api-client.js';
 
-export interface AppRunOptions extends Omit<RealtimeSessionOptions, 'microphoneTrackName'> {
+export interface AppRunOptions extends Omit<RealtimeSessionOptions, 'microphoneTrackName' | 'cameraTrackName'> {
   /**
-   * The Publish node the microphone feeds: its track is named `<node id>:audio`. Without it the microphone
-   * is a plain one, which every Publish node of the run takes.
+   * The Publish node the microphone and the camera feed: their tracks are named `<node id>:audio` and
+   * `<node id>:video`. Without it they are plain ones, which every Publish node of the run takes (a screen share
+   * is always plain).
    */
   publishNode?: string;
   /**
@@ -88,7 +89,10 @@ export class AppRun extends EventEmitter<AppRunEvents> {
     super();
     const { publishNode, graph: _graph, ackTimeoutMs, requestTimeoutMs, maxLogs: _maxLogs, ...sessionOptions } = options;
     this.graph = options.graph;
-    this.session = new RealtimeSession({ ...sessionOptions, ...(publishNode ? { microphoneTrackName: `${publishNode}:audio` } : {}) });
+    this.session = new RealtimeSession({
+      ...sessionOptions,
+      ...(publishNode ? { microphoneTrackName: `${publishNode}:audio`, cameraTrackName: `${publishNode}:video` } : {}),
+    });
     this.state = initialAppRunState(this.session.getSnapshot());
     this.api = new RuntimeApiClient({
       send: (text) => this.session.sendData(RUNTIME_API_TOPIC, text),
@@ -234,6 +238,25 @@ export class AppRun extends EventEmitter<AppRunEvents> {
   /** Unblocks audio playback where the browser requires a user gesture: call it from a click handler. */
   startAudio(): Promise<void> {
     return this.session.startAudio();
+  }
+
+  /** Publishes (true) or stops (false) the camera, named `<publish node>:video` (`session.setCameraEnabled`). */
+  setCameraEnabled(enabled: boolean): Promise<void> {
+    return this.session.setCameraEnabled(enabled);
+  }
+
+  /** Shares the screen (the browser's picker; call it from a click handler) with its audio where offered. */
+  startScreenShare(): Promise<void> {
+    return this.session.startScreenShare();
+  }
+
+  stopScreenShare(): Promise<void> {
+    return this.session.stopScreenShare();
+  }
+
+  /** What the run's Output nodes show (`video` pad) as a `MediaStream`; undefined while none is published. */
+  agentVideoStream(): MediaStream | undefined {
+    return this.session.agentVideoStream();
   }
 
   /** Handles the run's calls of the `client_app` tool `name` (a ToolGroup's client tools). */

@@ -48,8 +48,9 @@ it(`the REST-only browser entry stays under ${REST_ENTRY_BUDGET_BYTES / 1024} kB
   expect(bytes).toBeLessThan(REST_ENTRY_BUDGET_BYTES);
 }, 60_000);
 
-// Voice sessions and app runs (its runtime API client and pad value schemas add ~3 kB): 23.4 -> 26.2 kB.
-const REALTIME_OWN_BUDGET_BYTES = 30 * 1024;
+// Voice sessions and app runs (its runtime API client and pad value schemas add ~3 kB): 23.4 -> 26.2 kB. Camera, screen
+// share and the agent's video (issue 29): 29.5 -> 30.9 kB (6.6 kB raw: the session's methods, reducer cases, typed errors).
+const REALTIME_OWN_BUDGET_BYTES = 32 * 1024;
 
 it(`the realtime entry adds under ${REALTIME_OWN_BUDGET_BYTES / 1024} kB gzipped to livekit-client`, async () => {
   const whole = await gzippedBundleSize('packages/sdk-core/src/realtime.ts');

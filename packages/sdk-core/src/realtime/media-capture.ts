@@ -41,3 +41,8 @@ export function captureEnded(state: MediaCaptureState, keepWish: boolean): Media
   if (!state.enabled && !state.pending && state.wanted === wanted) return state;
   return captureState(wanted, false, false, state.error);
 }
+
+/** The capture as a new connect starts it: off, without the last error (the same object when it is so already). */
+export function captureReset(state: MediaCaptureState, wanted: boolean): MediaCaptureState {
+  return state.wanted === wanted && !state.enabled && !state.pending && state.error === undefined ? state : captureState(wanted);
+}

@@ -35,18 +35,16 @@ export class MediaDeviceError extends PalaverError {
   }
 }
 
+const REASONS: Partial<Record<MediaDeviceFailure, MediaDeviceErrorReason>> = {
+  [MediaDeviceFailure.PermissionDenied]: 'permission_denied',
+  [MediaDeviceFailure.NotFound]: 'not_found',
+  [MediaDeviceFailure.DeviceInUse]: 'device_in_use',
+};
+
 /** The browser's capture failure (a `DOMException` from getUserMedia/getDisplayMedia) as a {@link MediaDeviceError}. */
 export function mediaDeviceError(capture: MediaCapture, error: unknown): MediaDeviceError {
-  const what = capture === 'camera' ? 'the camera' : 'the screen share';
+  const failure = MediaDeviceFailure.getFailure(error);
+  const reason = (failure && REASONS[failure]) ?? 'other';
   const detail = error instanceof Error ? error.message : String(error);
-  switch (MediaDeviceFailure.getFailure(error)) {
-    case MediaDeviceFailure.PermissionDenied:
-      return new MediaDeviceError(capture, 'permission_denied', `${what} was not allowed: ${detail}`, { cause: error });
-    case MediaDeviceFailure.NotFound:
-      return new MediaDeviceError(capture, 'not_found', `${what} could not be found: ${detail}`, { cause: error });
-    case MediaDeviceFailure.DeviceInUse:
-      return new MediaDeviceError(capture, 'device_in_use', `${what} is in use elsewhere: ${detail}`, { cause: error });
-    default:
-      return new MediaDeviceError(capture, 'other', `${what} could not start: ${detail}`, { cause: error });
-  }
+  return new MediaDeviceError(capture, reason, `${capture === 'camera' ? 'the camera' : 'the screen share'} failed (${reason}): ${detail}`, { cause: error });
 }

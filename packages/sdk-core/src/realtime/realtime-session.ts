@@ -518,34 +518,24 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
         this.microphoneOperation.catch(() => {});
         return;
       }
-      case 'set_camera': {
-        const link = this.link;
-        if (!link) return;
-        const attempt = effect.attempt;
-        this.cameraOperation = link.setCamera(effect.enabled).then(
-          (enabled) => this.dispatch({ type: 'camera_changed', attempt, enabled }),
-          (error: unknown) => {
-            const failure = error instanceof Error ? error : new Error(String(error));
-            this.dispatch({ type: 'camera_failed', attempt, error: failure });
-            throw failure;
-          },
-        );
-        this.cameraOperation.catch(() => {});
-        return;
-      }
+      case 'set_camera':
       case 'set_screen_share': {
         const link = this.link;
         if (!link) return;
-        const attempt = effect.attempt;
-        this.screenShareOperation = link.setScreenShare(effect.enabled).then(
-          (enabled) => this.dispatch({ type: 'screen_share_changed', attempt, enabled }),
+        const { attempt, enabled } = effect;
+        const camera = effect.type === 'set_camera';
+        const operation = (camera ? link.setCamera(enabled) : link.setScreenShare(enabled)).then(
+          (now) => this.dispatch({ type: camera ? 'camera_changed' : 'screen_share_changed', attempt, enabled: now }),
           (error: unknown) => {
             const failure = error instanceof Error ? error : new Error(String(error));
-            this.dispatch({ type: 'screen_share_failed', attempt, error: failure });
+            this.dispatch({ type: camera ? 'camera_failed' : 'screen_share_failed', attempt, error: failure });
             throw failure;
           },
         );
-        this.screenShareOperation.catch(() => {});
+        // Applied on join without a caller to report to: the failure is in the state and the `error` event.
+        operation.catch(() => {});
+        if (camera) this.cameraOperation = operation;
+        else this.screenShareOperation = operation;
         return;
       }
       case 'set_noise_suppression': {

@@ -46,7 +46,7 @@ describe('reduceRealtime: the camera', () => {
     const asked = run([{ type: 'camera_requested', enabled: true }], connected.state);
     expect(work(asked.effects, 'set_camera')).toEqual([{ type: 'set_camera', attempt: 1, enabled: true }]);
     expect(asked.state.camera.pending).toBe(true);
-    const refusal = new MediaDeviceError('camera', 'permission_denied', 'the camera was not allowed: Permission denied');
+    const refusal = new MediaDeviceError('camera', 'permission_denied', 'the camera failed (permission_denied): Permission denied');
     const refused = run([{ type: 'camera_failed', attempt: 1, error: refusal }], asked.state);
     expect(refused.state.camera).toEqual({ wanted: false, enabled: false, pending: false, error: refusal });
     expect(refused.state.error).toBe(refusal);
@@ -114,7 +114,7 @@ describe('reduceRealtime: the screen share and the agent video', () => {
     expect(emitted(sharing.effects, 'screenShareChanged')).toEqual([[true]]);
     const stoppedInBrowser = run([{ type: 'screen_share_changed', attempt: 1, enabled: false }], sharing.state);
     expect(stoppedInBrowser.state.screenShare).toEqual(off);
-    const cancelled = new MediaDeviceError('screen_share', 'permission_denied', 'the screen share was not allowed: Permission denied');
+    const cancelled = new MediaDeviceError('screen_share', 'permission_denied', 'the screen share failed (permission_denied): Permission denied');
     const refused = run(
       [
         { type: 'screen_share_requested', enabled: true },

@@ -2,7 +2,7 @@ import { parseDataPacket, type SDKAgentState, type SDKResumeReason, type SDKSess
 import { ERROR_TOPIC, MESSAGE_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../contract/wire.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 import { AgentError } from './agent-error.js';
-import { captureChanged, captureEnded, captureFailed, captureRequested, captureState } from './media-capture.js';
+import { captureChanged, captureEnded, captureFailed, captureRequested, captureReset } from './media-capture.js';
 import { agentStatusOf, isAgentParticipant, isTerminalAgentState, type ParticipantView } from './agent-participant.js';
 import type { RealtimeEffect, RealtimeInput, RoomDisconnectCause } from './session-actions.js';
 import type { RealtimeNotification } from './session-events.js';
@@ -287,8 +287,8 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
         transcriptions: Object.freeze([]),
         microphone: Object.freeze({ wanted: state.microphone.wanted, enabled: false }),
         noiseSuppression: Object.freeze({ wanted: state.noiseSuppression.wanted, active: false }),
-        camera: captureState(state.camera.wanted),
-        screenShare: captureState(false),
+        camera: captureReset(state.camera, state.camera.wanted),
+        screenShare: captureReset(state.screenShare, false),
         agentVideo: false,
         canPlayAudio: true,
         agentAudio: false,
@@ -373,26 +373,24 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
       return { state: update(state, { camera: captureRequested(state.camera, input.enabled, joined) }), effects: apply };
     }
     case 'camera_changed':
+    case 'screen_share_changed': {
       if (state.status === 'not_connected') return unchanged(state);
-      return { state: update(state, { camera: captureChanged(state.camera, input.enabled) }), effects: [] };
+      const key = input.type === 'camera_changed' ? 'camera' : 'screenShare';
+      return { state: update(state, { [key]: captureChanged(state[key], input.enabled) }), effects: [] };
+    }
+    case 'camera_failed':
+    case 'screen_share_failed': {
+      const key = input.type === 'camera_failed' ? 'camera' : 'screenShare';
+      return { state: update(state, { error: input.error, [key]: captureFailed(input.error) }), effects: [emit({ name: 'error', args: [input.error] })] };
+    }
     case 'camera_device_changed':
       return state.cameraDevice === input.deviceId ? unchanged(state) : { state: update(state, { cameraDevice: input.deviceId }), effects: [] };
-    case 'camera_failed':
-      return { state: update(state, { error: input.error, camera: captureFailed(input.error) }), effects: [emit({ name: 'error', args: [input.error] })] };
     case 'screen_share_requested': {
       // A screen share needs the page's user gesture: it is never postponed to a later join.
       if (!isJoined(state)) return unchanged(state);
       const screenShare = captureRequested(state.screenShare, input.enabled, true);
       return { state: update(state, { screenShare }), effects: [{ type: 'set_screen_share', attempt: state.attempt, enabled: input.enabled }] };
     }
-    case 'screen_share_changed':
-      if (state.status === 'not_connected') return unchanged(state);
-      return { state: update(state, { screenShare: captureChanged(state.screenShare, input.enabled) }), effects: [] };
-    case 'screen_share_failed':
-      return {
-        state: update(state, { error: input.error, screenShare: captureFailed(input.error) }),
-        effects: [emit({ name: 'error', args: [input.error] })],
-      };
     case 'agent_video_changed':
       return state.agentVideo === input.subscribed ? unchanged(state) : { state: update(state, { agentVideo: input.subscribed }), effects: [] };
     case 'noise_suppression_requested': {

@@ -76,8 +76,13 @@ export function createRnnoiseProcessor(): TrackProcessor<Track.Kind.Audio, Audio
     // The room's context when it runs at 48 kHz (Chromium's usual rate), otherwise one of ours at 48 kHz.
     const ownContext = audioContext.sampleRate !== RNNOISE_SAMPLE_RATE;
     const context = ownContext ? new AudioContext({ sampleRate: RNNOISE_SAMPLE_RATE, latencyHint: 'interactive' }) : audioContext;
+    // A context the page may not start yet (no user gesture) would send silence: then the raw microphone stays.
+    if (context.state !== 'running') await Promise.race([context.resume(), new Promise((resolve) => setTimeout(resolve, 1000))]).catch(() => undefined);
+    if (context.state !== 'running') {
+      if (ownContext) await context.close();
+      throw new Error(`the audio context is ${context.state} (the page may need a user gesture first)`);
+    }
     await prepare(context, workletUrl);
-    if (context.state === 'suspended') await context.resume().catch(() => undefined);
     const source = context.createMediaStreamSource(new MediaStream([track]));
     const node = new RnnoiseWorkletNode(context, { maxChannels: 1, wasmBinary: wasm });
     const destination = context.createMediaStreamDestination();

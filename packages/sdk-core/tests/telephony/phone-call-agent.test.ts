@@ -1,14 +1,12 @@
-import { SipClient } from 'livekit-server-sdk';
 import { ParticipantInfo_Kind } from '@livekit/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AGENT_IDENTITY, TRANSCRIPTION_STREAM_TOPIC } from '../../src/contract/wire.js';
-import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
 import { resampleHighQuality } from '../../src/server/engines/speech/codecs/resample.js';
 import { AUDIBLE_RMS, fliteSpeech, rms } from '../../src/testing/agent-harness.js';
 import { eventually } from '../../src/testing/media-test-support.js';
 import { pocketsphinxAvailable, transcribe } from '../speech/speech-test-support.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 import { Baresip } from './support/baresip.js';
+import { usePhoneServer } from './support/phone-server.js';
 import { requireBaresip } from './support/sip-tools.js';
 
 const ready = requireBaresip() && pocketsphinxAvailable();
@@ -24,20 +22,10 @@ const NUMBER = '+15550000';
  * the session ends with the caller's conversational seconds recorded.
  */
 describe.skipIf(!ready)('a phone call answered by the built-in agent', () => {
-  let test: TestServer;
-  let sip: SipClient;
-
-  beforeAll(async () => {
-    test = await startTestServer('sqlite', { config: { sip: { port: 0 } } });
-    const url = await test.server.listen(0, '127.0.0.1');
-    sip = new SipClient(url, test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
-  });
-
-  afterAll(async () => {
-    await test?.close();
-  });
+  const phones = usePhoneServer();
 
   it('greets the caller, answers their question, and ends the session when they hang up', async () => {
+    const { test, sip } = phones;
     const telephony = test.server.services.telephony!;
     expect(telephony.port).toBeGreaterThan(0);
     const trunk = await sip.createSipInboundTrunk('phones', [NUMBER]);

@@ -1,14 +1,13 @@
 import { SIPTransport } from '@livekit/protocol';
-import { SipCallError, SipClient } from 'livekit-server-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SipCallError } from 'livekit-server-sdk';
+import { describe, expect, it } from 'vitest';
 import { AGENT_IDENTITY, SIP_CALL_STATUS_ATTRIBUTE } from '../../src/contract/wire.js';
-import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
 import { AUDIBLE_RMS, rms } from '../../src/testing/agent-harness.js';
 import { eventually } from '../../src/testing/media-test-support.js';
 import { failureOf } from '../support/failure-of.js';
 import { humanClient } from '../support/human-clients.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
 import { Baresip } from './support/baresip.js';
+import { usePhoneServer } from './support/phone-server.js';
 import { freeUdpPort, requireBaresip, requireSipp, runSipp, runSippServer, scenario } from './support/sip-tools.js';
 
 const ready = requireBaresip() && requireSipp();
@@ -20,20 +19,10 @@ const CALLEE = '+15550123';
  * busy (486), and a caller transferred with REFER.
  */
 describe.skipIf(!ready)('phone calls placed and transferred through the SIP API', () => {
-  let test: TestServer;
-  let sip: SipClient;
-
-  beforeAll(async () => {
-    test = await startTestServer('sqlite', { config: { sip: { port: 0 } } });
-    const url = await test.server.listen(0, '127.0.0.1');
-    sip = new SipClient(url, test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
-  });
-
-  afterAll(async () => {
-    await test?.close();
-  });
+  const phones = usePhoneServer();
 
   it('dials a phone that answers: dialing then active, and the agent greets once it answered', async () => {
+    const { test, sip } = phones;
     const phone = await Baresip.start({ microphone: new Int16Array(8000 * 30), autoAnswer: true, number: CALLEE });
     try {
       const trunk = await sip.createSipOutboundTrunk('out', `127.0.0.1:${phone.sipPort}`, ['+15550199']);
@@ -83,6 +72,7 @@ describe.skipIf(!ready)('phone calls placed and transferred through the SIP API'
   ])(
     'a busy callee (486) over %s fails the call with its SIP status and leaves nobody in the room',
     async (_, transport, sippTransport) => {
+      const { test, sip } = phones;
       const port = await freeUdpPort();
       const callee = runSippServer(port, ['-sf', scenario('busy.xml'), '-m', '1', '-t', sippTransport]);
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -104,6 +94,7 @@ describe.skipIf(!ready)('phone calls placed and transferred through the SIP API'
   );
 
   it("answers a provider's digest challenge (401, qop=auth) with the outbound trunk's credentials", async () => {
+    const { test, sip } = phones;
     const port = await freeUdpPort();
     const provider = runSippServer(port, ['-sf', scenario('challenging-callee.xml'), '-m', '1']);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -124,6 +115,7 @@ describe.skipIf(!ready)('phone calls placed and transferred through the SIP API'
   }, 60_000);
 
   it('transfers a caller with REFER and hangs up once the transfer target answered', async () => {
+    const { test, sip } = phones;
     const trunk = await sip.createSipInboundTrunk('transfers', ['+15550777']);
     const rule = await sip.createSipDispatchRule({ type: 'direct', roomName: 'front-desk' }, { trunkIds: [trunk.sipTrunkId] });
     const caller = runSipp(test.server.services.telephony!.port, ['-sf', scenario('transferee.xml'), '-s', '+15550777', '-m', '1']);

@@ -1,13 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import {
-  SIP_CALL_ID_ATTRIBUTE,
-  SIP_CALL_STATUS_ATTRIBUTE,
-  SIP_PHONE_NUMBER_ATTRIBUTE,
-  SIP_RULE_ID_ATTRIBUTE,
-  SIP_TRUNK_ID_ATTRIBUTE,
-  SIP_TRUNK_NUMBER_ATTRIBUTE,
-} from '../../../../contract/wire.js';
 import { CallBridge } from '../bridge/call-bridge.js';
+import { sipAttributes } from '../bridge/sip-attributes.js';
 import { SipCall } from '../dialog/sip-call.js';
 import { newTag, SipDialog } from '../dialog/sip-dialog.js';
 import type { EndpointContext } from '../endpoint-context.js';
@@ -148,16 +140,15 @@ async function joinRoom(context: EndpointContext, call: SipCall, admitted: Admit
       identity: route.participantIdentity,
       name: route.participantName,
       metadata: route.participantMetadata,
-      attributes: {
-        [SIP_CALL_ID_ATTRIBUTE]: `SCL_${randomBytes(6).toString('hex')}`,
-        'sip.callIDFull': identity.callId,
-        [SIP_CALL_STATUS_ATTRIBUTE]: 'active',
-        [SIP_PHONE_NUMBER_ATTRIBUTE]: identity.fromUser,
-        [SIP_TRUNK_NUMBER_ATTRIBUTE]: identity.toUser,
-        [SIP_TRUNK_ID_ATTRIBUTE]: trunk.trunkId,
-        [SIP_RULE_ID_ATTRIBUTE]: route.ruleId,
-        ...route.participantAttributes,
-      },
+      attributes: sipAttributes({
+        sipCallId: identity.callId,
+        status: 'active',
+        phoneNumber: identity.fromUser,
+        trunkNumber: identity.toUser,
+        trunkId: trunk.trunkId,
+        ruleId: route.ruleId,
+        extra: route.participantAttributes,
+      }),
       onGone: () => void call.hangUp('room-ended'),
     });
   } catch (error) {

@@ -1,16 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import {
-  SIP_CALL_ID_ATTRIBUTE,
-  SIP_CALL_STATUS_ATTRIBUTE,
-  SIP_PHONE_NUMBER_ATTRIBUTE,
-  SIP_TRUNK_ID_ATTRIBUTE,
-  SIP_TRUNK_NUMBER_ATTRIBUTE,
-} from '../../../../contract/wire.js';
+import { SIP_CALL_STATUS_ATTRIBUTE } from '../../../../contract/wire.js';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { SipCallFailed, type OutboundCallRequest, type PlacedCall } from '../../../kernel/ports/sip-calls.js';
 import { answerChallenge } from '../auth/digest.js';
 import { CallBridge } from '../bridge/call-bridge.js';
+import { sipAttributes } from '../bridge/sip-attributes.js';
 import { SipCall } from '../dialog/sip-call.js';
 import { newTag, SipDialog } from '../dialog/sip-dialog.js';
 import type { EndpointContext } from '../endpoint-context.js';
@@ -72,15 +67,14 @@ export async function placeOutboundCall(context: EndpointContext, request: Outbo
       identity: request.participantIdentity,
       name: request.participantName,
       metadata: request.participantMetadata,
-      attributes: {
-        [SIP_CALL_ID_ATTRIBUTE]: `SCL_${randomBytes(6).toString('hex')}`,
-        'sip.callIDFull': callId,
-        [SIP_CALL_STATUS_ATTRIBUTE]: 'dialing',
-        [SIP_PHONE_NUMBER_ATTRIBUTE]: request.callTo,
-        [SIP_TRUNK_NUMBER_ATTRIBUTE]: trunk.number,
-        [SIP_TRUNK_ID_ATTRIBUTE]: trunk.trunkId,
-        ...request.participantAttributes,
-      },
+      attributes: sipAttributes({
+        sipCallId: callId,
+        status: 'dialing',
+        phoneNumber: request.callTo,
+        trunkNumber: trunk.number,
+        trunkId: trunk.trunkId,
+        extra: request.participantAttributes,
+      }),
       onGone: () => void placed.hangUp('room-ended'),
     });
   } catch (error) {

@@ -130,6 +130,13 @@ describe.each(await storeKinds())('realtime session recordings (%s)', (kind) => 
     }
   });
 
+  it("refuses a recording of a LiveKit Agents worker's session (its audio never passes through the platform)", async () => {
+    const failure = await test.client.realtime
+      .start({ config: { general: { recording: true, agent: { type: 'livekit_worker', agent_name: 'echo-agent' } } } })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ status: 400, message: expect.stringContaining('general.recording') });
+  });
+
   it('deleting the ended session deletes its recording; a live session cannot be deleted', async () => {
     const { client, session, human } = await startSession(true);
     try {

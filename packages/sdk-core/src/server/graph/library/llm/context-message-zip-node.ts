@@ -1,6 +1,7 @@
 import type { ContextMessageContentItem, GraphContextMessage } from '../../../../contract/graph/pad-values.js';
 import type { NodeImplementation } from '../../runtime/graph-node.js';
 import { StatelessSinkPad } from '../../runtime/pads.js';
+import { zipSinks } from '../utility/zip-sinks.js';
 import { contentItemsOf } from './content-items.js';
 
 function roleOf(value: unknown): GraphContextMessage['role']['value'] {
@@ -14,21 +15,12 @@ function roleOf(value: unknown): GraphContextMessage['role']['value'] {
 export const contextMessageZipNode: NodeImplementation = async (node, signal) => {
   const pads = node.numbered('content_', StatelessSinkPad).filter((pad) => node.isLinked(pad.id));
   if (pads.length === 0) return;
-  const iterators = pads.map((pad) => pad[Symbol.asyncIterator]());
-  signal.addEventListener(
-    'abort',
-    () => {
-      for (const iterator of iterators) void iterator.return?.();
-    },
-    { once: true },
-  );
-  while (!signal.aborted) {
-    const results = await Promise.all(iterators.map((iterator) => iterator.next()));
-    if (signal.aborted || results.some((result) => result.done)) break;
+  const padIds = pads.map((pad) => pad.id);
+  for await (const values of zipSinks(node, padIds, signal)) {
     const content: ContextMessageContentItem[] = [];
-    for (const [index, result] of results.entries()) {
-      const padId = pads[index]!.id;
-      const items = await contentItemsOf(result.value, (message) => node.log('warning', message, padId), signal);
+    for (const [index, value] of values.entries()) {
+      const padId = padIds[index];
+      const items = await contentItemsOf(value, (message) => node.log('warning', message, padId), signal);
       if (items === undefined) node.log('warning', 'ignored a value that is not content', padId);
       else content.push(...items);
     }

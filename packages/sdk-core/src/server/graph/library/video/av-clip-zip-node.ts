@@ -1,6 +1,7 @@
 import type { NodeImplementation } from '../../runtime/graph-node.js';
 import { AudioClip } from '../../runtime/stream-values.js';
 import { AVClip, VideoClip, emptyAudioClip } from '../../runtime/video-values.js';
+import { zipSinks } from '../utility/zip-sinks.js';
 
 /**
  * AVClipZip: one clip from each linked input (`video_clip`, `audio_clip`) paired into an AV clip on `av_clip`, in
@@ -9,21 +10,10 @@ import { AVClip, VideoClip, emptyAudioClip } from '../../runtime/video-values.js
 export const avClipZipNode: NodeImplementation = async (node, signal) => {
   const inputs = (['video_clip', 'audio_clip'] as const).filter((id) => node.isLinked(id));
   if (inputs.length === 0) return;
-  const iterators = inputs.map((id) => node.sink(id)[Symbol.asyncIterator]());
-  signal.addEventListener(
-    'abort',
-    () => {
-      for (const iterator of iterators) void iterator.return?.();
-    },
-    { once: true },
-  );
-  while (!signal.aborted) {
-    const results = await Promise.all(iterators.map((iterator) => iterator.next()));
-    if (signal.aborted || results.some((result) => result.done)) break;
+  for await (const values of zipSinks(node, inputs, signal)) {
     let video = new VideoClip([]);
     let audio = emptyAudioClip();
-    for (const [index, result] of results.entries()) {
-      const value: unknown = result.value;
+    for (const [index, value] of values.entries()) {
       if (value instanceof VideoClip) video = value;
       else if (value instanceof AudioClip) audio = value;
       else node.log('warning', 'ignored a value that is not a clip', inputs[index]);

@@ -99,6 +99,7 @@ describe.skipIf(!ready)('phone calls placed and transferred through the SIP API'
     const provider = runSippServer(port, ['-sf', scenario('challenging-callee.xml'), '-m', '1']);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const trunk = await sip.createSipOutboundTrunk('provider', `127.0.0.1:${port}`, ['+15550199'], {
+      transport: SIPTransport.SIP_TRANSPORT_UDP,
       authUsername: 'trunk-user',
       authPassword: 'trunk-secret',
     });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { createClient } from '@palaver/sdk-core';
 import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
-import { eventually, startFakeVisionUpstream, wavFile, type FakeVisionUpstream } from '@palaver/sdk-core/testing';
+import { eventually, frameColour, startFakeVisionUpstream, wavFile, type FakeVisionUpstream } from '@palaver/sdk-core/testing';
 import { CHROMIUM, chromiumArguments } from '../media/support/chromium.js';
 import { chromiumAvailable } from '../media/support/media-fixture.js';
 import { serveTestPage } from '../media/support/test-page.js';
@@ -150,3 +150,39 @@ test('Conversation with video: Chromium shows a red fake camera, asks "what colo
   await page.screenshot({ path: SCREENSHOT });
   await page.evaluate(() => window.palaver.disconnect());
 });
+
+for (const codec of ['vp8', 'h264'] as const) {
+  test(`the in-process agent reads a Chromium camera sent in ${codec.toUpperCase()} as RGBA frames of its colour`, async () => {
+    const media = server.services.media;
+    const room = `agent_camera_${codec}`;
+    await media.transport.ensureRoom({ room });
+    const agent = await media.transport.join({ room });
+    const page = await (await browser.newContext()).newPage();
+    try {
+      await page.goto(testPage.url);
+      await page.waitForFunction(() => 'palaver' in window);
+      const offered = new Promise<Parameters<Parameters<typeof agent.on<'videoTrack'>>[1]>[0]>((resolve) => agent.on('videoTrack', resolve));
+      await page.evaluate(([url, token]) => window.palaver.connect(url, token), [
+        media.clientUrl(),
+        await media.createJoinToken({ room, identity: 'chromium' }),
+      ] as const);
+      await page.evaluate((videoCodec) => window.palaver.publishCamera(videoCodec), codec);
+      const track = await offered;
+      expect(track).toMatchObject({ source: 'camera', participant: { identity: 'chromium' } });
+      const published = media.endpoint!.rooms.get(room)!.member('chromium')!.state.tracks.get(track.trackSid)!;
+      expect(published.info.mimeType.toLowerCase()).toBe(`video/${codec}`);
+      let frame: { width: number; height: number; rgba: Uint8Array } | undefined;
+      let count = 0;
+      for await (const decoded of track.frames()) {
+        frame = decoded;
+        if (++count >= 5) break;
+      }
+      expect(frame!.width).toBeGreaterThan(0);
+      const [red, green, blue] = frameColour(frame!.rgba, frame!.width, frame!.height);
+      expect(Math.abs(red - RED[0]) < 40 && Math.abs(green - RED[1]) < 40 && Math.abs(blue - RED[2]) < 40).toBe(true);
+    } finally {
+      await page.evaluate(() => window.palaver.disconnect()).catch(() => undefined);
+      await agent.leave();
+    }
+  });
+}

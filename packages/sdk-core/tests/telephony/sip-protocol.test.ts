@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { ParticipantInfo_Kind } from '@livekit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -208,6 +209,18 @@ describe.skipIf(!hasSipp)('SIP endpoint protocol (SIPp and raw SIP as the other 
     peer.close();
     expect(endpoint.activeCalls).toBe(0);
     expect(sipParticipants(test)).toEqual([]);
+  });
+
+  it('closes a TCP connection it cannot frame (no Content-Length) after a 400, and keeps serving', async () => {
+    const socket = connect({ host: '127.0.0.1', port: endpoint.port });
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('OPTIONS sip:127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/TCP 127.0.0.1:5999;branch=z9hG4bKtcp1\r\nCall-ID: tcp-1\r\nCSeq: 1 OPTIONS\r\n\r\n');
+    await closed;
+    expect(statusOf(answer)).toBe(400);
+    const result = await runSipp(endpoint.port, ['-sf', scenario('call.xml'), '-s', OPEN_NUMBER, '-m', '1', '-d', '100', '-t', 't1']);
+    expect(result.code, result.output).toBe(0);
   });
 
   it('holds and resumes on re-INVITE (sendonly -> recvonly, sendrecv -> sendrecv)', async () => {

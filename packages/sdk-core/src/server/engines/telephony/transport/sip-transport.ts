@@ -92,7 +92,7 @@ export class SipTransport {
   }
 
   private adopt(socket: Socket, knownKey?: string): void {
-    const key = knownKey ?? `${socket.remoteAddress}:${socket.remotePort}`;
+    const key = knownKey ?? `${normalizeAddress(socket.remoteAddress ?? '')}:${socket.remotePort}`;
     this.connections.set(key, socket);
     const framer = new SipStreamFramer();
     socket.setTimeout(TCP_IDLE_MS, () => socket.destroy());

@@ -7,6 +7,7 @@ import { createClient } from '@palaver/sdk-core';
 import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
 import { eventually, frameColour, startFakeVisionUpstream, wavFile, type FakeVisionUpstream } from '@palaver/sdk-core/testing';
 import { CHROMIUM, chromiumArguments } from '../media/support/chromium.js';
+import { startAppRunDemo } from '../../examples/app-run-demo/demo-server.js';
 import { chromiumAvailable } from '../media/support/media-fixture.js';
 import { serveTestPage } from '../media/support/test-page.js';
 import { y4mClip } from '../media/support/y4m.js';
@@ -15,8 +16,9 @@ test.skip(!chromiumAvailable(), 'Debian Chromium (/usr/bin/chromium) is not inst
 
 /** The fake camera's colour: one colour, so the vision model has one answer. */
 const RED = [210, 30, 35] as const;
-/** Where the screenshot of the conversation goes (kept small: the docs show it). */
+/** Where the screenshots of the conversation go (kept small: the docs show them). */
 const SCREENSHOT = fileURLToPath(new URL('../../docs/images/video-conversation.png', import.meta.url));
+const DEMO_SCREENSHOT = fileURLToPath(new URL('../../docs/images/app-run-demo-video.png', import.meta.url));
 
 let server: PalaverServer;
 let vision: FakeVisionUpstream;
@@ -186,3 +188,37 @@ for (const codec of ['vp8', 'h264'] as const) {
     }
   });
 }
+
+test('the app-run demo on the video conversation template: the visitor turns the camera on, types the question, reads the answer', async () => {
+  const client = createClient({ baseUrl: server.url!, apiKey: server.apiKey });
+  const llm = await client.llms.create({
+    name: 'demo vision',
+    description: 'an OpenAI-protocol vision model',
+    headers: [],
+    model: 'vision',
+    post_url: vision.chatUrl,
+  });
+  const demo = await startAppRunDemo({ platformUrl: server.url!, apiKey: server.apiKey, template: 'app_template_video_conversation', llm: llm.id });
+  const page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
+  try {
+    await page.goto(demo.url);
+    await expect(page.getByTestId('graph').locator('[data-node]')).not.toHaveCount(0, { timeout: 20_000 });
+    await page.getByTestId('start').click();
+    await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'connected', { timeout: 20_000 });
+    await page.getByTestId('camera').click();
+    await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('[data-testid="camera-preview"]')?.videoWidth ?? 0) > 0, undefined, {
+      timeout: 20_000,
+    });
+    // FPS passes a frame every 2 s into the sliding window: ask once it holds one.
+    await page.waitForTimeout(3000);
+    await page.getByTestId('chat-input').fill('What colour is this?');
+    await page.getByTestId('chat-input').press('Enter');
+    await expect(page.getByTestId('conversation').locator('li.assistant').last()).toContainText('It is red.', { timeout: 40_000 });
+    await page.getByTestId('chat-input').blur();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: DEMO_SCREENSHOT });
+    await page.getByTestId('leave').click();
+  } finally {
+    await demo.close();
+  }
+});

@@ -11,6 +11,10 @@ export interface AppRunDemoOptions {
   apiKey: string;
   port?: number;
   host?: string;
+  /** The template the app is made from (default Simple Voice AI; `app_template_video_conversation` sees the camera). */
+  template?: string;
+  /** The LLM the template's LLM node takes (default: a hosted one when configured, else the offline model). */
+  llm?: string;
 }
 
 export interface AppRunDemo extends BrowserAppServer {
@@ -23,10 +27,11 @@ export const DEMO_TEMPLATE = 'app_template_simple_voice_ai';
 export const DEMO_APP_NAME = 'App run demo (Simple Voice AI)';
 
 /** The demo's app: found by name, or applied from the template the first time. */
-async function demoApp(platformUrl: string, apiKey: string): Promise<string> {
+async function demoApp(platformUrl: string, apiKey: string, template = DEMO_TEMPLATE): Promise<string> {
   const client = createClient({ baseUrl: platformUrl, apiKey });
-  for (const app of await client.apps.list()) if (app.name === DEMO_APP_NAME) return app.id;
-  return (await client.appTemplates.apply(DEMO_TEMPLATE, { name: DEMO_APP_NAME })).id;
+  const name = template === DEMO_TEMPLATE ? DEMO_APP_NAME : `App run demo (${template})`;
+  for (const app of await client.apps.list()) if (app.name === name) return app.id;
+  return (await client.appTemplates.apply(template, { name })).id;
 }
 
 /**
@@ -38,7 +43,10 @@ async function demoApp(platformUrl: string, apiKey: string): Promise<string> {
  * const demo = await startAppRunDemo({ platformUrl: server.url, apiKey: server.apiKey, port: 3001 });
  */
 export async function startAppRunDemo(options: AppRunDemoOptions): Promise<AppRunDemo> {
-  const [app, llm] = await Promise.all([demoApp(options.platformUrl, options.apiKey), preferredLlm(options.platformUrl, options.apiKey)]);
+  const [app, llm] = await Promise.all([
+    demoApp(options.platformUrl, options.apiKey, options.template),
+    options.llm ?? preferredLlm(options.platformUrl, options.apiKey),
+  ]);
   const server = await serveBrowserApp({
     title: 'Palaver app run demo',
     entry: fileURLToPath(new URL('./app/main.tsx', import.meta.url)),

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { AppRunProvider, useAppRun } from '@palaver/sdk-react';
 import { graphRoles, loadAppGraph, type AppGraph } from './app-graph.js';
+import { CameraView } from './camera-view.js';
 import { Conversation } from './conversation.js';
 import { GraphView } from './graph-view.js';
 import { MessageComposer } from './message-composer.js';
@@ -33,6 +34,8 @@ export function AppRunView({ platformUrl }: { platformUrl: string }) {
   }, [platformUrl]);
 
   const roles = useMemo(() => (graph ? graphRoles(graph.nodes) : undefined), [graph]);
+  // A graph whose Publish node passes video on (Conversation with video) sees the visitor's camera.
+  const seesCamera = graph?.nodes.some((node) => node.type === 'Publish' && node.pads.some((pad) => pad.id === 'video' && pad.next_pads.length > 0)) ?? false;
   const inRun = appRun.connectionState !== 'not_connected';
   const connected = appRun.connectionState === 'connected';
   const activity = useRunActivity(appRun.run, roles, connected);
@@ -61,6 +64,7 @@ export function AppRunView({ platformUrl }: { platformUrl: string }) {
 
         <section className="stage" aria-label="The app">
           <RunVisual run={appRun.run} state={connected ? activity : inRun ? 'joining' : 'idle'} />
+          {connected && seesCamera && <CameraView run={appRun.run} />}
           <p className="state" data-testid="connection-state" data-state={appRun.connectionState} aria-live="polite">
             {runWords(appRun.state, activity)}
           </p>

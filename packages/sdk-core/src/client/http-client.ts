@@ -82,7 +82,7 @@ export class HttpClient {
       return await this.ky(url, {
         method,
         searchParams: searchParams(input.query),
-        ...(body instanceof FormData ? { body } : body !== undefined ? { json: body } : {}),
+        ...(body instanceof FormData || body instanceof Blob ? { body } : body !== undefined ? { json: body } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
         ...(options.headers ? { headers: options.headers } : {}),

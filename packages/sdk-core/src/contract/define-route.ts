@@ -29,8 +29,11 @@ export interface RouteDefinition {
     params?: z.ZodObject;
     query?: z.ZodObject;
     body?: z.ZodType;
-    /** `multipart` bodies are parsed from form data before validation. */
-    bodyEncoding?: 'json' | 'multipart';
+    /**
+     * `multipart` bodies are parsed from form data before validation; `sdp` bodies are `application/sdp` text (read as
+     * the `sdp` field) or form data (WebRTC offers, as OpenAI's `/v1/realtime/calls` takes them).
+     */
+    bodyEncoding?: 'json' | 'multipart' | 'sdp';
   };
   success: SuccessBody;
   /** Error statuses this operation documents besides 400/401/500. */

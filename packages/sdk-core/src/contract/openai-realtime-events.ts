@@ -133,6 +133,10 @@ export const RealtimeServerEvent = z.discriminatedUnion('type', [
   z.object({ ...ServerBase, type: z.literal('input_audio_buffer.speech_stopped'), audio_end_ms: z.number().int(), item_id: z.string() }),
   z.object({ ...ServerBase, type: z.literal('input_audio_buffer.committed'), previous_item_id: z.string().nullable(), item_id: z.string() }),
   z.object({ ...ServerBase, type: z.literal('input_audio_buffer.cleared') }),
+  // WebRTC only: the agent's track started / stopped playing a response's audio, or was cleared (output_audio_buffer.clear).
+  z.object({ ...ServerBase, type: z.literal('output_audio_buffer.started'), response_id: z.string() }),
+  z.object({ ...ServerBase, type: z.literal('output_audio_buffer.stopped'), response_id: z.string() }),
+  z.object({ ...ServerBase, type: z.literal('output_audio_buffer.cleared'), response_id: z.string() }),
   z.object({ ...ServerBase, type: z.literal('response.created'), response: RealtimeResponseObject }),
   z.object({ ...ServerBase, type: z.literal('response.done'), response: RealtimeResponseObject }),
   z.object({ ...ServerBase, type: z.literal('response.output_item.added'), response_id: z.string(), output_index: z.number().int(), item: RealtimeItem }),

@@ -36,6 +36,25 @@ export const RealtimeClientSecret = z
   .meta({ id: 'RealtimeClientSecret' });
 export type RealtimeClientSecret = z.infer<typeof RealtimeClientSecret>;
 
+/**
+ * `POST /v1/realtime/calls`: OpenAI's WebRTC handshake. The body is the client's SDP offer, as `application/sdp` (what
+ * `@openai/agents-realtime`'s `OpenAIRealtimeWebRTC` sends) or as the `sdp` field of a form with an optional `session`
+ * (JSON: `type` and `model`, as `client_secrets` takes). The answer is the server's SDP (201, `Location` naming the
+ * call); the same events as the websocket's flow on the `oai-events` data channel, the audio as Opus tracks.
+ */
+export const RealtimeCallRequest = z
+  .strictObject({
+    sdp: z.string().min(1).max(100_000).describe("The client's SDP offer (an audio track and the `oai-events` data channel)."),
+    session: z.string().max(10_000).optional().describe('JSON of `{ type: "realtime", model }` (the rest is set with `session.update` on the data channel).'),
+  })
+  .meta({ id: 'RealtimeCallRequest' });
+
+export const RealtimeCallQuery = z.strictObject({
+  model: z.string().min(1).max(200).optional().describe('An LLM id of the platform (default: the `session` field, else the first LLM listed).'),
+});
+
+export const RealtimeCallParams = z.strictObject({ call_id: z.string().min(1).max(100) });
+
 export const openAiRealtimeRoutes = {
   createClientSecret: defineRoute({
     operationId: 'openaiRealtime.createClientSecret',
@@ -46,5 +65,26 @@ export const openAiRealtimeRoutes = {
     summary: "An ephemeral key for OpenAI's Realtime API on /v1/realtime (a usage token of the x-human-id human)",
     request: { body: RealtimeClientSecretRequest },
     success: { kind: 'json', schema: RealtimeClientSecret },
+  }),
+  createCall: defineRoute({
+    operationId: 'openaiRealtime.createCall',
+    method: 'POST',
+    path: '/v1/realtime/calls',
+    auth: 'K/B',
+    tag: 'OpenAI Realtime',
+    summary: "OpenAI's Realtime API over WebRTC: the SDP offer in, the SDP answer out (201, Location: the call)",
+    request: { query: RealtimeCallQuery, body: RealtimeCallRequest, bodyEncoding: 'sdp' },
+    success: { kind: 'binary', contentTypes: ['application/sdp'] },
+  }),
+  hangupCall: defineRoute({
+    operationId: 'openaiRealtime.hangupCall',
+    method: 'POST',
+    path: '/v1/realtime/calls/{call_id}/hangup',
+    auth: 'K/B',
+    tag: 'OpenAI Realtime',
+    summary: 'Ends a WebRTC call of the Realtime API (its conversation and metering)',
+    request: { params: RealtimeCallParams },
+    success: { kind: 'empty' },
+    errors: [404],
   }),
 };

@@ -28,6 +28,9 @@ function refsIn(node: unknown, found: string[] = []): string[] {
 
 const PUBLIC_URL = 'https://api.palaver.test';
 
+/** The request content types of each body encoding. */
+const BODY_TYPES = { json: ['application/json'], multipart: ['multipart/form-data'], sdp: ['application/sdp', 'multipart/form-data'] };
+
 describe('GET /openapi.json', () => {
   let test: TestServer;
   let document: OpenApiDocument;
@@ -105,7 +108,7 @@ describe('GET /openapi.json', () => {
       if (route.success.kind === 'json-or-sse') expect(Object.keys(content!)).toEqual(['application/json', 'text/event-stream']);
       const body = operation.requestBody as { content: Record<string, unknown> } | undefined;
       if (!route.request?.body) expect(body, route.operationId).toBeUndefined();
-      else expect(Object.keys(body!.content)).toEqual([route.request.bodyEncoding === 'multipart' ? 'multipart/form-data' : 'application/json']);
+      else expect(Object.keys(body!.content)).toEqual(BODY_TYPES[route.request.bodyEncoding ?? 'json']);
     }
     const start = document.paths['/v1/realtime/start']!.post!;
     expect(start.requestBody).toMatchObject({

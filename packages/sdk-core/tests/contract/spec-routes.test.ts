@@ -28,6 +28,9 @@ const PALAVER_EXTENSIONS = [
   'POST /v1/audio/transcriptions',
   // Ephemeral keys of OpenAI's Realtime API (`openai.realtime.clientSecrets.create`): usage tokens (decision 0113).
   'POST /v1/realtime/client_secrets',
+  // OpenAI's Realtime API over WebRTC (`@openai/agents-realtime`'s `OpenAIRealtimeWebRTC`): the SDP exchange, hang-up.
+  'POST /v1/realtime/calls',
+  'POST /v1/realtime/calls/{call_id}/hangup',
   // A session's recording of both sides (`general.recording`), deleted with the session (decision 0112).
   'GET /v1/realtime/{session}/recording',
   'DELETE /v1/realtime/{session}',

@@ -19,4 +19,28 @@ export class OpenAiRealtime extends Resource {
   ): Promise<RouteOutput<Routes['createClientSecret']>> {
     return this.http.call<Routes['createClientSecret']>({ method: 'POST', path: '/v1/realtime/client_secrets' }, { body }, options);
   }
+
+  /**
+   * OpenAI's WebRTC handshake: posts an SDP offer (as `application/sdp`), answers the server's SDP and the call id.
+   * Browsers use `@openai/agents-realtime`'s `OpenAIRealtimeWebRTC` with `baseUrl` set to this server's
+   * `/v1/realtime/calls`; this is for other WebRTC stacks.
+   *
+   * @example
+   * const { sdp, callId } = await client.openaiRealtime.createCall(offer.sdp, { model: 'builtin-offline' });
+   */
+  async createCall(offer: string, query: RouteInput<Routes['createCall']>['query'] = {}, options?: RequestOptions): Promise<{ sdp: string; callId: string }> {
+    const response = await this.http.send('POST', '/v1/realtime/calls', { query, body: new Blob([offer], { type: 'application/sdp' }) }, options);
+    const callId = (response.headers.get('location') ?? '').split('/').pop() ?? '';
+    return { sdp: await response.text(), callId };
+  }
+
+  /**
+   * Ends a WebRTC call.
+   *
+   * @example
+   * await client.openaiRealtime.hangupCall(callId);
+   */
+  hangupCall(callId: string, options?: RequestOptions): Promise<void> {
+    return this.http.call<Routes['hangupCall']>({ method: 'POST', path: '/v1/realtime/calls/{call_id}/hangup' }, { params: { call_id: callId } }, options);
+  }
 }

@@ -13,4 +13,14 @@ export const openAiRealtimeExamples: GroupExamples<typeof openAiRealtimeRoutes> 
       session: { type: 'realtime', object: 'realtime.session', model: ids.builtinLlm },
     },
   },
+  createCall: {
+    description:
+      "A browser's `OpenAIRealtimeWebRTC` (the default transport of `@openai/agents-realtime`'s `RealtimeSession`) posts its offer as `application/sdp`; the answer is the server's SDP, `Location: /v1/realtime/calls/rtc_…`.",
+    query: { model: ids.builtinLlm },
+    body: { sdp: 'v=0\r\no=- 4611731400430051336 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\na=group:BUNDLE 0 1\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n…' },
+  },
+  hangupCall: {
+    description: 'Ends the call: its conversation, its peer and the human’s conversational seconds.',
+    params: { call_id: 'rtc_5b1f0c3e9a7d4e21b8f6a0c2d4e6f8a1' },
+  },
 };

@@ -10,6 +10,7 @@ import { UpgradeRouter, type UpgradeHandler } from '../edge/upgrade-router.js';
 import { OPENAI_REALTIME_PATH, TTS_SOCKET_PATH } from '../../contract/wire.js';
 import { TtsSocketServer } from '../edge/tts-socket/tts-socket-server.js';
 import { RealtimeSocketServer } from '../edge/openai-realtime/realtime-socket-server.js';
+import { realtimeCalls } from '../edge/openai-realtime/realtime-call-server.js';
 import { createLogger } from '../kernel/logger.js';
 import { ServerSecret } from '../domain/auth/server-secret.js';
 import { closeServices, createServices } from './compose-services.js';
@@ -148,7 +149,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<P
       // Stop accepting first: no new connection, idle kept-alive ones closed, requests under way get a moment.
       // Websockets are told the server is going away at once; the server's close waits for their sockets, so those
       // still open at the cut-off (a client that stopped reading cannot even take the close frame) are destroyed.
-      const sockets = Promise.all([ttsSocket.close(), openAiRealtime.close()]);
+      const sockets = Promise.all([ttsSocket.close(), openAiRealtime.close(), realtimeCalls(services).close()]);
       if (httpServer) {
         const closing = httpServer;
         httpServer = undefined;

@@ -4,4 +4,6 @@
  */
 export { RealtimeConversation, SESSION_LIFETIME_MS, type RealtimeConversationOptions } from './realtime-conversation.js';
 export { RealtimeRequestError } from './realtime-errors.js';
+export type { RealtimeAudioSink } from './realtime-response.js';
+export { REALTIME_SAMPLE_RATE } from './pushed-audio-track.js';
 export { realtimeId } from './realtime-ids.js';

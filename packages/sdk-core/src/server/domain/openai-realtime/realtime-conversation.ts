@@ -9,7 +9,7 @@ import { SessionSpeech, type AgentChat, type AgentVoices, type TurnDetectionOpti
 import { RealtimeInput } from './realtime-input.js';
 import { RealtimeRequestError } from './realtime-errors.js';
 import { RealtimeItems, storedItem } from './realtime-items.js';
-import { RealtimeResponse, responseId, type CancelReason } from './realtime-response.js';
+import { RealtimeResponse, responseId, type CancelReason, type RealtimeAudioSink } from './realtime-response.js';
 import { initialSession, listenerTurnDetection, updatedSession } from './realtime-session-config.js';
 
 /** Base64 PCM16 (little-endian) as samples; an odd byte count is not PCM16. */
@@ -41,6 +41,8 @@ export interface RealtimeConversationOptions {
   /** Throws when `model` is not an LLM the caller may use. */
   checkModel(model: string): Promise<void>;
   send(event: RealtimeServerEventBody): void;
+  /** WebRTC: the agent's audio track (speech goes there, not into `response.output_audio.delta` events). */
+  audioSink?: RealtimeAudioSink;
   /** Ends the connection (a used-up limit, the session's end of life). */
   end(reason: string): void;
   logger: Logger;
@@ -112,6 +114,11 @@ export class RealtimeConversation {
     return this.chain;
   }
 
+  /** The human's audio from a WebRTC track (24 kHz PCM), as `input_audio_buffer.append` would give it. */
+  appendAudio(pcm: Int16Array): void {
+    if (!this.closed) this.input.append(pcm);
+  }
+
   /** The event of a client that could not be read (not JSON, an unknown event or field). */
   refuse(error: RealtimeRequestError, eventId?: string): void {
     this.fail(error, eventId);
@@ -159,12 +166,20 @@ export class RealtimeConversation {
       case 'response.cancel':
         return this.cancel(event.response_id);
       case 'output_audio_buffer.clear':
-        throw new RealtimeRequestError(
-          'output_audio_buffer.clear is for WebRTC connections; a websocket client drops the audio it has not played.',
-          null,
-          'not_supported',
-        );
+        return this.clearOutput();
     }
+  }
+
+  /** WebRTC: the agent stops talking at once (the response is cancelled, what its track still held dropped). */
+  private clearOutput(): void {
+    if (!this.options.audioSink)
+      throw new RealtimeRequestError(
+        'output_audio_buffer.clear is for WebRTC connections; a websocket client drops the audio it has not played.',
+        null,
+        'not_supported',
+      );
+    this.options.audioSink.clear();
+    this.active?.controller.abort('client_cancelled' satisfies CancelReason);
   }
 
   private async update(update: RealtimeSessionUpdate): Promise<void> {

@@ -36,7 +36,16 @@ export interface ResponseContext {
   speech: SessionSpeech;
   items: RealtimeItems;
   send(event: RealtimeServerEventBody): void;
+  /** Where speech goes on WebRTC (the agent's track); without it, `response.output_audio.delta` events. */
+  audioSink?: RealtimeAudioSink;
   logger: Logger;
+}
+
+/** The agent's audio track of a WebRTC call: 24 kHz PCM in, paced to real time by the track. */
+export interface RealtimeAudioSink {
+  write(pcm: Int16Array): void;
+  /** Drops what is queued and not yet played. */
+  clear(): void;
 }
 
 /** Why a response stopped early: `response.cancel`, or the human's speech (server VAD). */
@@ -126,11 +135,19 @@ export class RealtimeResponse {
   /** Speaks the answer: audio deltas paced to playback, the words of each clause as it starts. */
   private async speak(answer: Answer, signal: AbortSignal): Promise<void> {
     const voice = await this.context.speech.voice();
-    const output = new SocketAudioOutput((pcm) => {
-      const message = this.openMessage('audio');
-      message.audio = output;
-      this.context.send({ type: 'response.output_audio.delta', ...this.at(message), delta: base64(pcm) });
-    });
+    const sink = this.context.audioSink;
+    let playing = false;
+    const output = new SocketAudioOutput(
+      (pcm) => {
+        const message = this.openMessage('audio');
+        if (sink && !playing) this.context.send({ type: 'output_audio_buffer.started', response_id: this.plan.id });
+        playing = true;
+        message.audio = output;
+        if (sink) sink.write(pcm);
+        else this.context.send({ type: 'response.output_audio.delta', ...this.at(message), delta: base64(pcm) });
+      },
+      sink ? () => sink.clear() : undefined,
+    );
     const speaker = new AgentSpeaker(this.context.tts, output, REALTIME_SAMPLE_RATE, this.context.logger);
     const spoken = await speaker.speak({
       text: answer.pieces,
@@ -147,6 +164,10 @@ export class RealtimeResponse {
       },
     });
     this.context.speech.record(voice, spoken.audioSeconds);
+    if (sink && playing) {
+      await output.drained();
+      this.context.send({ type: signal.aborted ? 'output_audio_buffer.cleared' : 'output_audio_buffer.stopped', response_id: this.plan.id });
+    }
     if (this.message) this.message.said = spoken.interrupted ? spoken.text : this.message.said;
   }
 

@@ -22,7 +22,11 @@ export class SocketAudioOutput implements AudioOutput {
   private wake: (() => void) | undefined;
   private flushed = false;
 
-  constructor(private readonly send: (pcm: Int16Array) => void) {}
+  /** `dropQueued` is told of a flush (a WebRTC track drops the audio it has not played yet). */
+  constructor(
+    private readonly send: (pcm: Int16Array) => void,
+    private readonly dropQueued?: () => void,
+  ) {}
 
   /** Milliseconds played by the client's clock (what was sent, up to now). */
   get playedMs(): number {
@@ -47,6 +51,7 @@ export class SocketAudioOutput implements AudioOutput {
   flush(): number {
     const unplayed = this.writtenMs - this.playedMs;
     this.flushed = true;
+    this.dropQueued?.();
     this.wake?.();
     return unplayed;
   }

@@ -1,4 +1,5 @@
 import type { AuthClass } from '../../../contract/define-route.js';
+import { EPHEMERAL_KEY_PREFIX } from '../../../contract/openai-realtime.js';
 import { AuthenticationError, BadRequestError, PermissionDeniedError, ProjectDisabledError } from '../../../errors/api-error.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { Services } from '../../domain/services.js';
@@ -43,7 +44,9 @@ export async function authenticate(header: HeaderReader, auth: AuthClass, servic
   } else if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
     if (!match) throw new AuthenticationError('Authorization header must be "Bearer <usage token>"');
-    const token = await services.usageTokens.verify(match[1]!);
+    // An ephemeral key of OpenAI's Realtime API (`ek_` + a usage token, decision 0113) is that usage token.
+    const bearerToken = match[1]!.startsWith(EPHEMERAL_KEY_PREFIX) ? match[1]!.slice(EPHEMERAL_KEY_PREFIX.length) : match[1]!;
+    const token = await services.usageTokens.verify(bearerToken);
     if (!token) throw new AuthenticationError('Usage token is invalid, expired or revoked');
     if (auth === 'K') throw new PermissionDeniedError('This operation requires an API key (x-api-key); usage tokens cannot call it');
     const headerHuman = readHuman(header);

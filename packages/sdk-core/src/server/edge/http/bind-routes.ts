@@ -61,8 +61,14 @@ function readQuery(url: URL, schema: z.ZodObject | undefined): Record<string, un
 }
 
 async function readBody(context: Context<AppEnvironment>, route: RouteDefinition): Promise<unknown> {
-  if (route.request?.bodyEncoding === 'multipart') {
-    const type = requestHeader(context, 'content-type') ?? '';
+  const encoding = route.request?.bodyEncoding;
+  const type = requestHeader(context, 'content-type') ?? '';
+  // A WebRTC offer: `application/sdp` text is its `sdp` field; a form carries it with others.
+  if (encoding === 'sdp' && !type.includes('multipart/form-data')) {
+    if (!type.includes('application/sdp')) throw new BadRequestError('Invalid body: expected application/sdp or multipart/form-data');
+    return { sdp: await readRequestText(context) };
+  }
+  if (encoding === 'multipart' || encoding === 'sdp') {
     if (!type.includes('multipart/form-data')) throw new BadRequestError('Invalid body: expected multipart/form-data');
     try {
       return await context.req.parseBody();

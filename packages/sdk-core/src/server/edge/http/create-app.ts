@@ -24,7 +24,7 @@ import { isConnectionLost } from '../../store/postgres-connections.js';
  * The error body: the spec's `{type, message}`. OpenAI-compatible routes also carry OpenAI's `error` object so
  * the official `openai` client shows the message; 500s carry the spec's `{error: string}`.
  */
-const OPENAI_PATHS = ['/v1/chat/', '/v1/audio/', '/v1/responses', '/v1/realtime/client_secrets'];
+const OPENAI_PATHS = ['/v1/chat/', '/v1/audio/', '/v1/responses', '/v1/realtime/client_secrets', '/v1/realtime/calls'];
 
 function errorBody(path: string, type: string, message: string, status: number): Record<string, unknown> {
   if (OPENAI_PATHS.some((prefix) => path.startsWith(prefix))) return { type, message, error: { message, type, param: null, code: type } };

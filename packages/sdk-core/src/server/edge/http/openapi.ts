@@ -173,6 +173,9 @@ function requestBodyOf(route: RouteDefinition, collector: SchemaCollector): Json
   if (!body) return undefined;
   const schema = collector.add(body, 'input', `${route.method} ${route.path} (body)`);
   const required = !body.safeParse(undefined).success;
+  if (route.request?.bodyEncoding === 'sdp') {
+    return { required, content: { 'application/sdp': { schema: { type: 'string', description: 'The SDP offer.' } }, 'multipart/form-data': { schema } } };
+  }
   if (route.request?.bodyEncoding !== 'multipart') return { required, content: { 'application/json': { schema } } };
   // Uploads: a `file` field the JSON Schema conversion could not describe is binary content.
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;

@@ -4,16 +4,15 @@ import type { RawData, WebSocket } from 'ws';
 import type { RealtimeServerEventBody } from '../../../contract/openai-realtime-events.js';
 import { EPHEMERAL_KEY_PREFIX } from '../../../contract/openai-realtime.js';
 import { OPENAI_KEY_SUBPROTOCOL } from '../../../contract/wire.js';
-import { RealtimeConversation, RealtimeRequestError, realtimeId } from '../../domain/openai-realtime/index.js';
+import { type RealtimeConversation, RealtimeRequestError, realtimeId } from '../../domain/openai-realtime/index.js';
 import type { Services } from '../../domain/services.js';
-import { usageConversationMeter } from '../../domain/usage/conversation-meter.js';
-import { UsageLimitExceededError } from '../../../errors/api-error.js';
 import { WebSocketAcceptor } from '../../kernel/websocket-acceptor.js';
 import type { Principal } from '../../kernel/principal.js';
-import { DEFAULT_TURN_DETECTION, type TurnDetectionOptions } from '../../voice/index.js';
+import type { TurnDetectionOptions } from '../../voice/index.js';
 import { authenticateUpgrade } from '../tts-socket/socket-authentication.js';
 import { BETA_DIALECT, GA_DIALECT, type RealtimeDialect } from './beta-dialect.js';
 import { parseClientEvent } from './realtime-event-parser.js';
+import { RealtimeAdmission, asRequestError } from './realtime-admission.js';
 
 /** Largest client event: an `input_audio_buffer.append` of ~60 s of 24 kHz PCM in base64. */
 const MAXIMUM_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -39,11 +38,13 @@ export interface RealtimeSocketOptions {
 export class RealtimeSocketServer {
   private readonly sockets: WebSocketAcceptor;
   private readonly conversations = new Map<WebSocket, RealtimeConversation>();
+  private readonly admission: RealtimeAdmission;
 
   constructor(
     private readonly services: Services,
     private readonly options: RealtimeSocketOptions = {},
   ) {
+    this.admission = new RealtimeAdmission(services, options.turnDetection);
     this.sockets = new WebSocketAcceptor({ maximumMessageBytes: MAXIMUM_MESSAGE_BYTES, logger: services.logger, name: 'openai realtime' });
   }
 
@@ -53,7 +54,7 @@ export class RealtimeSocketServer {
     authenticateUpgrade(request, this.services, { keySubprotocol: OPENAI_KEY_SUBPROTOCOL, ephemeralPrefix: EPHEMERAL_KEY_PREFIX })
       .then(async (result) => {
         if ('code' in result) return { refused: result } as const;
-        return { principal: result, problem: await this.admissionProblem(result, model), voice: await this.defaultVoice(result) } as const;
+        return { principal: result, problem: await this.admission.problem(result, model), voice: await this.admission.defaultVoice(result) } as const;
       })
       .then(
         (admission) => {
@@ -88,66 +89,17 @@ export class RealtimeSocketServer {
     await this.sockets.close();
   }
 
-  /** Why this caller may not talk now (`conversational_seconds` used up), or why `model` cannot answer them, or undefined. */
-  private async admissionProblem(principal: Principal, model: string): Promise<RealtimeRequestError | undefined> {
-    try {
-      await usageConversationMeter(this.services.usage).assertWithinLimit(principal, 0);
-    } catch (error) {
-      if (UsageLimitExceededError.isInstance(error)) return new RealtimeRequestError(error.message, null, 'usage_limit_exceeded');
-      throw error;
-    }
-    return this.modelProblem(principal, model);
-  }
-
-  /** Why `model` cannot answer this caller, or undefined. */
-  private async modelProblem(principal: Principal, model: string): Promise<RealtimeRequestError | undefined> {
-    if (!model)
-      return new RealtimeRequestError('Missing required parameter: the `model` query parameter (an LLM id, GET /v1/llm/list).', 'model', 'missing_model');
-    try {
-      await this.services.llms.retrieve(principal, model);
-      return undefined;
-    } catch {
-      return new RealtimeRequestError(`No LLM '${model}' is available to this caller (see GET /v1/llm/list).`, 'model', 'model_not_found');
-    }
-  }
-
   private refuse(webSocket: WebSocket, problem: RealtimeRequestError): void {
     webSocket.send(JSON.stringify({ type: 'error', event_id: realtimeId('event'), error: problem.detail(undefined) }));
     webSocket.close(BAD_REQUEST_CLOSE, problem.message.slice(0, 120));
   }
 
-  /** The platform's default voice as this caller may use it (a session starts with it). */
-  private defaultVoice(principal: Principal): Promise<string> {
-    return this.services.voiceSynthesis.resolveVoice(principal, undefined).then(
-      (voice) => voice.id,
-      () => 'flite-slt',
-    );
-  }
-
   private open(webSocket: WebSocket, principal: Principal, model: string, voice: string, dialect: RealtimeDialect): void {
-    const logger = this.services.logger.child({ component: 'openai-realtime' });
     const send = (body: RealtimeServerEventBody) => {
       const event = dialect.outgoing({ event_id: realtimeId('event'), ...body });
       if (event && webSocket.readyState === webSocket.OPEN) webSocket.send(JSON.stringify(event));
     };
-    const conversation = new RealtimeConversation({
-      sessionId: realtimeId('sess'),
-      principal,
-      model,
-      voice,
-      chat: this.services.chat,
-      speech: this.services.speech,
-      voices: this.services.voiceSynthesis,
-      meter: usageConversationMeter(this.services.usage),
-      turnDetection: this.options.turnDetection ?? DEFAULT_TURN_DETECTION,
-      checkModel: async (candidate) => {
-        const problem = await this.modelProblem(principal, candidate);
-        if (problem) throw problem;
-      },
-      send,
-      end: (reason) => webSocket.close(1000, reason),
-      logger,
-    });
+    const conversation = this.admission.conversation(principal, model, voice, { send, end: (reason) => webSocket.close(1000, reason) });
     this.conversations.set(webSocket, conversation);
     webSocket.on('message', (data: RawData, isBinary: boolean) => this.received(conversation, data, isBinary, dialect));
     webSocket.on('close', () => {
@@ -177,8 +129,4 @@ export class RealtimeSocketServer {
       conversation.refuse(new RealtimeRequestError('The event could not be read.', null, 'server_error'));
     }
   }
-}
-
-function asRequestError(error: unknown): RealtimeRequestError {
-  return error instanceof RealtimeRequestError ? error : new RealtimeRequestError(error instanceof Error ? error.message : String(error), null, 'server_error');
 }

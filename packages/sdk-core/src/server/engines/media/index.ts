@@ -17,6 +17,7 @@ export type {
   VideoOutput,
 } from './agent-transport.js';
 export type { ReceivedDtmf } from './agent-transport.js';
+export { answerCall, type CallPeer, type CallPeerEvents } from './call/call-peer.js';
 export { createLinearResampler, frameDurationMs, type AudioFrame } from './audio/audio-frame.js';
 export { OPUS_FRAME_SAMPLES, OPUS_SAMPLE_RATE, OpusFrameDecoder, OpusFrameEncoder } from './audio/opus-codec.js';
 export { TokenBucket } from './embedded/token-bucket.js';

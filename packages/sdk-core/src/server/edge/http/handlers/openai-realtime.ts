@@ -1,6 +1,7 @@
-import { EPHEMERAL_KEY_PREFIX, type openAiRealtimeRoutes } from '../../../../contract/openai-realtime.js';
+import { EPHEMERAL_KEY_PREFIX, RealtimeClientSecretRequest, type openAiRealtimeRoutes } from '../../../../contract/openai-realtime.js';
 import { ApiError, BadRequestError } from '../../../../errors/api-error.js';
 import type { GroupHandlers } from '../handler.js';
+import { realtimeCalls } from '../../openai-realtime/realtime-call-server.js';
 
 export const openAiRealtimeHandlers: GroupHandlers<typeof openAiRealtimeRoutes> = {
   // An ephemeral key is a usage token of one human, so the socket meters and limits that human (decision 0113).
@@ -22,4 +23,28 @@ export const openAiRealtimeHandlers: GroupHandlers<typeof openAiRealtimeRoutes> 
       session: { type: 'realtime' as const, object: 'realtime.session' as const, model: model ?? null },
     };
   },
+  // WebRTC: the offer answered by a peer of the call server, the same conversation as the socket's on its data channel.
+  createCall: async ({ query, body }, { services, principal }) => {
+    const model = query.model ?? sessionModel(body.session);
+    const { sdp, callId } = await realtimeCalls(services).open(principal, body.sdp, model);
+    return new Response(sdp, { status: 201, headers: { 'content-type': 'application/sdp', location: `/v1/realtime/calls/${callId}` } });
+  },
+  hangupCall: async ({ params }, { services, principal }) => {
+    await realtimeCalls(services).hangup(principal, params.call_id);
+  },
 };
+
+/** The `model` of a call form's `session` field (JSON of `{ type: 'realtime', model }`). */
+function sessionModel(session: string | undefined): string | undefined {
+  if (session === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(session);
+  } catch {
+    throw new BadRequestError('session: not JSON');
+  }
+  const result = RealtimeClientSecretRequest.shape.session.safeParse(parsed);
+  if (!result.success)
+    throw new BadRequestError(`session: ${result.error.issues.map((issue) => `${issue.path.join('.') || 'session'} ${issue.message}`).join('; ')}`);
+  return result.data?.model;
+}

@@ -28,6 +28,9 @@ function filledPath(route: RouteDefinition, example: AnyRouteExample): string {
  * @example
  * curlSample(personaRoutes.retrieve, example, 'http://127.0.0.1:8080');
  */
+/** Where curl writes a binary answer, by its content type. */
+const BINARY_OUTPUT: Record<string, string> = { 'audio/mpeg': 'speech.mp3', 'application/sdp': 'answer.sdp' };
+
 export function curlSample(route: RouteDefinition, example: AnyRouteExample, serverUrl: string): string {
   const lines = [
     `curl -X ${route.method} ${shellQuoted(`${serverUrl}${filledPath(route, example)}${queryString(example.query)}`)}`,
@@ -40,10 +43,12 @@ export function curlSample(route: RouteDefinition, example: AnyRouteExample, ser
       const isFile = typeof value === 'string' && name === 'file';
       lines.push(`-F ${shellQuoted(`${name}=${isFile ? '@' : ''}${String(value)}`)}`);
     }
+  } else if (body !== undefined && route.request?.bodyEncoding === 'sdp') {
+    lines.push(`-H 'content-type: application/sdp'`, `--data-binary @offer.sdp`);
   } else if (body !== undefined) {
     lines.push(`-H 'content-type: application/json'`, `-d ${shellQuoted(JSON.stringify(body, null, 2).replace(/\n/g, '\n  '))}`);
   }
-  if (route.success.kind === 'binary') lines.push(`--output ${route.success.contentTypes[0] === 'audio/mpeg' ? 'speech.mp3' : 'answer.bin'}`);
+  if (route.success.kind === 'binary') lines.push(`--output ${BINARY_OUTPUT[route.success.contentTypes[0]!] ?? 'answer.bin'}`);
   const note =
     route.auth === 'K/B'
       ? '# K/B: an API key, or a usage token as\n# -H "authorization: Bearer $PALAVER_USAGE_TOKEN"\n'

@@ -38,6 +38,10 @@ const EXCEPTIONS: Record<string, CallRule> = {
       args: [`{ ...${sourceLiteral(fields)}, file: await openAsBlob(${quoted(file ?? 'audio.wav')}) }`],
     };
   },
+  // A WebRTC offer: the SDP text, then the query.
+  'openaiRealtime.createCall': (_route, example) => ({
+    args: [sourceLiteral((example.body as { sdp?: string } | undefined)?.sdp ?? ''), sourceLiteral(example.query ?? {})],
+  }),
 };
 
 function defaultArgs(route: RouteDefinition, example: AnyRouteExample): string[] {

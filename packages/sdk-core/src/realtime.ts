@@ -51,7 +51,7 @@ export { padKey } from './realtime/app-run/app-run-state.js';
 export type { AppRunState } from './realtime/app-run/app-run-state.js';
 export { RuntimeApiClient, RuntimeApiError } from './realtime/app-run/runtime-api-client.js';
 export type { RuntimeApiClientOptions, RuntimeReply } from './realtime/app-run/runtime-api-client.js';
-export { RUNTIME_API_TOPIC } from './contract/graph/runtime-api.js';
+export { RUNTIME_API_TOPIC } from './contract/wire.js';
 export type { RuntimeApiEnvelope, RuntimeEventPayload, RuntimeLogItem, RuntimeRequestPayload } from './contract/graph/runtime-api.js';
 export { TRIGGER, plainPadValue, textContextMessage, contextMessageText } from './contract/graph/pad-value-functions.js';
 export type { ClientPadValue, GraphContextMessage } from './contract/graph/pad-values.js';

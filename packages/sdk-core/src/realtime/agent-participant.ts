@@ -1,4 +1,4 @@
-import { parseAgentMetadata, type SDKAgentState } from '../contract/sdk.js';
+import type { AgentParticipantMetadata, SDKAgentState } from '../contract/sdk.js';
 import { AGENT_IDENTITY, AGENT_STATE_ATTRIBUTE } from '../contract/wire.js';
 
 /** What the connector needs to know of a room participant (plain data, so the reducer stays pure). */
@@ -6,7 +6,8 @@ export interface ParticipantView {
   identity: string;
   /** LiveKit participant kind `AGENT`. */
   isAgent: boolean;
-  metadata: string | undefined;
+  /** Its metadata as the agent declares it (`{agent_state, remaining_seconds}`), parsed where it arrives; undefined when absent or malformed. */
+  metadata: AgentParticipantMetadata | undefined;
   attributes: Readonly<Record<string, string>>;
 }
 
@@ -33,7 +34,7 @@ const attributeStates: Record<string, SDKAgentState> = {
  * LiveKit convention attribute `lk.agent.state`. Undefined when neither says anything usable.
  */
 export function agentStatusOf(participant: ParticipantView): AgentStatus | undefined {
-  const metadata = parseAgentMetadata(participant.metadata);
+  const metadata = participant.metadata;
   if (metadata) return { agentState: metadata.agent_state, remainingSeconds: metadata.remaining_seconds };
   const attribute = participant.attributes[AGENT_STATE_ATTRIBUTE];
   const fromAttribute = attribute === undefined ? undefined : attributeStates[attribute];

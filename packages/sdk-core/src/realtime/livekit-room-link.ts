@@ -19,6 +19,7 @@ import {
 import { ConnectionError } from '../errors/transport-errors.js';
 import { isAgentParticipant, type ParticipantView } from './agent-participant.js';
 import { mediaDeviceError } from './media-device-error.js';
+import { receivedData, receivedParticipant } from './received-data.js';
 import { MicrophoneSuppression } from './noise-suppression/microphone-suppression.js';
 import type { RealtimeInput, RoomDisconnectCause } from './session-actions.js';
 
@@ -53,7 +54,7 @@ export interface RoomLinkOptions {
 const RECONNECT_POLICY = new DefaultReconnectPolicy([0, 300, 1200, ...Array.from({ length: 18 }, () => 2000)]);
 
 export function participantView(participant: Participant): ParticipantView {
-  return { identity: participant.identity, isAgent: participant.isAgent, metadata: participant.metadata, attributes: { ...participant.attributes } };
+  return receivedParticipant(participant);
 }
 
 function disconnectCause(reason: DisconnectReason | undefined): RoomDisconnectCause {
@@ -120,8 +121,9 @@ export class LiveKitRoomLink {
       .on(RoomEvent.ParticipantMetadataChanged, (_metadata, participant) => this.updated(participant))
       .on(RoomEvent.ParticipantAttributesChanged, (_changed, participant) => this.updated(participant))
       .on(RoomEvent.DataReceived, (payload, participant, _kind, topic) => {
-        const from = participant ? participantView(participant) : undefined;
-        this.send({ type: 'data_received', topic, text: new TextDecoder().decode(payload), from });
+        // Parsed here, at the edge (unknown topics and malformed payloads stop here): the reducer takes typed packets.
+        const input = receivedData(topic, new TextDecoder().decode(payload), participant ? participantView(participant) : undefined);
+        if (input) this.send(input);
       })
       .on(RoomEvent.RoomMetadataChanged, (metadata) => this.send({ type: 'room_metadata_changed', metadata }))
       .on(RoomEvent.Reconnecting, () => this.send({ type: 'reconnecting', reason: 'network' }))

@@ -1,18 +1,21 @@
 import { EventEmitter } from 'eventemitter3';
 import { ConnectionState, Room, type RoomOptions } from 'livekit-client';
-import { HttpClient } from '../client/http-client.js';
-import { RealtimeSessions } from '../client/resources/realtime.js';
-import { SDKConnectOptions, SDKSendChatMessageParams } from '../contract/sdk.js';
+import type { RealtimeSessions } from '../client/resources/realtime.js';
+import type { SDKConnectOptions, SDKSendChatMessageParams } from '../contract/sdk.js';
 import { AbortError, ConnectionError } from '../errors/transport-errors.js';
 import { createAudioLevelMeter, type AudioLevelMeter, type AudioSource } from './audio-levels.js';
 import { CHAT_INPUT_TOPIC, TOOL_CALL_TOPIC, TRANSCRIPT_RESUME_TOPIC } from '../contract/wire.js';
 import { ClientToolRunner, type ClientToolHandler } from './client-tools.js';
-import { LiveKitRoomLink, joinError } from './livekit-room-link.js';
+import type { LiveKitRoomLink } from './livekit-room-link.js';
 import type { RealtimeEffect, RealtimeInput } from './session-actions.js';
 import type { RealtimeSessionEvents } from './session-events.js';
 import { DEFAULT_REDUCER_SETTINGS, reduceRealtime, type RealtimeReducerSettings } from './session-reducer.js';
 import { initialRealtimeState, type RealtimeState } from './session-state.js';
 import { TurnLatencyTracker } from './turn-latency.js';
+import type * as SessionIo from './session-io.js';
+
+/** The connector's REST client, schemas and room link, loaded apart from the up-front bundle (issue 30). */
+export const loadSessionIo = (): Promise<typeof SessionIo> => import('./session-io.js');
 
 export interface RealtimeSessionOptions {
   /** The platform's base URL, for starting sessions with `{ token, config }` (default: the page's origin). */
@@ -112,9 +115,14 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   private readonly latency: TurnLatencyTracker;
   private readonly chosenDevices: Partial<Record<AudioDeviceKind | 'videoinput', string>> = {};
   private readonly settings: RealtimeReducerSettings;
+  /** Set once `session-io` loaded (it starts loading with the session, so it is there by the time the app connects). */
+  private io: typeof SessionIo | undefined;
+  private readonly ioLoaded: Promise<typeof SessionIo>;
 
   constructor(private readonly options: RealtimeSessionOptions = {}) {
     super();
+    this.ioLoaded = loadSessionIo().then((io) => (this.io = io));
+    this.ioLoaded.catch(() => {});
     this.state = initialRealtimeState({
       microphone: options.microphone ?? true,
       camera: options.camera ?? false,
@@ -167,7 +175,11 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
    * failure, which the snapshot and the `error`/`ended` events also carry.
    */
   connect(options: SDKConnectOptions): Promise<void> {
-    const parsed = SDKConnectOptions.safeParse(options);
+    return this.io ? this.connectWith(this.io, options) : this.ioLoaded.then((io) => this.connectWith(io, options));
+  }
+
+  private connectWith(io: typeof SessionIo, options: SDKConnectOptions): Promise<void> {
+    const parsed = io.SDKConnectOptions.safeParse(options);
     if (!parsed.success) return Promise.reject(new TypeError('connect needs { connection_details: { url, token } } or { token, config }'));
     if (this.state.status !== 'not_connected') return Promise.reject(new Error(`cannot connect while ${this.state.status}; call disconnect() first`));
     const attempt = this.state.attempt + 1;
@@ -184,7 +196,8 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
 
   /** Sends a typed user turn to the agent (`chat_input`, reliable). The agent must be in the room. */
   async sendChatMessage(params: SDKSendChatMessageParams): Promise<void> {
-    const parsed = SDKSendChatMessageParams.safeParse(params);
+    const io = this.io ?? (await this.ioLoaded);
+    const parsed = io.SDKSendChatMessageParams.safeParse(params);
     if (!parsed.success) throw new TypeError('sendChatMessage needs { text } with 1 to 10 000 characters');
     await this.sendToAgent(CHAT_INPUT_TOPIC, JSON.stringify(parsed.data), 'a chat message');
   }
@@ -573,13 +586,14 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   private startSession(attempt: number, token: string, config: Parameters<RealtimeSessions['start']>[0]['config']): void {
     const controller = new AbortController();
     this.starting = controller;
-    const http = new HttpClient({
+    const io = this.loadedIo();
+    const http = new io.HttpClient({
       usageToken: token,
       maxRetries: 0,
       ...(this.options.baseUrl !== undefined ? { baseUrl: this.options.baseUrl } : {}),
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
     });
-    new RealtimeSessions(http).start({ config }, { signal: controller.signal }).then(
+    new io.RealtimeSessions(http).start({ config }, { signal: controller.signal }).then(
       (started) =>
         this.dispatch({
           type: 'session_started',
@@ -606,7 +620,14 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
     };
   }
 
+  /** The effects that need `session-io` run after `connect` waited for it. */
+  private loadedIo(): typeof SessionIo {
+    if (!this.io) throw new Error('the connector has not loaded its session module yet');
+    return this.io;
+  }
+
   private joinRoom(attempt: number, url: string, token: string): void {
+    const { LiveKitRoomLink, joinError } = this.loadedIo();
     const link = new LiveKitRoomLink({
       attempt,
       dispatch: (input) => this.dispatch(input),

@@ -1,5 +1,5 @@
 import type { RealtimeSessionConfigCreate } from '../contract/realtime.js';
-import type { SDKConnectOptions, SDKResumeReason, ToolCallMessage } from '../contract/sdk.js';
+import type { DataPacket, SDKConnectOptions, SDKResumeReason, ToolCallMessage } from '../contract/sdk.js';
 import type { ParticipantView } from './agent-participant.js';
 import type { RealtimeNotification } from './session-events.js';
 
@@ -16,7 +16,7 @@ export type RealtimeInput =
   | { type: 'participant_joined'; attempt: number; participant: ParticipantView }
   | { type: 'participant_updated'; attempt: number; participant: ParticipantView }
   | { type: 'participant_left'; attempt: number; identity: string }
-  | { type: 'data_received'; attempt: number; topic: string | undefined; text: string; from: ParticipantView | undefined }
+  | { type: 'data_received'; attempt: number; packet: DataPacket; from: ParticipantView | undefined }
   | { type: 'room_metadata_changed'; attempt: number; metadata: string }
   | { type: 'reconnecting'; attempt: number; reason: SDKResumeReason }
   | { type: 'reconnected'; attempt: number; participants: ParticipantView[] }

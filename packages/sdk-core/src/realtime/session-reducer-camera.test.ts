@@ -5,7 +5,7 @@ import { reduceRealtime } from './session-reducer.js';
 import { initialRealtimeState, type RealtimeState } from './session-state.js';
 
 const details = { connection_details: { url: 'ws://127.0.0.1:1', token: 'jwt' } };
-const agent = { identity: 'agent', isAgent: true, metadata: JSON.stringify({ agent_state: 'listening' }), attributes: {} };
+const agent = { identity: 'agent', isAgent: true, metadata: { agent_state: 'listening' as const, remaining_seconds: null }, attributes: {} };
 
 function run(inputs: RealtimeInput[], from: RealtimeState): { state: RealtimeState; effects: RealtimeEffect[] } {
   let state = from;

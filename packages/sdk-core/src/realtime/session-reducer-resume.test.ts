@@ -8,7 +8,7 @@ import { initialRealtimeState, type RealtimeState } from './session-state.js';
 const agent: ParticipantView = {
   identity: 'agent',
   isAgent: true,
-  metadata: JSON.stringify({ agent_state: 'listening', remaining_seconds: null }),
+  metadata: { agent_state: 'listening', remaining_seconds: null },
   attributes: {},
 };
 
@@ -31,7 +31,7 @@ const connected = (): RealtimeState =>
 
 function line(id: string, createdAt: string, final: boolean, isAgent = true): RealtimeInput {
   const payload: SDKSessionTranscription = { id, agent: isAgent, final, created_at: createdAt, speaking_ended_at: final ? createdAt : null, text: id };
-  return { type: 'data_received', attempt: 1, topic: 'message', text: JSON.stringify(payload), from: agent };
+  return { type: 'data_received', attempt: 1, packet: { topic: 'message', payload }, from: agent };
 }
 
 const replays = (effects: RealtimeEffect[]) => effects.filter((effect) => effect.type === 'request_transcript_replay');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SDKAgentState } from '../contract/sdk.js';
 import type { ParticipantView } from './agent-participant.js';
 import type { RealtimeEffect, RealtimeInput } from './session-actions.js';
 import { reduceRealtime, type RealtimeReducerSettings } from './session-reducer.js';
@@ -6,8 +7,8 @@ import { initialRealtimeState, type RealtimeState } from './session-state.js';
 
 const details = { connection_details: { url: 'ws://127.0.0.1:1', token: 'jwt' } };
 
-function agentWith(remainingSeconds: number | null, agentState = 'listening'): ParticipantView {
-  return { identity: 'agent', isAgent: true, metadata: JSON.stringify({ agent_state: agentState, remaining_seconds: remainingSeconds }), attributes: {} };
+function agentWith(remainingSeconds: number | null, agentState: SDKAgentState = 'listening'): ParticipantView {
+  return { identity: 'agent', isAgent: true, metadata: { agent_state: agentState, remaining_seconds: remainingSeconds }, attributes: {} };
 }
 
 function run(inputs: RealtimeInput[], from: RealtimeState, settings?: RealtimeReducerSettings): { state: RealtimeState; effects: RealtimeEffect[] } {
@@ -100,7 +101,7 @@ describe("reduceRealtime: muting the agent's speech", () => {
   it("keeps the agent's text arriving while its speech is muted, and the choice across connects", () => {
     const muted = run([...connect(), { type: 'agent_speech_mute_requested', muted: true }], initialRealtimeState()).state;
     const line = { id: 'a1', agent: true, final: true, created_at: '2026-01-01T00:00:00.000Z', speaking_ended_at: null, text: 'Hello in text' };
-    const answered = run([{ type: 'data_received', attempt: 1, topic: 'message', text: JSON.stringify(line), from: agentWith(300) }], muted).state;
+    const answered = run([{ type: 'data_received', attempt: 1, packet: { topic: 'message', payload: line }, from: agentWith(300) }], muted).state;
     expect(answered.transcriptions.map((transcription) => transcription.text)).toEqual(['Hello in text']);
     const next = run([{ type: 'disconnect_requested' }, { type: 'connect_requested', options: details }], answered).state;
     expect(next.agentSpeechMuted).toBe(true);

@@ -7,12 +7,18 @@ import type { ParticipantView } from './agent-participant.js';
 import type { RealtimeEffect, RealtimeInput } from './session-actions.js';
 import { reduceRealtime } from './session-reducer.js';
 import { initialRealtimeState, type RealtimeState } from './session-state.js';
+import { receivedData, receivedParticipant } from './received-data.js';
 
 const details = { connection_details: { url: 'ws://127.0.0.1:1', token: 'jwt' } };
 const config = { general: {}, input: {}, output: {}, generative: { llm: 'llm_builtin' } } as never;
 
 function agent(metadata?: object | string, attributes: Record<string, string> = {}): ParticipantView {
-  return { identity: 'agent', isAgent: true, metadata: typeof metadata === 'string' ? metadata : metadata && JSON.stringify(metadata), attributes };
+  return receivedParticipant({
+    identity: 'agent',
+    isAgent: true,
+    metadata: typeof metadata === 'string' ? metadata : metadata && JSON.stringify(metadata),
+    attributes,
+  });
 }
 const human: ParticipantView = { identity: 'other_human', isAgent: false, metadata: undefined, attributes: {} };
 
@@ -21,11 +27,11 @@ function utterance(id: string, text: string, createdAt: string, isAgent = true, 
 }
 
 /** Feeds inputs in order; returns the final state and every effect, in order. */
-function run(inputs: RealtimeInput[], from: RealtimeState = initialRealtimeState()): { state: RealtimeState; effects: RealtimeEffect[] } {
+function run(inputs: (RealtimeInput | undefined)[], from: RealtimeState = initialRealtimeState()): { state: RealtimeState; effects: RealtimeEffect[] } {
   let state = from;
   const effects: RealtimeEffect[] = [];
   for (const input of inputs) {
-    const step = reduceRealtime(state, input);
+    const step = reduce(state, input);
     state = step.state;
     effects.push(...step.effects);
   }
@@ -43,14 +49,15 @@ const joined = (participants: ParticipantView[] = [], attempt = 1): RealtimeInpu
   roomMetadata: JSON.stringify({ session: 'rs_room' }),
   canPlayAudio: true,
 });
-/** `from: null`: sent by the server, not a participant. */
-const packet = (topic: string, payload: unknown, from: ParticipantView | null = agent(), attempt = 1): RealtimeInput => ({
-  type: 'data_received',
-  attempt,
-  topic,
-  text: typeof payload === 'string' ? payload : JSON.stringify(payload),
-  from: from ?? undefined,
-});
+/** A packet as the room link passes it on (undefined: dropped there, unknown or malformed). `from: null`: sent by the server. */
+function packet(topic: string, payload: unknown, from: ParticipantView | null = agent(), attempt = 1): RealtimeInput | undefined {
+  const input = receivedData(topic, typeof payload === 'string' ? payload : JSON.stringify(payload), from ?? undefined);
+  return input && { ...input, attempt };
+}
+/** One step; an input the link dropped changes nothing. */
+function reduce(state: RealtimeState, input: RealtimeInput | undefined): { state: RealtimeState; effects: RealtimeEffect[] } {
+  return input ? reduceRealtime(state, input) : { state, effects: [] };
+}
 const connectedWithAgent = (metadata: object = { agent_state: 'listening', remaining_seconds: null }) =>
   run([{ type: 'connect_requested', options: details }, joined([agent(metadata)])]).state;
 
@@ -127,7 +134,7 @@ describe('reduceRealtime: connecting', () => {
       { type: 'session_started', attempt: 1, sessionId: 'rs_old', url: 'ws://old', token: 'old' },
       joined([agent({ agent_state: 'listening', remaining_seconds: null })], 1),
       { type: 'connect_failed', attempt: 1, error: new Error('old') },
-      packet('message', utterance('u1', 'old', '2024-01-01T00:00:00Z'), agent(), 1),
+      packet('message', utterance('u1', 'old', '2024-01-01T00:00:00Z'), agent(), 1)!,
     ] satisfies RealtimeInput[]) {
       expect(reduceRealtime(state, stale)).toEqual({ state, effects: [] });
     }
@@ -235,7 +242,7 @@ describe('reduceRealtime: the agent', () => {
       reduceRealtime(state, {
         type: 'participant_updated',
         attempt: 1,
-        participant: { ...human, metadata: JSON.stringify({ agent_state: 'speaking', remaining_seconds: 1 }) },
+        participant: { ...human, metadata: { agent_state: 'speaking', remaining_seconds: 1 } },
       }).state,
     ).toBe(state);
   });
@@ -359,7 +366,7 @@ describe('reduceRealtime: data packets', () => {
       packet('message', { id: 'u1', text: 'missing fields' }),
       packet('lk.something', { hello: true }),
     ]) {
-      expect(reduceRealtime(state, input)).toEqual({ state, effects: [] });
+      expect(reduce(state, input)).toEqual({ state, effects: [] });
     }
   });
 
@@ -369,7 +376,7 @@ describe('reduceRealtime: data packets', () => {
     const reconnecting = run([{ type: 'reconnecting', attempt: 1, reason: 'network' }], connectedWithAgent()).state;
     expect(run([packet('message', utterance('r', 'during', '2024-01-01T00:00:01Z'))], reconnecting).state.transcriptions).toHaveLength(1);
     const ended = run([{ type: 'disconnect_requested' }], connectedWithAgent()).state;
-    expect(reduceRealtime(ended, packet('message', utterance('x', 'late', '2024-01-01T00:00:01Z'))).state).toBe(ended);
+    expect(reduce(ended, packet('message', utterance('x', 'late', '2024-01-01T00:00:01Z'))).state).toBe(ended);
   });
 
   it('the error topic becomes an AgentError in the state and an error event; the session stays connected', () => {
@@ -383,11 +390,11 @@ describe('reduceRealtime: data packets', () => {
   it('other topics are passed on as dataPacket events without changing the state (tool_call: client-tools.test.ts)', () => {
     const state = connectedWithAgent();
     const event = { type: 'event', payload: { type: 'value', node_id: 'llm', pad_id: 'model', value: { type: 'string', value: 'gpt' } } };
-    const step = reduceRealtime(state, packet('runtime_api', event));
+    const step = reduce(state, packet('runtime_api', event));
     expect(step.state).toBe(state);
     expect(emitted(step.effects)).toEqual([{ name: 'dataPacket', args: [{ topic: 'runtime_api', payload: event }] }]);
     // A runtime_api message the contract does not know is dropped.
-    expect(emitted(reduceRealtime(state, packet('runtime_api', { type: 'request', req_id: 'req_1', payload: { run: 'graph' } })).effects)).toEqual([]);
+    expect(emitted(reduce(state, packet('runtime_api', { type: 'request', req_id: 'req_1', payload: { run: 'graph' } })).effects)).toEqual([]);
   });
 
   it("keeps the agent's turn timings and the latencies measured here, reset by the next connect", () => {
@@ -403,18 +410,16 @@ describe('reduceRealtime: data packets', () => {
       end_of_turn: { reason: 'question', probability: 0.95, wait_ms: 203 },
       interrupted: false,
     };
-    const withMetrics = reduceRealtime(state, packet('turn_metrics', metrics));
+    const withMetrics = reduce(state, packet('turn_metrics', metrics));
     expect(withMetrics.state.agentTurns).toEqual([metrics]);
     expect(emitted(withMetrics.effects).map((effect) => effect.name)).toEqual(['agentTurnMetrics', 'dataPacket']);
     const measured = reduceRealtime(withMetrics.state, { type: 'turn_latency_measured', attempt: 1, latencyMs: 330 });
     expect(measured.state.turnLatencies).toEqual([330]);
     expect(emitted(measured.effects)).toEqual([{ name: 'turnLatency', args: [330] }]);
     // Malformed timings are dropped; a measurement of an earlier attempt is ignored.
-    expect(reduceRealtime(state, packet('turn_metrics', { turn: 'x' })).state).toBe(state);
-    expect(reduceRealtime(state, packet('turn_metrics', { ...metrics, end_of_turn: { reason: 'guess', probability: 0.5, wait_ms: 300 } })).state).toBe(state);
-    expect(reduceRealtime(state, packet('turn_metrics', { ...metrics, end_of_turn: { reason: 'question', probability: 1.5, wait_ms: 300 } })).state).toBe(
-      state,
-    );
+    expect(reduce(state, packet('turn_metrics', { turn: 'x' })).state).toBe(state);
+    expect(reduce(state, packet('turn_metrics', { ...metrics, end_of_turn: { reason: 'guess', probability: 0.5, wait_ms: 300 } })).state).toBe(state);
+    expect(reduce(state, packet('turn_metrics', { ...metrics, end_of_turn: { reason: 'question', probability: 1.5, wait_ms: 300 } })).state).toBe(state);
     expect(reduceRealtime(state, { type: 'turn_latency_measured', attempt: 0, latencyMs: 1 }).state).toBe(state);
   });
 

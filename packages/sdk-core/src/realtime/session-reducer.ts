@@ -1,4 +1,4 @@
-import { parseDataPacket, type SDKAgentState, type SDKResumeReason, type SDKSessionTranscription, type ToolCallMessage } from '../contract/sdk.js';
+import type { SDKAgentState, SDKResumeReason, SDKSessionTranscription, ToolCallMessage } from '../contract/sdk.js';
 import { ERROR_TOPIC, MESSAGE_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../contract/wire.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 import { AgentError } from './agent-error.js';
@@ -187,8 +187,7 @@ function disconnectedEnd(state: RealtimeState, cause: RoomDisconnectCause, detai
 
 function receiveData(state: RealtimeState, input: Extract<RealtimeInput, { type: 'data_received' }>): RealtimeTransition {
   if (state.status === 'not_connected' || !input.from || !isAgentParticipant(input.from)) return unchanged(state);
-  const packet = parseDataPacket(input.topic, input.text);
-  if (!packet) return unchanged(state);
+  const packet = input.packet;
   const delivered = emit({ name: 'dataPacket', args: [packet] });
   if (packet.topic === MESSAGE_TOPIC) {
     const transcription = Object.freeze(packet.payload);

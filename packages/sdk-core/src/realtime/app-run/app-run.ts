@@ -1,13 +1,12 @@
 import { EventEmitter } from 'eventemitter3';
-import { HttpClient } from '../../client/http-client.js';
-import { AppRuns } from '../../client/resources/app-runs.js';
 import type { CreateAppRunFromGraphRequest, CreateAppRunRequest } from '../../contract/app-runs.js';
 import type { GraphInput } from '../../contract/apps.js';
 import type { ClientPadValue } from '../../contract/graph/pad-values.js';
-import { RUNTIME_API_TOPIC, type RuntimeEventPayload, type RuntimeLogItem } from '../../contract/graph/runtime-api.js';
+import type { RuntimeEventPayload, RuntimeLogItem } from '../../contract/graph/runtime-api.js';
+import { RUNTIME_API_TOPIC } from '../../contract/wire.js';
 import { AbortError, ConnectionError } from '../../errors/transport-errors.js';
 import type { ClientToolHandler } from '../client-tools.js';
-import { RealtimeSession, type AudioSource, type RealtimeSessionOptions } from '../realtime-session.js';
+import { RealtimeSession, loadSessionIo, type AudioSource, type RealtimeSessionOptions } from '../realtime-session.js';
 import type { RealtimeEnd, RealtimeStatus } from '../session-state.js';
 import { initialAppRunState, padKey, type AppRunState } from './app-run-state.js';
 import { toClientPadValue } from './pad-input.js';
@@ -137,6 +136,7 @@ export class AppRun extends EventEmitter<AppRunEvents> {
     this.update({ starting: true });
     let details: { url: string; token: string };
     try {
+      const { HttpClient, AppRuns } = await loadSessionIo();
       const http = new HttpClient({
         usageToken: token,
         maxRetries: 0,

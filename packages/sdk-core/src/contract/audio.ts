@@ -22,10 +22,13 @@ export const SpeechRequest = z
       .describe('A platform voice id (`GET /v1/voice/list`), e.g. `flite-slt`, or `{id}`.'),
     instructions: z.string().max(4096).optional().describe('Refused: the platform voices take no style instructions.'),
     response_format: SpeechFormat.default('mp3').describe(
-      '`mp3`, `opus` (Ogg), `wav`, `pcm` (24 kHz 16-bit little-endian mono); `aac` and `flac` are refused.',
+      '`mp3`, `opus` (Ogg), `wav`, `pcm` (24 kHz 16-bit little-endian mono), `aac` (ADTS) and `flac` (both need ffmpeg on the server).',
     ),
-    speed: z.number().min(0.25).max(4).default(1).describe('Only 1 is honoured.'),
-    stream_format: z.enum(['audio', 'sse']).default('audio').describe('`audio`: the file, streamed as it is made; `sse`: `speech.audio.delta` events.'),
+    speed: z.number().min(0.25).max(4).default(1).describe("Multiplies the voice's speaking rate."),
+    stream_format: z
+      .enum(['audio', 'sse'])
+      .default('audio')
+      .describe('`audio`: the file, streamed as it is made; `sse`: `speech.audio.delta` events (base64), then `speech.audio.done` with usage.'),
   })
   .meta({ id: 'SpeechRequest' });
 export type SpeechRequest = z.output<typeof SpeechRequest>;
@@ -38,7 +41,7 @@ const FormNumber = z.coerce.number();
 
 export const TranscriptionRequest = z
   .strictObject({
-    file: z.file().min(1).describe('The audio: wav (PCM16), mp3 or ogg (Opus or Vorbis).'),
+    file: z.file().min(1).describe('The audio: wav (PCM16), mp3, ogg (Opus or Vorbis); flac, m4a, mp4, webm when the server has ffmpeg.'),
     model: z.string().min(1).max(200).describe("OpenAI's model names (`whisper-1`...) or any name: the platform's STT engine transcribes."),
     language: z.string().min(2).max(16).optional(),
     prompt: z.string().max(10_000).optional().describe('Refused: the STT engine takes no prompt.'),
@@ -49,7 +52,10 @@ export const TranscriptionRequest = z
       .optional()
       .describe('With `verbose_json`: `segment` (default) and/or `word`.'),
     'include[]': z.array(z.string()).optional().describe('Refused (no `logprobs` from the STT engine).'),
-    stream: z.enum(['true', 'false']).optional().describe('Refused when `true`.'),
+    stream: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('`true`: `transcript.text.delta` events as segments are recognised, then `transcript.text.done` (json or text only).'),
     chunking_strategy: z.string().optional().describe('Refused: the audio is cut at its silences.'),
   })
   .meta({ id: 'TranscriptionRequest' });
@@ -97,7 +103,7 @@ export const audioRoutes = {
     tag: 'Audio (OpenAI-compatible)',
     summary: "Speak text with a platform voice (OpenAI's audio.speech; the audio is streamed as it is made)",
     request: { body: SpeechRequest },
-    success: { kind: 'binary', contentTypes: ['audio/mpeg', 'audio/ogg', 'audio/wav', 'audio/pcm', 'text/event-stream'] },
+    success: { kind: 'binary', contentTypes: ['audio/mpeg', 'audio/ogg', 'audio/wav', 'audio/pcm', 'audio/aac', 'audio/flac', 'text/event-stream'] },
     errors: [404],
   }),
   transcriptions: defineRoute({
@@ -110,7 +116,7 @@ export const audioRoutes = {
       "Transcribe audio with the platform's STT engine (OpenAI's audio.transcriptions): `json` `{text}`, `text`, `srt`, `vtt`, " +
       '`verbose_json` `{task, language, duration, text, segments, words}` (segments cut at silences, word times spread over their segment)',
     request: { body: TranscriptionRequest, bodyEncoding: 'multipart' },
-    success: { kind: 'binary', contentTypes: ['application/json', 'text/plain', 'text/vtt'] },
+    success: { kind: 'binary', contentTypes: ['application/json', 'text/plain', 'text/vtt', 'text/event-stream'] },
     errors: [413],
   }),
 };

@@ -1,4 +1,5 @@
 import OpenAI, { toFile } from 'openai';
+import { Stream } from 'openai/streaming';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TranscriptionVerbose } from '../../src/contract/audio.js';
 import { decodeMp3, looksLikeMp3 } from '../../src/server/engines/speech/codecs/mp3.js';
@@ -6,7 +7,16 @@ import { decodeOgg } from '../../src/server/engines/speech/codecs/ogg.js';
 import { decodeWav } from '../../src/server/engines/speech/codecs/wav.js';
 import { wordErrorRate } from '../../src/server/engines/speech/stt/word-error-rate.js';
 import { createTestPlatform, type TestPlatform } from '../../src/testing.js';
+import { ffmpegAvailable, runFfmpeg } from '../../src/server/engines/media/ffmpeg/run-ffmpeg.js';
 import { pocketsphinxAvailable } from '../speech/speech-test-support.js';
+import { convertWav, ffmpegPresent } from '../support/ffmpeg-audio-files.js';
+
+/** OpenAI's speech events (`stream_format: sse`); the package gives them no type. */
+interface SpeechEvent {
+  type: 'speech.audio.delta' | 'speech.audio.done';
+  audio?: string;
+  usage?: { input_tokens: number; output_tokens: number; total_tokens: number };
+}
 
 const sttAvailable = pocketsphinxAvailable();
 const SENTENCE = 'Please call me tomorrow morning.';
@@ -96,16 +106,67 @@ describe('OpenAI audio endpoints (openai package)', () => {
       expect(bytes / 2 / 24_000).toBeGreaterThan(5);
     });
 
+    it('streams OpenAI speech events with stream_format sse: base64 deltas as it speaks, then done with usage', async () => {
+      const response = await openai.audio.speech.create({
+        model: 'tts-1',
+        voice: 'flite-slt',
+        input: TWO_SENTENCES,
+        response_format: 'pcm',
+        stream_format: 'sse',
+      });
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const events: SpeechEvent[] = [];
+      for await (const event of Stream.fromSSEResponse<SpeechEvent>(response, new AbortController())) events.push(event);
+      const deltas = events.filter((event) => event.type === 'speech.audio.delta');
+      expect(deltas.length).toBeGreaterThan(1);
+      expect(events.at(-1)).toEqual({
+        type: 'speech.audio.done',
+        usage: { input_tokens: expect.any(Number), output_tokens: 0, total_tokens: expect.any(Number) },
+      });
+      expect(events.filter((event) => event.type === 'speech.audio.done')).toHaveLength(1);
+      const pcm = Buffer.concat(deltas.map((event) => Buffer.from(event.audio!, 'base64')));
+      const whole = new Uint8Array(
+        await (await openai.audio.speech.create({ model: 'tts-1', voice: 'flite-slt', input: TWO_SENTENCES, response_format: 'pcm' })).arrayBuffer(),
+      );
+      expect(pcm.length).toBe(whole.length);
+    });
+
     it.each([
-      ['response_format', { response_format: 'aac' }],
-      ['response_format', { response_format: 'flac' }],
-      ['speed', { speed: 1.5 }],
+      ['flite-slt', 'flite'],
+      ['espeak-en-gb', 'espeak-ng'],
+    ])('speaks faster and slower with speed (%s, %s)', async (voice) => {
+      const seconds = async (speed: number) =>
+        (await (await openai.audio.speech.create({ model: 'tts-1', voice, input: TWO_SENTENCES, response_format: 'pcm', speed })).arrayBuffer()).byteLength /
+        48_000;
+      const normal = await seconds(1);
+      expect(await seconds(2)).toBeLessThan(normal * 0.75);
+      expect(await seconds(0.5)).toBeGreaterThan(normal * 1.4);
+    });
+
+    it.skipIf(!ffmpegPresent()).each([
+      ['aac', 'audio/aac', 'aac'],
+      ['flac', 'audio/flac', 'flac'],
+    ] as const)('makes %s through ffmpeg, decodable to the same length of speech as the WAV', async (format, contentType, demuxer) => {
+      const wav = decodeWav((await speak(SENTENCE, 'wav')).bytes);
+      const response = await openai.audio.speech.create({ model: 'tts-1', voice: 'flite-slt', input: SENTENCE, response_format: format });
+      expect(response.headers.get('content-type')).toBe(contentType);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      if (format === 'flac') expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('fLaC');
+      else expect([bytes[0], bytes[1]! & 0xf0]).toEqual([0xff, 0xf0]);
+      const pcm = await runFfmpeg({
+        args: ['-f', demuxer, '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', String(wav.sampleRate), 'pipe:1'],
+        input: [bytes],
+      });
+      // AAC adds its encoder's priming and pads its last frame (1024 samples).
+      expect(Math.abs(pcm.length / 2 - wav.pcm.length) / wav.sampleRate).toBeLessThan(format === 'flac' ? 0.001 : 0.15);
+    });
+
+    it.each([
       ['instructions', { instructions: 'Speak cheerfully.' }],
-      ['stream_format', { stream_format: 'sse' }],
       ['voice', { voice: 'alloy' }],
       ['input', { input: '...' }],
     ])('refuses what it cannot honour with 400 naming the field (%s)', async (field, extra) => {
-      const refused = openai.audio.speech.create({ model: 'tts-1', voice: 'flite-slt', input: 'Hello.', ...extra } as OpenAI.Audio.SpeechCreateParams);
+      const refused = openai.audio.speech.create({ model: 'tts-1', voice: 'flite-slt', input: 'Hello.', ...extra });
       await expect(refused).rejects.toBeInstanceOf(OpenAI.BadRequestError);
       await expect(refused).rejects.toMatchObject({ message: expect.stringContaining(`${field}:`) as unknown });
     });
@@ -178,6 +239,63 @@ describe('OpenAI audio endpoints (openai package)', () => {
     it('refuses a file that is not audio, naming it', async () => {
       const refused = openai.audio.transcriptions.create({ file: await toFile(Buffer.from('not audio at all'), 'notes.txt'), model: 'whisper-1' });
       await expect(refused).rejects.toMatchObject({ status: 400, message: expect.stringContaining('file:') as unknown });
+    });
+
+    it('streams transcript.text.delta events as segments are recognised, then transcript.text.done', async () => {
+      const stream = await openai.audio.transcriptions.create({ file: await file(), model: 'gpt-4o-transcribe', stream: true });
+      const events: OpenAI.Audio.TranscriptionStreamEvent[] = [];
+      for await (const event of stream) events.push(event);
+      const deltas = events.filter((event) => event.type === 'transcript.text.delta');
+      expect(deltas).toHaveLength(2);
+      const done = events.at(-1)!;
+      expect(done.type).toBe('transcript.text.done');
+      const text = (done as OpenAI.Audio.TranscriptionTextDoneEvent).text;
+      expect(deltas.map((event) => event.delta).join('')).toBe(text);
+      expect(wordErrorRate(TWO_SENTENCES, text), text).toBeLessThan(0.25);
+      const whole = await openai.audio.transcriptions.create({ file: await file(), model: 'whisper-1' });
+      expect(text).toBe(whole.text);
+    });
+
+    it('refuses stream with a format answered whole, naming stream', async () => {
+      const refused = openai.audio.transcriptions.create({ file: await file(), model: 'whisper-1', stream: true, response_format: 'srt' } as never);
+      await expect(refused).rejects.toMatchObject({ status: 400, message: expect.stringContaining('stream:') as unknown });
+    });
+
+    it('without ffmpeg, answers 400 naming the field for the formats it makes or decodes', async () => {
+      const flac = ffmpegAvailable() ? await convertWav(wav, 'flac') : new TextEncoder().encode('fLaC and nothing more');
+      const previous = process.env.PALAVER_FFMPEG;
+      process.env.PALAVER_FFMPEG = '/nonexistent/palaver-ffmpeg';
+      try {
+        const speech = openai.audio.speech.create({ model: 'tts-1', voice: 'flite-slt', input: 'Hello.', response_format: 'flac' });
+        await expect(speech).rejects.toMatchObject({
+          status: 400,
+          message: expect.stringMatching(/response_format: flac .*ffmpeg, which is not installed/) as unknown,
+        });
+        const transcription = openai.audio.transcriptions.create({ file: await toFile(flac, 'speech.flac'), model: 'whisper-1' });
+        await expect(transcription).rejects.toMatchObject({
+          status: 400,
+          message: expect.stringMatching(/file: flac audio .*ffmpeg, which is not installed/) as unknown,
+        });
+      } finally {
+        if (previous === undefined) delete process.env.PALAVER_FFMPEG;
+        else process.env.PALAVER_FFMPEG = previous;
+      }
+    });
+
+    describe.skipIf(!ffmpegPresent())('files decoded by ffmpeg', () => {
+      it.each(['flac', 'm4a', 'mp4', 'webm'] as const)('transcribes %s as it transcribes the WAV', async (format) => {
+        const converted = await convertWav(wav, format);
+        const transcript = await openai.audio.transcriptions.create({ file: await toFile(converted, `speech.${format}`), model: 'whisper-1' });
+        expect(wordErrorRate(TWO_SENTENCES, transcript.text), `${format}: ${transcript.text}`).toBeLessThan(0.25);
+      });
+
+      it('refuses a file in a known container that does not decode, naming file', async () => {
+        const flac = await convertWav(wav, 'flac');
+        const broken = new Uint8Array(flac.subarray(0, 200));
+        broken.fill(0x55, 42);
+        const refused = openai.audio.transcriptions.create({ file: await toFile(broken, 'broken.flac'), model: 'whisper-1' });
+        await expect(refused).rejects.toMatchObject({ status: 400, message: expect.stringContaining('file:') as unknown });
+      });
     });
   });
 });

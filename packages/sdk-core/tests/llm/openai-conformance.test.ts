@@ -6,6 +6,7 @@ import { conformanceMarkdown, OPENAI_CONFORMANCE, type ConformanceRow, type Conf
 import { createTestPlatform, type TestPlatform } from '../../src/testing.js';
 import { startFakeOpenAiUpstream, type FakeOpenAiUpstream } from '../../src/testing/fake-openai-upstream.js';
 import { pocketsphinxAvailable } from '../speech/speech-test-support.js';
+import { convertWav, ffmpegPresent } from '../support/ffmpeg-audio-files.js';
 import { CALL_PROBES, REALTIME_PROBES, type RealtimeProbe, type CallProbe } from './openai-conformance-probes.js';
 import { openSession } from './realtime-test-client.js';
 
@@ -27,6 +28,7 @@ interface AudioProbe {
   kind: 'audio';
   field: string;
   needsStt?: boolean;
+  needsFfmpeg?: boolean;
   run: (openai: OpenAI) => Promise<unknown>;
 }
 
@@ -44,7 +46,13 @@ const speech = (extra: Record<string, unknown>) => async (openai: OpenAI) => {
   const response = await openai.audio.speech.create({ ...SPEECH, ...extra });
   return response.arrayBuffer();
 };
-const audio = (field: string, run: AudioProbe['run'], needsStt = false): AudioProbe => ({ kind: 'audio', field, run, needsStt });
+const audio = (field: string, run: AudioProbe['run'], needsStt = false, needsFfmpeg = false): AudioProbe => ({
+  kind: 'audio',
+  field,
+  run,
+  needsStt,
+  needsFfmpeg,
+});
 const spokenAs = (format: 'mp3' | 'opus') => async (openai: OpenAI) => {
   const response = await openai.audio.speech.create({ ...SPEECH, response_format: format });
   return toFile(new Uint8Array(await response.arrayBuffer()), `speech.${format === 'opus' ? 'ogg' : 'mp3'}`);
@@ -125,14 +133,25 @@ const PROBES: Record<string, ChatProbe | AudioProbe | AudioProbe[] | CallProbe |
     audio('response_format', speech({ response_format: 'aac' })),
     audio('response_format', speech({ response_format: 'flac' })),
   ],
-  'POST /v1/audio/speech | speed other than 1': audio('speed', speech({ speed: 2 })),
+  'POST /v1/audio/speech | speed other than 1': [audio('speed', speech({ speed: 2 })), audio('speed', speech({ speed: 0.5, voice: 'espeak-en-gb' }))],
   'POST /v1/audio/speech | instructions': audio('instructions', speech({ instructions: 'Whisper.' })),
-  'POST /v1/audio/speech | stream_format: sse': audio('stream_format', speech({ stream_format: 'sse' })),
+  'POST /v1/audio/speech | stream_format: sse': audio('stream_format', async (openai) => {
+    const response = await openai.audio.speech.create({ ...SPEECH, stream_format: 'sse' });
+    expect(await response.text()).toContain('"type":"speech.audio.done"');
+  }),
   'POST /v1/audio/transcriptions | file: wav, mp3, ogg': [
     audio('file', transcribe({}), true),
     audio('file', transcribe({}, spokenAs('mp3')), true),
     audio('file', transcribe({}, spokenAs('opus')), true),
   ],
+  'POST /v1/audio/transcriptions | file: flac, m4a, mp4, webm': (['flac', 'm4a', 'mp4', 'webm'] as const).map((format) =>
+    audio(
+      'file',
+      transcribe({}, async () => toFile(await convertWav(recording, format), `speech.${format}`)),
+      true,
+      true,
+    ),
+  ),
   'POST /v1/audio/transcriptions | model': audio('model', transcribe({ model: 'gpt-4o-transcribe' }), true),
   'POST /v1/audio/transcriptions | response_format: json, text, srt, vtt': (['json', 'text', 'srt', 'vtt'] as const).map((format) =>
     audio('response_format', transcribe({ response_format: format }), true),
@@ -249,7 +268,8 @@ describe('OpenAI conformance table (openai package)', () => {
   for (const row of OPENAI_CONFORMANCE) {
     const probes = [PROBES[keyOf(row)]].flat().filter((probe) => probe !== undefined);
     const needsStt = probes.some((probe) => (probe.kind === 'audio' || probe.kind === 'realtime') && probe.needsStt);
-    it.skipIf(needsStt && !sttAvailable)(
+    const needsFfmpeg = probes.some((probe) => probe.kind === 'audio' && probe.needsFfmpeg) || /aac|flac/.test(row.feature);
+    it.skipIf((needsStt && !sttAvailable) || (needsFfmpeg && !ffmpegPresent()))(
       `${keyOf(row)}: ${JSON.stringify(row.statuses)}`,
       async () => {
         for (const probe of probes) {

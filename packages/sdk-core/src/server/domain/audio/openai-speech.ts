@@ -1,18 +1,21 @@
 import type { SpeechRequest } from '../../../contract/audio.js';
 import type { Voice } from '../../../contract/voices.js';
 import { ApiError, BadRequestError } from '../../../errors/api-error.js';
-import { createStreamingEncoder, STREAMED_AUDIO_CONTENT_TYPES, type PcmChunk, type StreamedAudioFormat } from '../../engines/speech/index.js';
+import { estimateTokens } from '../../engines/llm/token-count.js';
+import { ffmpegAvailable } from '../../engines/media/ffmpeg/run-ffmpeg.js';
+import { FFMPEG_AUDIO_CONTENT_TYPES } from '../../engines/speech/codecs/ffmpeg-audio.js';
+import { STREAMED_AUDIO_CONTENT_TYPES } from '../../engines/speech/index.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { VoiceSynthesisService } from '../voices/voice-synthesis-service.js';
+import { readableOf, sseEvent, SSE_HEADERS } from './event-stream.js';
+import { madeByFfmpeg, speechAudio } from './speech-audio-stream.js';
 
 /** The fields of a speech request the platform cannot honour, as the first one given. */
 function refusedField(request: SpeechRequest): string | undefined {
-  if (request.response_format === 'aac' || request.response_format === 'flac') {
-    return `response_format: ${request.response_format} is not made here; use mp3, opus, wav or pcm`;
+  if (madeByFfmpeg(request.response_format) && !ffmpegAvailable()) {
+    return `response_format: ${request.response_format} is made by ffmpeg, which is not installed on this server; use mp3, opus, wav or pcm`;
   }
   if (request.instructions !== undefined) return 'instructions: the platform voices take no style instructions';
-  if (request.speed !== 1) return 'speed: the platform voices speak at one speed; only 1 is honoured';
-  if (request.stream_format === 'sse') return 'stream_format: sse is not served; use audio (the file is streamed as it is made)';
   return undefined;
 }
 
@@ -29,9 +32,10 @@ async function voiceOf(synthesis: VoiceSynthesisService, principal: Principal, r
 }
 
 /**
- * `POST /v1/audio/speech` (OpenAI's `audio.speech.create`): the text spoken with a platform voice, streamed in the
- * asked format as the engine makes it (WAV at the end, its header holding the sizes). Refusals (unknown voice, a
- * field the platform cannot honour, the human's `voice_synthesis_seconds` used up, nothing speakable, engine
+ * `POST /v1/audio/speech` (OpenAI's `audio.speech.create`): the text spoken with a platform voice at the asked
+ * `speed`, streamed in the asked format as the engine makes it (wav, aac and flac at the end), as the file itself or,
+ * with `stream_format: sse`, as `speech.audio.delta` events ending with `speech.audio.done`. Refusals (unknown
+ * voice, a field the platform cannot honour, the human's `voice_synthesis_seconds` used up, nothing speakable, engine
  * unavailable) come before any byte, as statuses; the seconds spoken are recorded when the audio ends.
  *
  * @example
@@ -42,62 +46,31 @@ export async function openAiSpeech(synthesis: VoiceSynthesisService, principal: 
   if (refused) throw new BadRequestError(`Invalid body: ${refused}`);
   const voice = await voiceOf(synthesis, principal, request);
   await synthesis.assertWithinLimit(principal);
-  const iterator = synthesis.synthesize(voice, { text: request.input }, signal)[Symbol.asyncIterator]();
+  const iterator = synthesis.synthesize(voice, { text: request.input, speed: request.speed }, signal)[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done || first.value.pcm.length === 0) throw new BadRequestError('Invalid body: input: nothing speakable (no letters or digits)');
-  const format = request.response_format as StreamedAudioFormat;
-  const body = encodedStream(iterator, first.value, format, async (seconds) => {
+  const format = request.response_format;
+  const audio = speechAudio(iterator, first.value, format, signal, async (seconds) => {
     await synthesis.recordUsage(principal, seconds, { voice: voice.id, characters: request.input.length, model: request.model, source: 'audio.speech' });
   });
-  return new Response(body, { status: 200, headers: { 'content-type': STREAMED_AUDIO_CONTENT_TYPES[format], 'x-audio-voice': voice.id } });
+  const headers = { 'x-audio-voice': voice.id };
+  if (request.stream_format === 'sse') {
+    return new Response(readableOf(speechEvents(audio, request.input)), { status: 200, headers: { ...headers, ...SSE_HEADERS } });
+  }
+  const contentType = madeByFfmpeg(format) ? FFMPEG_AUDIO_CONTENT_TYPES[format] : STREAMED_AUDIO_CONTENT_TYPES[format];
+  return new Response(readableOf(audio), { status: 200, headers: { ...headers, 'content-type': contentType } });
 }
 
-/** The encoded bytes of the engine's chunks as a web stream; `onEnd` gets the seconds spoken (also when cut short). */
-function encodedStream(
-  iterator: AsyncIterator<PcmChunk>,
-  first: PcmChunk,
-  format: StreamedAudioFormat,
-  onEnd: (seconds: number) => Promise<void>,
-): ReadableStream<Uint8Array> {
-  const encoder = createStreamingEncoder(format, first.sampleRate);
-  let seconds = 0;
-  let pending: PcmChunk | undefined = first;
-  let ended = false;
-  const finish = async () => {
-    if (ended) return;
-    ended = true;
-    await onEnd(seconds);
-  };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        for (;;) {
-          const chunk = pending ?? (await nextChunk(iterator));
-          pending = undefined;
-          if (!chunk) {
-            for (const bytes of encoder.end()) controller.enqueue(bytes);
-            controller.close();
-            await finish();
-            return;
-          }
-          seconds += chunk.pcm.length / chunk.sampleRate;
-          const parts = encoder.push(chunk.pcm);
-          for (const bytes of parts) controller.enqueue(bytes);
-          if (parts.length > 0) return;
-        }
-      } catch (error) {
-        controller.error(error);
-        await finish();
-      }
-    },
-    async cancel() {
-      await iterator.return?.();
-      await finish();
-    },
-  });
-}
-
-async function nextChunk(iterator: AsyncIterator<PcmChunk>): Promise<PcmChunk | undefined> {
-  const result = await iterator.next();
-  return result.done ? undefined : result.value;
+/**
+ * OpenAI's speech events: a `speech.audio.delta` (base64) per piece of audio as it is made, then `speech.audio.done`
+ * with usage. The platform meters speech in seconds: the usage counts the input's text tokens, no audio tokens.
+ */
+async function* speechEvents(audio: AsyncGenerator<Uint8Array>, input: string): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const bytes of audio) yield sseEvent({ type: 'speech.audio.delta', audio: Buffer.from(bytes).toString('base64') });
+  } finally {
+    await audio.return(undefined);
+  }
+  const inputTokens = estimateTokens(input);
+  yield sseEvent({ type: 'speech.audio.done', usage: { input_tokens: inputTokens, output_tokens: 0, total_tokens: inputTokens } });
 }

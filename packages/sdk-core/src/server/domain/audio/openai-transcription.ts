@@ -1,8 +1,11 @@
 import type { TranscriptionRequest } from '../../../contract/audio.js';
 import { BadRequestError } from '../../../errors/api-error.js';
 import type { Speech, TranscriptWord } from '../../engines/speech/index.js';
+import { ffmpegAvailable } from '../../engines/media/ffmpeg/run-ffmpeg.js';
+import { decodeWithFfmpeg, sniffFfmpegContainer } from '../../engines/speech/codecs/ffmpeg-audio.js';
 import { SpeechUnavailableError } from '../voices/speech-errors.js';
 import { speechSpans } from './silence-segments.js';
+import { readableOf, sseEvent, SSE_HEADERS } from './event-stream.js';
 import { transcriptAnswer, type TranscribedSpan } from './transcript-formats.js';
 
 /** Longest recording one request may transcribe. */
@@ -16,7 +19,9 @@ function refusedField(request: TranscriptionRequest, provider: string): string |
   if (request.prompt !== undefined && request.prompt !== '') return 'prompt: the STT engine takes no prompt';
   if (request.temperature !== undefined && request.temperature !== 0) return 'temperature: the STT engine decodes greedily; only 0 is honoured';
   if (request['include[]']?.length) return 'include[]: the STT engine reports no logprobs';
-  if (request.stream === 'true') return 'stream: streamed transcripts are not served; the whole transcript is answered';
+  if (request.stream === 'true' && request.response_format !== 'json' && request.response_format !== 'text') {
+    return `stream: a streamed transcript is text events; response_format ${request.response_format} is answered whole (use stream false)`;
+  }
   if (request.chunking_strategy !== undefined) return 'chunking_strategy: the audio is always cut at its pauses';
   if (request['timestamp_granularities[]'] && request.response_format !== 'verbose_json')
     return 'timestamp_granularities[]: needs response_format verbose_json';
@@ -26,21 +31,27 @@ function refusedField(request: TranscriptionRequest, provider: string): string |
   return undefined;
 }
 
-async function decode(speech: Pick<Speech, 'codecs'>, file: File): Promise<{ pcm: Int16Array; sampleRate: number }> {
+async function decode(speech: Pick<Speech, 'codecs'>, file: File, signal: AbortSignal): Promise<{ pcm: Int16Array; sampleRate: number }> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const ascii = new TextDecoder('latin1').decode(bytes.subarray(0, 12));
+  const container = sniffFfmpegContainer(bytes);
+  if (container && !ffmpegAvailable()) {
+    throw new BadRequestError(`Invalid body: file: ${container} audio is decoded by ffmpeg, which is not installed on this server; send wav, mp3 or ogg`);
+  }
   try {
     if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WAVE') return speech.codecs.wav.decode(bytes);
     if (speech.codecs.ogg.sniff(bytes)) return await speech.codecs.ogg.decode(bytes);
     if (speech.codecs.mp3.sniff(bytes)) return await speech.codecs.mp3.decode(bytes);
+    if (container) return await decodeWithFfmpeg(bytes, container, signal);
   } catch (error) {
+    signal.throwIfAborted();
     throw new BadRequestError(`Invalid body: file: could not be decoded (${(error as Error).message})`, { cause: error });
   }
-  throw new BadRequestError('Invalid body: file: not wav, mp3 or ogg audio (flac, m4a, mp4 and webm are not decoded here)');
+  throw new BadRequestError('Invalid body: file: not wav, mp3, ogg, flac, m4a, mp4 or webm audio');
 }
 
-/** The text of each span, transcribed one utterance at a time in one engine session. */
-async function transcribeSpans(
+/** Each span with its text, transcribed one utterance at a time in one engine session, as it is recognised. */
+async function* transcribeSpans(
   speech: Pick<Speech, 'stt' | 'codecs'>,
   pcm: Int16Array,
   sampleRate: number,
@@ -53,7 +64,6 @@ async function transcribeSpans(
   session.on('transcript', (event) => {
     if (event.type === 'final') words = event.words ?? [];
   });
-  const transcribed: TranscribedSpan[] = [];
   try {
     const frame = Math.max(1, Math.round(sampleRate * FRAME_SECONDS));
     for (const span of spans) {
@@ -61,19 +71,19 @@ async function transcribeSpans(
       for (let offset = span.start; offset < span.end; offset += frame) session.push(pcm.subarray(offset, Math.min(span.end, offset + frame)));
       const text = (await session.finish()).trim();
       signal.throwIfAborted();
-      transcribed.push({ start: span.start / sampleRate, end: span.end / sampleRate, text, confidences: words.map((word) => word.confidence) });
+      yield { start: span.start / sampleRate, end: span.end / sampleRate, text, confidences: words.map((word) => word.confidence) } satisfies TranscribedSpan;
     }
   } finally {
     session.close();
   }
-  return transcribed;
 }
 
 /**
  * `POST /v1/audio/transcriptions` (OpenAI's `audio.transcriptions.create`) over the platform's STT engine: the
- * recording (wav, mp3, ogg) is decoded, cut at its pauses, and each stretch of speech transcribed as one utterance,
- * which gives `verbose_json` its segments (word times are spread over their segment). Fields the engine cannot
- * honour are refused with 400 naming them; no STT engine available is 503.
+ * recording (wav, mp3, ogg; flac, m4a, mp4, webm through ffmpeg) is decoded, cut at its pauses, and each stretch of
+ * speech transcribed as one utterance, which gives `verbose_json` its segments (word times are spread over their
+ * segment). With `stream: true` each segment's text is a `transcript.text.delta` event as it is recognised, then
+ * `transcript.text.done`. Fields the engine cannot honour are refused with 400 naming them; no STT engine is 503.
  *
  * @example
  * const answer = await openAiTranscription(services.speech, { file, model: 'whisper-1', response_format: 'json' }, signal);
@@ -83,13 +93,31 @@ export async function openAiTranscription(speech: Pick<Speech, 'stt' | 'codecs'>
   if (refused) throw new BadRequestError(`Invalid body: ${refused}`);
   const status = await speech.stt.status();
   if (!status.available) throw new SpeechUnavailableError(`speech-to-text is unavailable on this server (${status.reason ?? 'no engine'})`);
-  const { pcm, sampleRate } = await decode(speech, request.file);
+  const { pcm, sampleRate } = await decode(speech, request.file, signal);
   if (pcm.length === 0 || sampleRate <= 0) throw new BadRequestError('Invalid body: file: holds no audio samples');
   const duration = pcm.length / sampleRate;
   if (duration > MAX_TRANSCRIPTION_SECONDS) {
     throw new BadRequestError(`Invalid body: file: is ${duration.toFixed(1)} s long; at most ${MAX_TRANSCRIPTION_SECONDS} s per request`);
   }
-  const spans = await transcribeSpans(speech, pcm, sampleRate, request, signal);
-  const answer = transcriptAnswer(spans, duration, request);
+  const spans = transcribeSpans(speech, pcm, sampleRate, request, signal);
+  if (request.stream === 'true') return new Response(readableOf(transcriptEvents(spans)), { status: 200, headers: SSE_HEADERS });
+  const transcribed: TranscribedSpan[] = [];
+  for await (const span of spans) transcribed.push(span);
+  const answer = transcriptAnswer(transcribed, duration, request);
   return new Response(answer.body, { status: 200, headers: { 'content-type': answer.contentType } });
+}
+
+/** OpenAI's transcript events: a `transcript.text.delta` per recognised segment (spaced as the whole text), then `transcript.text.done`. */
+async function* transcriptEvents(spans: AsyncGenerator<TranscribedSpan>): AsyncGenerator<Uint8Array> {
+  const said: string[] = [];
+  try {
+    for await (const span of spans) {
+      if (span.text === '') continue;
+      yield sseEvent({ type: 'transcript.text.delta', delta: said.length === 0 ? span.text : ` ${span.text}`, segment_id: `seg_${said.length}` });
+      said.push(span.text);
+    }
+  } finally {
+    await spans.return(undefined);
+  }
+  yield sseEvent({ type: 'transcript.text.done', text: said.join(' ') });
 }

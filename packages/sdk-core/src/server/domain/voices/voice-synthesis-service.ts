@@ -66,9 +66,9 @@ export class VoiceSynthesisService {
 
   /**
    * Audio for `text` with `voice`, as the engine produces it (native sample rate). Engine failures surface
-   * as API errors (503 engine unavailable, 500 worker crash) while iterating.
+   * as API errors (503 engine unavailable, 500 worker crash) while iterating. `speed` multiplies the voice's rate.
    */
-  async *synthesize(voice: Voice, text: SynthesisText, signal?: AbortSignal): AsyncIterable<PcmChunk> {
+  async *synthesize(voice: Voice, text: SynthesisText & { speed?: number }, signal?: AbortSignal): AsyncIterable<PcmChunk> {
     try {
       yield* this.dependencies.speech.tts.synthesize({ voice, ...text, ...(signal ? { signal } : {}) });
     } catch (error) {

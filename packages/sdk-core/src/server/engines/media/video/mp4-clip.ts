@@ -1,10 +1,7 @@
-import { spawn } from 'node:child_process';
+import { FfmpegError, runFfmpeg } from '../ffmpeg/run-ffmpeg.js';
 import type { VideoFrame } from './video-frame.js';
 
-/** The ffmpeg program clips are encoded with (Debian's `ffmpeg`; `PALAVER_FFMPEG` names another). */
-export function ffmpegProgram(): string {
-  return process.env.PALAVER_FFMPEG ?? 'ffmpeg';
-}
+export { ffmpegProgram } from '../ffmpeg/run-ffmpeg.js';
 
 /** Raised when a clip cannot be encoded: no ffmpeg, or ffmpeg failed (its message says why). */
 export class ClipEncodingError extends Error {
@@ -32,43 +29,13 @@ export async function encodeMp4Clip(frames: readonly VideoFrame[], signal?: Abor
   const sameSize = frames.filter((frame) => frame.width === first.width && frame.height === first.height);
   const fps = clipFramesPerSecond(sameSize).toFixed(3);
   const size = `${first.width - (first.width % 2)}x${first.height - (first.height % 2)}`;
-  const args = ['-hide_banner', '-loglevel', 'error', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${first.width}x${first.height}`, '-r', fps, '-i', 'pipe:0'];
+  const args = ['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${first.width}x${first.height}`, '-r', fps, '-i', 'pipe:0'];
   args.push('-vf', `crop=${size.replace('x', ':')}:0:0`, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p');
   args.push('-movflags', 'frag_keyframe+empty_moov', '-f', 'mp4', 'pipe:1');
-  const child = spawn(ffmpegProgram(), args, { stdio: ['pipe', 'pipe', 'pipe'] });
-  const output: Buffer[] = [];
-  const errors: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
-  const kill = (): void => void child.kill('SIGKILL');
-  const timer = setTimeout(kill, ENCODE_TIMEOUT_MS);
-  signal?.addEventListener('abort', kill, { once: true });
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new ClipEncodingError(error.code === 'ENOENT' ? `ffmpeg is not installed (looked for '${ffmpegProgram()}')` : error.message, { cause: error })),
-    );
-    child.once('close', resolve);
-  });
-  child.stdin.on('error', () => undefined);
-  const writable = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const done = (): void => {
-        child.stdin.off('drain', done).off('close', done);
-        resolve();
-      };
-      child.stdin.on('drain', done).on('close', done);
-    });
-  for (const frame of sameSize) {
-    if (child.stdin.destroyed) break;
-    if (!child.stdin.write(frame.rgba)) await writable();
-  }
-  child.stdin.end();
   try {
-    const code = await exited;
-    if (code !== 0) throw new ClipEncodingError(`ffmpeg could not encode the clip: ${Buffer.concat(errors).toString().trim().slice(0, 300) || `exit ${code}`}`);
-    return Buffer.concat(output);
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', kill);
+    return await runFfmpeg({ args, input: sameSize.map((frame) => frame.rgba), ...(signal ? { signal } : {}), timeoutMs: ENCODE_TIMEOUT_MS });
+  } catch (error) {
+    if (!(error instanceof FfmpegError)) throw error;
+    throw new ClipEncodingError(error.missing ? error.message : `ffmpeg could not encode the clip: ${error.message}`, { cause: error });
   }
 }

@@ -1,6 +1,7 @@
 // Bundled with esbuild into the test page: drives the app run connector (@palaver/sdk-core/realtime's AppRun,
 // from source, with its livekit-client) from the tests.
-import { createAppRun, type AppRun, type AppRunConnectOptions, type AppRunState } from '@palaver/sdk-core/realtime';
+import { createAppRun, MediaDeviceError, type AppRun, type AppRunConnectOptions, type AppRunState } from '@palaver/sdk-core/realtime';
+import { watchVideo, type VideoReading } from './video-reading.js';
 import { measureAgentTone } from '../../support/page-audio.js';
 
 const recorded = {
@@ -9,6 +10,8 @@ const recorded = {
   logs: [] as Array<{ level: string; node: string | null; message: string }>,
   errors: [] as Array<{ name: string; message: string }>,
   ended: [] as string[],
+  /** The camera, screen share and agent video events, in order. */
+  media: [] as string[],
   /** Calls of the `client_app` tool `show_banner` this page answered. */
   toolCalls: [] as Array<{ id: string; args: Record<string, unknown> }>,
 };
@@ -21,6 +24,7 @@ function run(): AppRun {
 }
 
 const describeError = (error: Error) => ({ name: error.name, message: error.message });
+const mediaError = (error: Error) => ({ ...describeError(error), reason: MediaDeviceError.isInstance(error) ? error.reason : null });
 
 function plain(state: AppRunState) {
   return {
@@ -31,6 +35,10 @@ function plain(state: AppRunState) {
     logs: state.logs.length,
     microphone: { ...state.session.microphone },
     agentAudio: state.session.agentAudio,
+    camera: { ...state.session.camera, error: state.session.camera.error ? mediaError(state.session.camera.error) : null },
+    cameraDevice: state.session.cameraDevice ?? null,
+    screenShare: { ...state.session.screenShare, error: state.session.screenShare.error ? mediaError(state.session.screenShare.error) : null },
+    agentVideo: state.session.agentVideo,
     error: state.error ? describeError(state.error) : null,
     ended: state.ended?.reason ?? null,
   };
@@ -46,14 +54,22 @@ async function settle<T>(promise: Promise<T>) {
 }
 
 const api = {
-  async connect(baseUrl: string, connectOptions: AppRunConnectOptions, options: { publishNode?: string; microphone?: boolean } = {}) {
-    const created = createAppRun({ baseUrl, microphone: options.microphone ?? true, ...(options.publishNode ? { publishNode: options.publishNode } : {}) });
+  async connect(baseUrl: string, connectOptions: AppRunConnectOptions, options: { publishNode?: string; microphone?: boolean; camera?: boolean } = {}) {
+    const created = createAppRun({
+      baseUrl,
+      microphone: options.microphone ?? true,
+      camera: options.camera ?? false,
+      ...(options.publishNode ? { publishNode: options.publishNode } : {}),
+    });
     current = created;
     created.on('statusChanged', (status) => recorded.statuses.push(status));
     created.on('value', (node, pad, value) => recorded.values.push({ node, pad, value }));
     created.on('logs', (items) => recorded.logs.push(...items.map((item) => ({ level: item.level, node: item.node ?? null, message: item.message }))));
     created.on('error', (error) => recorded.errors.push(describeError(error)));
     created.on('ended', (end) => recorded.ended.push(end.reason));
+    created.session.on('cameraChanged', (enabled) => recorded.media.push(`camera ${enabled ? 'on' : 'off'}`));
+    created.session.on('screenShareChanged', (enabled) => recorded.media.push(`screen ${enabled ? 'on' : 'off'}`));
+    created.session.on('agentVideoChanged', (available) => recorded.media.push(`agent video ${available ? 'on' : 'off'}`));
     created.onToolCall('show_banner', (args, { call }) => {
       recorded.toolCalls.push({ id: call.id, args });
       return { shown: true, banner: 'Welcome aboard' };
@@ -83,6 +99,26 @@ const api = {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     return max;
+  },
+  camera: (enabled: boolean) => settle(run().setCameraEnabled(enabled)),
+  cameras: async () => (await run().session.listCameras()).map((device) => ({ id: device.deviceId, label: device.label })),
+  switchCamera: (deviceId: string) => settle(run().session.switchCamera(deviceId)),
+  /** The published camera track's device, as the browser reports it. */
+  cameraTrackDevice: () => run().session.localCameraStream()?.getVideoTracks()[0]?.getSettings().deviceId ?? null,
+  stopScreenShare: () => settle(run().stopScreenShare()),
+  /** A button whose click starts the screen share: getDisplayMedia needs the user's gesture (the test clicks it). */
+  offerScreenShare() {
+    const button = document.createElement('button');
+    button.id = 'share';
+    button.textContent = 'Share screen';
+    button.onclick = () => void settle(run().startScreenShare()).then((result) => (button.dataset.result = JSON.stringify(result)));
+    document.body.append(button);
+  },
+  /** Plays a stream of the connector in a `<video>` and reads what it shows (size, frames, average colour). */
+  watch: (which: 'agent' | 'camera' | 'screen', durationMs: number): Promise<VideoReading | null> => {
+    const session = run().session;
+    const stream = which === 'agent' ? session.agentVideoStream() : which === 'camera' ? session.localCameraStream() : session.screenShareStream();
+    return stream ? watchVideo(stream, durationMs) : Promise.resolve(null);
   },
   async disconnect() {
     await run().disconnect();

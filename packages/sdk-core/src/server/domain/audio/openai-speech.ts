@@ -1,9 +1,8 @@
 import type { SpeechRequest } from '../../../contract/audio.js';
 import type { Voice } from '../../../contract/voices.js';
 import { ApiError, BadRequestError } from '../../../errors/api-error.js';
-import { estimateTokens } from '../../engines/llm/token-count.js';
-import { ffmpegAvailable } from '../../engines/media/ffmpeg/run-ffmpeg.js';
-import { FFMPEG_AUDIO_CONTENT_TYPES } from '../../engines/speech/codecs/ffmpeg-audio.js';
+import { estimateTokens } from '../../engines/llm/index.js';
+import { FFMPEG_AUDIO_CONTENT_TYPES, ffmpegAvailable } from '../../engines/media/index.js';
 import { STREAMED_AUDIO_CONTENT_TYPES } from '../../engines/speech/index.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { VoiceSynthesisService } from '../voices/voice-synthesis-service.js';

@@ -1,8 +1,7 @@
 import type { TranscriptionRequest } from '../../../contract/audio.js';
 import { BadRequestError } from '../../../errors/api-error.js';
 import type { Speech, TranscriptWord } from '../../engines/speech/index.js';
-import { ffmpegAvailable } from '../../engines/media/ffmpeg/run-ffmpeg.js';
-import { decodeWithFfmpeg, sniffFfmpegContainer } from '../../engines/speech/codecs/ffmpeg-audio.js';
+import { decodeWithFfmpeg, ffmpegAvailable, sniffFfmpegContainer } from '../../engines/media/index.js';
 import { SpeechUnavailableError } from '../voices/speech-errors.js';
 import { speechSpans } from './silence-segments.js';
 import { readableOf, sseEvent, SSE_HEADERS } from './event-stream.js';

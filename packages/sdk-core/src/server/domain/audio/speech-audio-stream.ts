@@ -1,6 +1,5 @@
-import { concatPcm } from '../../engines/speech/codecs/pcm.js';
-import { encodeWithFfmpeg, type FfmpegAudioFormat } from '../../engines/speech/codecs/ffmpeg-audio.js';
-import { createStreamingEncoder, type PcmChunk, type StreamedAudioFormat } from '../../engines/speech/index.js';
+import { encodeWithFfmpeg, type FfmpegAudioFormat } from '../../engines/media/index.js';
+import { concatPcm, createStreamingEncoder, type PcmChunk, type StreamedAudioFormat } from '../../engines/speech/index.js';
 
 /** Every `response_format` of `POST /v1/audio/speech`: streamed by our encoders, or made whole by ffmpeg. */
 export type SpeechAudioFormat = StreamedAudioFormat | FfmpegAudioFormat;

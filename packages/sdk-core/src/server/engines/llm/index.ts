@@ -6,3 +6,4 @@ export { createChatGateway } from './create-chat-gateway.js';
 export { createLocalChat, type LocalChatOptions } from './local-chat.js';
 export { OFFLINE_MODEL_ID, OFFLINE_MODEL_NAME } from './offline-model.js';
 export { createSpeechTranscriber } from './speech-transcriber.js';
+export { estimateTokens } from './token-count.js';

@@ -19,6 +19,15 @@ export type {
 export type { ReceivedDtmf } from './agent-transport.js';
 export { answerCall, type CallPeer, type CallPeerEvents } from './call/call-peer.js';
 export { createLinearResampler, frameDurationMs, type AudioFrame } from './audio/audio-frame.js';
+export {
+  decodeWithFfmpeg,
+  encodeWithFfmpeg,
+  FFMPEG_AUDIO_CONTENT_TYPES,
+  sniffFfmpegContainer,
+  type FfmpegAudioFormat,
+  type FfmpegContainer,
+} from './audio/ffmpeg-audio.js';
+export { ffmpegAvailable, FfmpegError, ffmpegProgram, runFfmpeg } from './ffmpeg/run-ffmpeg.js';
 export { OPUS_FRAME_SAMPLES, OPUS_SAMPLE_RATE, OpusFrameDecoder, OpusFrameEncoder } from './audio/opus-codec.js';
 export { TokenBucket } from './embedded/token-bucket.js';
 export { webmOpusPackets } from './audio/webm-opus.js';

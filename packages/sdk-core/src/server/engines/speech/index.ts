@@ -7,7 +7,7 @@ export { joinArrays } from './codecs/join-arrays.js';
 export { createStreamingEncoder, RAW_PCM_RATE, STREAMED_AUDIO_CONTENT_TYPES, type StreamedAudioFormat } from './codecs/streaming-encoders.js';
 export { decodeMp3, looksLikeMp3 } from './codecs/mp3.js';
 export { UnsupportedOggCodecError } from './codecs/ogg.js';
-export { pcmToBase64 } from './codecs/pcm.js';
+export { concatPcm, pcmToBase64, pcmToBytes } from './codecs/pcm.js';
 export { LinearResampler, resampleLinear } from './codecs/resample.js';
 export { encodeWav } from './codecs/wav.js';
 export { createSpeech, type Speech } from './create-speech.js';

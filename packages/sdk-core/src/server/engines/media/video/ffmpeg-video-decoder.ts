@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { ivfFileHeader, ivfFrame, vp8KeyFrameSize } from './ivf.js';
-import { ffmpegProgram } from './mp4-clip.js';
+import { ffmpegProgram } from '../ffmpeg/run-ffmpeg.js';
 import { PamReader } from './pam-reader.js';
 import type { VideoFrame } from './video-frame.js';
 

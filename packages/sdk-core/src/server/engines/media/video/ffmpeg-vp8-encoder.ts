@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { isVp8KeyFrame, IvfReader } from './ivf.js';
-import { ffmpegProgram } from './mp4-clip.js';
+import { ffmpegProgram } from '../ffmpeg/run-ffmpeg.js';
 import type { VideoFrame } from './video-frame.js';
 
 export interface Vp8EncoderOptions {

@@ -1,8 +1,6 @@
 import { FfmpegError, runFfmpeg } from '../ffmpeg/run-ffmpeg.js';
 import type { VideoFrame } from './video-frame.js';
 
-export { ffmpegProgram } from '../ffmpeg/run-ffmpeg.js';
-
 /** Raised when a clip cannot be encoded: no ffmpeg, or ffmpeg failed (its message says why). */
 export class ClipEncodingError extends Error {
   override readonly name = 'ClipEncodingError';

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runFfmpeg } from '../../media/ffmpeg/run-ffmpeg.js';
-import { pcmToBytes } from './pcm.js';
+import { pcmToBytes } from '../../speech/index.js';
+import { runFfmpeg } from '../ffmpeg/run-ffmpeg.js';
 
 /** Speech formats made by ffmpeg: AAC in ADTS frames, FLAC. */
 export type FfmpegAudioFormat = 'aac' | 'flac';

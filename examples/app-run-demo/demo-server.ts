@@ -15,6 +15,8 @@ export interface AppRunDemoOptions {
   template?: string;
   /** The LLM the template's LLM node takes (default: a hosted one when configured, else the offline model). */
   llm?: string;
+  /** An app of yours to run instead of the template's (its graph as it is: no LLM override). */
+  app?: string;
 }
 
 export interface AppRunDemo extends BrowserAppServer {
@@ -44,8 +46,8 @@ async function demoApp(platformUrl: string, apiKey: string, template = DEMO_TEMP
  */
 export async function startAppRunDemo(options: AppRunDemoOptions): Promise<AppRunDemo> {
   const [app, llm] = await Promise.all([
-    demoApp(options.platformUrl, options.apiKey, options.template),
-    options.llm ?? preferredLlm(options.platformUrl, options.apiKey),
+    options.app ?? demoApp(options.platformUrl, options.apiKey, options.template),
+    options.app ? undefined : (options.llm ?? preferredLlm(options.platformUrl, options.apiKey)),
   ]);
   const server = await serveBrowserApp({
     title: 'Palaver app run demo',
@@ -59,7 +61,7 @@ export async function startAppRunDemo(options: AppRunDemoOptions): Promise<AppRu
           throw new Error(`could not mint a usage token: ${(error as Error).message}`);
         });
         // The template's LLM node takes the platform's default model; the demo picks a hosted one when configured.
-        return { token, human, app, overrides: [{ node: 'llm', pad: 'model', value: { type: 'string', value: llm } }] };
+        return { token, human, app, ...(llm ? { overrides: [{ node: 'llm', pad: 'model', value: { type: 'string', value: llm } }] } : {}) };
       },
     },
     ...(options.port !== undefined ? { port: options.port } : {}),

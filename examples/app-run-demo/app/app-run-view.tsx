@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { AppRunProvider, useAppRun } from '@palaver/sdk-react';
 import { graphRoles, loadAppGraph, type AppGraph } from './app-graph.js';
+import { AgentVideoView } from './agent-video-view.js';
 import { CameraView } from './camera-view.js';
 import { Conversation } from './conversation.js';
 import { GraphView } from './graph-view.js';
@@ -64,7 +65,12 @@ export function AppRunView({ platformUrl }: { platformUrl: string }) {
 
         <section className="stage" aria-label="The app">
           <RunVisual run={appRun.run} state={connected ? activity : inRun ? 'joining' : 'idle'} />
-          {connected && seesCamera && <CameraView run={appRun.run} />}
+          {connected && (
+            <div className="videos">
+              {seesCamera && <CameraView run={appRun.run} />}
+              <AgentVideoView run={appRun.run} />
+            </div>
+          )}
           <p className="state" data-testid="connection-state" data-state={appRun.connectionState} aria-live="polite">
             {runWords(appRun.state, activity)}
           </p>

@@ -25,6 +25,7 @@ const SPEECH = 'POST /v1/audio/speech';
 const TRANSCRIPTIONS = 'POST /v1/audio/transcriptions';
 const RESPONSES = 'POST /v1/responses';
 const REALTIME = 'WS /v1/realtime';
+const REALTIME_CALLS = 'POST /v1/realtime/calls';
 
 /** A Responses row: every target answers it over the chat path (decision 0096). */
 function responses(feature: string, status: ConformanceStatus, note: string, offline: ConformanceStatus = status): ConformanceRow {
@@ -34,6 +35,11 @@ function responses(feature: string, status: ConformanceStatus, note: string, off
 /** A Realtime API row: the platform's voice layer answers it (decision 0113). */
 function realtime(feature: string, status: ConformanceStatus, note: string): ConformanceRow {
   return { endpoint: REALTIME, feature, statuses: { platform: status }, note };
+}
+
+/** A row of the Realtime API over WebRTC: the same conversation as the socket's, on a werift peer. */
+function realtimeCall(feature: string, status: ConformanceStatus, note: string): ConformanceRow {
+  return { endpoint: REALTIME_CALLS, feature, statuses: { platform: status }, note };
 }
 
 /** A chat row whose two upstreams take the field as given. */
@@ -166,6 +172,11 @@ export const OPENAI_CONFORMANCE: readonly ConformanceRow[] = [
   realtime('an event or field OpenAI does not define', 'refused', 'an error event naming it; the session goes on'),
   realtime('ephemeral keys: POST /v1/realtime/client_secrets', 'bridged', 'a usage token of the `x-human-id` human; session fields other than `model` refused'),
   realtime('the beta protocol (OpenAI-Beta: realtime=v1)', 'bridged', 'its flat session fields and event names translated at the edge'),
+  realtimeCall('SDP offer (application/sdp or a form), answer with Location', 'served', 'API key, usage token or ephemeral key; `?model=` or `session.update`'),
+  realtimeCall('events on the oai-events data channel', 'served', 'every websocket event, the same conversation'),
+  realtimeCall('audio: Opus tracks both ways', 'served', 'the microphone heard by the server VAD; speech paced at real time'),
+  realtimeCall('output_audio_buffer.started, stopped, cleared; output_audio_buffer.clear', 'served', 'clear cancels the response and drops its queued audio'),
+  realtimeCall('hang-up: POST /v1/realtime/calls/{call_id}/hangup', 'served', 'the call ends, its conversational seconds recorded'),
 ];
 
 /**

@@ -31,7 +31,7 @@ describe('HTTP edges', () => {
       const allowed = await fetch(`${base}/v1/persona/list`, { headers: { origin: 'https://admin.example.com', 'x-api-key': limited.server.apiKey } });
       expect(allowed.status).toBe(200);
       expect(allowed.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
-      expect(allowed.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after');
+      expect(allowed.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after,location');
       expect(allowed.headers.get('vary')).toBe('Origin');
       expect(allowed.headers.get('x-request-id')).toMatch(/.{8,}/);
       // A browser reads a refusal's message only when the refusal carries the CORS headers too.
@@ -47,7 +47,7 @@ describe('HTTP edges', () => {
       });
       expect(streamed.headers.get('content-type')).toContain('text/event-stream');
       expect(streamed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
-      expect(streamed.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after');
+      expect(streamed.headers.get('access-control-expose-headers')).toBe('x-request-id,retry-after,location');
       expect(streamed.headers.get('x-request-id')).toMatch(/.{8,}/);
       expect(streamed.headers.get('vary')).toBe('Origin');
       expect((await streamed.text()).endsWith('data: [DONE]\n\n')).toBe(true);

@@ -5,7 +5,13 @@ import type { RealtimeClientEvent as BetaClientEvent } from 'openai/resources/be
 import type { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import type { RealtimeClientEvent } from 'openai/resources/realtime/realtime';
 import type { Speech } from '../../src/server/engines/speech/index.js';
+import { expect } from 'vitest';
+import { AUDIBLE_RMS, rms } from '../../src/testing/agent-harness.js';
+import { eventually } from '../../src/testing/media-test-support.js';
 import { RATE, spoken, type ReceivedEvents } from './realtime-test-client.js';
+import { CallClient, placeCall } from './webrtc-call-client.js';
+
+const CALLS = 'POST /v1/realtime/calls';
 
 /** A call with the `openai` package and the target's model (Responses API, client secrets); `field` is what a refusal must name. */
 export interface CallProbe {
@@ -106,7 +112,62 @@ export const CALL_PROBES: Record<string, CallProbe> = {
     );
     if (!secret.value.startsWith('ek_')) throw new Error('not an ephemeral key');
   }),
+  [`${CALLS} | SDP offer (application/sdp or a form), answer with Location`]: respond('sdp', (openai) =>
+    onCall(openai, async (client, callId) => {
+      if (!callId.startsWith('rtc_')) throw new Error(`no call id in Location: ${callId}`);
+      await client.next('session.created');
+    }),
+  ),
+  [`${CALLS} | events on the oai-events data channel`]: respond('sdp', (openai) =>
+    onCall(openai, async (client) => {
+      client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi there' }] } });
+      client.send({ type: 'response.create', response: { output_modalities: ['text'] } });
+      await client.next('response.output_text.done');
+      await client.next('response.done');
+    }),
+  ),
+  [`${CALLS} | audio: Opus tracks both ways`]: respond('sdp', (openai) =>
+    onCall(openai, async (client) => {
+      client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi there' }] } });
+      client.send({ type: 'response.create' });
+      await client.next('output_audio_buffer.stopped');
+      await eventually(() => expect(rms(client.heardPcm())).toBeGreaterThan(AUDIBLE_RMS), 10_000);
+    }),
+  ),
+  [`${CALLS} | output_audio_buffer.started, stopped, cleared; output_audio_buffer.clear`]: respond('sdp', (openai) =>
+    onCall(openai, async (client) => {
+      client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi there' }] } });
+      client.send({ type: 'response.create' });
+      await client.next('output_audio_buffer.started');
+      client.send({ type: 'output_audio_buffer.clear' });
+      await client.next('output_audio_buffer.cleared');
+      expect((await client.next('response.done')).response).toMatchObject({ status: 'cancelled' });
+    }),
+  ),
+  [`${CALLS} | hang-up: POST /v1/realtime/calls/{call_id}/hangup`]: respond('call_id', (openai) =>
+    onCall(openai, async (_client, callId) => {
+      const response = await fetch(`${openai.baseURL}/realtime/calls/${callId}/hangup`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${openai.apiKey}` },
+      });
+      if (response.status !== 200) throw new Error(`hang-up answered ${response.status}`);
+    }),
+  ),
 };
+
+/** Runs `use` on a connected WebRTC call of the platform (a werift client peer), then closes it. */
+async function onCall(openai: OpenAI, use: (client: CallClient, callId: string) => Promise<void>): Promise<void> {
+  const client = new CallClient();
+  try {
+    const response = await placeCall(client, openai.baseURL, openai.apiKey);
+    if (response.status !== 201) throw new Error(`the call answered ${response.status}: ${await response.text()}`);
+    const callId = response.headers.get('location')?.split('/').pop() ?? '';
+    await client.connect(await response.text());
+    await use(client, callId);
+  } finally {
+    await client.close();
+  }
+}
 
 function base64(pcm: Int16Array): string {
   return Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');

@@ -43,8 +43,9 @@ export function createApp(services: Services, streams?: OpenEventStreams): Hono<
   const crossOrigins = crossOrigin({
     origins: services.config.corsOrigins,
     allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['x-api-key', 'authorization', 'x-human-id', 'content-type', 'accept'],
-    exposeHeaders: ['x-request-id', 'retry-after'],
+    // `x-openai-agents-sdk`: sent by @openai/agents-realtime's WebRTC transport, which reads the call id in `location`.
+    allowHeaders: ['x-api-key', 'authorization', 'x-human-id', 'content-type', 'accept', 'x-openai-agents-sdk'],
+    exposeHeaders: ['x-request-id', 'retry-after', 'location'],
     maxAgeSeconds: 600,
   });
   // One layer for both: each of Hono's middleware layers costs a promise chain per request (2.5 µs of a 40 µs GET).

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import { createClient } from '@palaver/sdk-core';
 import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
-import { concatSamples, wavFile } from '@palaver/sdk-core/testing';
+import { RUNTIME_API_TOPIC, RuntimeApiEnvelope, concatSamples, graphOf, wavFile } from '@palaver/sdk-core/testing';
 import { withChromium } from '../media/support/chromium.js';
 import { chromiumAvailable } from '../media/support/media-fixture.js';
 import { requireSpeechToText } from '../demo/support/speaking-chromium.js';
@@ -136,4 +136,46 @@ test("the connector (microphone on while connecting, pre-connect buffer on): spe
   console.log(`[pre-connect] connector: the first words heard: "${heard}" (${missing(heard).length} of ${WORDS.length} words missing)`);
   expect(heard.toLowerCase().split(/\s+/).slice(0, 2)).toEqual(['please', 'tell']);
   await connectorPage.close();
+});
+
+test('an app run (Publish -> STT) with the buffer: speech starting 200 ms after Start reaches the STT whole', async ({ platform, browser200 }) => {
+  await requireSpeechToText(platform.server, test.skip);
+  const client = createClient({ baseUrl: platform.server.url!, apiKey: platform.server.apiKey });
+  const graph = graphOf(
+    [
+      { id: 'publish', type: 'Publish' },
+      { id: 'stt', type: 'STT' },
+    ],
+    [{ from: 'publish.audio', to: 'stt.audio' }],
+  );
+  const run = await client.appRuns.createFromGraph({ graph });
+  // A listener without a microphone follows the STT node's finals over the runtime API (hidden: joining as an agent, it
+  // would otherwise be the agent livekit-client sends the buffer to).
+  const listener = await platform.server.services.media.transport.join({ room: run.app_run.id, identity: 'listener', name: 'listener', hidden: true });
+  const finals: string[] = [];
+  listener.on('data', (data) => {
+    if (data.topic !== RUNTIME_API_TOPIC) return;
+    const envelope = RuntimeApiEnvelope.safeParse(JSON.parse(new TextDecoder().decode(data.payload)));
+    if (envelope.success && envelope.data.type === 'event' && envelope.data.payload.type === 'value' && envelope.data.payload.pad_id === 'final_transcription')
+      finals.push(String((envelope.data.payload.value as { value?: unknown }).value));
+  });
+  await expect.poll(() => listener.participants().map((participant) => participant.identity), { timeout: 10_000 }).toContain('agent');
+  const subscribe = { type: 'request', req_id: 'finals', payload: { type: 'subscribe', node_id: 'stt', pad_id: 'final_transcription' } };
+  await listener.sendData(JSON.stringify(subscribe), { topic: RUNTIME_API_TOPIC, reliable: true, destinationIdentities: ['agent'] });
+
+  const page = await (await browser200.newContext()).newPage();
+  await page.goto(platform.pageUrl);
+  await page.waitForFunction(() => 'start' in window);
+  const { url, token } = run.connection_details;
+  await page.evaluate(({ url, token, delay }) => (window as unknown as { start: (...args: unknown[]) => Promise<void> }).start(url, token, true, delay), {
+    url,
+    token,
+    delay: CONNECT_DELAY_MS,
+  });
+  await expect.poll(() => finals.length, { timeout: 30_000 }).toBeGreaterThan(0);
+  const heard = finals[0]!;
+  console.log(`[pre-connect] app run: the STT's first final: "${heard}" (${missing(heard).length} of ${WORDS.length} words missing)`);
+  expect(heard.toLowerCase().split(/\s+/).slice(0, 2)).toEqual(['please', 'tell']);
+  expect(missing(heard).length).toBeLessThanOrEqual(2);
+  await listener.leave();
 });

@@ -3,6 +3,7 @@ import { AGENT_IDENTITY } from '../../contract/wire.js';
 import { parseDataPacket } from '../../contract/sdk.js';
 import { ERROR_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
 import { sessionTools, VoiceTurns, wireTurnMetrics } from '../voice/index.js';
+import { PreConnectAudio } from '../voice/listener/pre-connect-audio.js';
 import type { AgentRoomConnection, AgentTransport } from '../engines/media/index.js';
 import type { Principal } from '../kernel/principal.js';
 import { platformNodeLibrary } from './library/node-library.js';
@@ -88,6 +89,10 @@ export class AppRunHost {
     const logger = this.dependencies.logger.child({ run: spec.runId });
     const connection = await this.dependencies.transport.join({ room: spec.runId, identity: AGENT_IDENTITY, name: AGENT_IDENTITY });
     let api: RuntimeApi | undefined;
+    // livekit-client's pre-connect buffer (decision 0105): what a human said before the run subscribed to their
+    // microphone leads that track's frames, whichever node takes it.
+    const preConnect = new PreConnectAudio();
+    const detachPreConnect = preConnect.attach(connection);
     const sendError = (message: string): void => {
       connection.sendData(JSON.stringify({ message }), { topic: ERROR_TOPIC, reliable: true }).catch(() => undefined);
     };
@@ -113,7 +118,7 @@ export class AppRunHost {
       principal: spec.principal,
       engines: this.dependencies.engines,
       logger,
-      room: connection,
+      room: preConnect.connectionWithBuffers(connection),
       clientTools,
       publisherMetadata: spec.publisherMetadata,
       voiceTurns,
@@ -128,6 +133,7 @@ export class AppRunHost {
     try {
       runtime = GraphRuntime.build(spec.graph, this.dependencies.library ?? platformNodeLibrary, environment);
     } catch (error) {
+      detachPreConnect();
       await connection.leave().catch(() => undefined);
       throw error;
     }
@@ -156,6 +162,7 @@ export class AppRunHost {
         this.runs.delete(spec.runId);
         watch();
         unsubscribeTools();
+        detachPreConnect();
         logger.info({ reason }, 'app run stopped');
         await runtime.stop();
         api?.stop();

@@ -74,6 +74,28 @@ export class PreConnectAudio {
     });
   }
 
+  /**
+   * The connection with every audio track it hands out led by its pre-connect audio: an app run's nodes (Publish, the
+   * multi-participant STT) take their tracks from the room connection, so what was said before the run's agent
+   * subscribed reaches them as it reaches the built-in agent's listener. Whichever consumer reads a track first gets
+   * its buffer.
+   */
+  connectionWithBuffers(connection: AgentRoomConnection): AgentRoomConnection {
+    const on: AgentRoomConnection['on'] = (event, listener) =>
+      event === 'audioTrack'
+        ? connection.on('audioTrack', (track) => (listener as (track: RemoteAudioTrack) => void)(this.withBuffer(track)))
+        : connection.on(event, listener);
+    const audioTracks = () => connection.audioTracks().map((track) => this.withBuffer(track));
+    return new Proxy(connection, {
+      get: (target, key): unknown => {
+        if (key === 'on') return on;
+        if (key === 'audioTracks') return audioTracks;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  }
+
   /** The track, its frames led by its pre-connect audio when it has (or announced) some. */
   withBuffer(track: RemoteAudioTrack): RemoteAudioTrack {
     return {

@@ -41,20 +41,20 @@ export async function watchVideo(stream: MediaStream, durationMs: number): Promi
     const context = canvas.getContext('2d', { willReadFrequently: true })!;
     context.drawImage(video, 0, 0);
     const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-    const sum = [0, 0, 0];
+    let [sumRed, sumGreen, sumBlue] = [0, 0, 0];
     let minLuma = 255;
     let maxLuma = 0;
     for (let index = 0; index < pixels.length; index += 4) {
       const [red, green, blue] = [pixels[index]!, pixels[index + 1]!, pixels[index + 2]!];
-      sum[0] += red;
-      sum[1] += green;
-      sum[2] += blue;
+      sumRed += red;
+      sumGreen += green;
+      sumBlue += blue;
       const luma = 0.299 * red + 0.587 * green + 0.114 * blue;
       minLuma = Math.min(minLuma, luma);
       maxLuma = Math.max(maxLuma, luma);
     }
     const pixelCount = pixels.length / 4;
-    const rgb = sum.map((value) => Math.round(value / pixelCount)) as [number, number, number];
+    const rgb: [number, number, number] = [Math.round(sumRed / pixelCount), Math.round(sumGreen / pixelCount), Math.round(sumBlue / pixelCount)];
     return { width: video.videoWidth, height: video.videoHeight, frames, rgb, minLuma: Math.round(minLuma), maxLuma: Math.round(maxLuma) };
   } finally {
     video.remove();

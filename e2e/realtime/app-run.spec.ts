@@ -1,24 +1,9 @@
 import type { Page } from '@playwright/test';
-import type { PalaverServer } from '@palaver/sdk-core/server';
 import { graphOf } from '@palaver/sdk-core/testing';
 import { MIC_TONE_HZ, chromiumAvailable, eventually, expect, test } from './support/connector-fixture.js';
+import { usageToken } from './support/usage-token.js';
 
 test.skip(!chromiumAvailable(), 'Chromium is not installed');
-
-let visitors = 0;
-
-/** A usage token for a new human of the project, as an app backend mints it. */
-async function usageToken(server: PalaverServer): Promise<string> {
-  visitors += 1;
-  const response = await server.fetch(
-    new Request('http://palaver.test/v1/usage/token', {
-      method: 'POST',
-      headers: { 'x-api-key': server.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ human: `browser-human-${visitors}`, ttl_seconds: 600 }),
-    }),
-  );
-  return ((await response.json()) as { token: string }).token;
-}
 
 const snapshot = (page: Page) => page.evaluate(() => window.appRun.snapshot());
 const recorded = (page: Page) => page.evaluate(() => window.appRun.recorded());

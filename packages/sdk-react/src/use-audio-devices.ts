@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { AudioDeviceKind, RealtimeSession } from '@palaver/sdk-core/realtime';
+import { useDeviceList } from './use-device-list.js';
 
 export interface AudioDevices {
   microphones: readonly MediaDeviceInfo[];
@@ -24,24 +25,14 @@ export interface AudioDevices {
  * </select>
  */
 export function useAudioDevices(session: Pick<RealtimeSession, 'listAudioDevices' | 'switchAudioDevice' | 'audioDevice'>): AudioDevices {
-  const [microphones, setMicrophones] = useState<readonly MediaDeviceInfo[]>([]);
-  const [speakers, setSpeakers] = useState<readonly MediaDeviceInfo[]>([]);
   const [chosen, setChosen] = useState(() => ({ microphone: session.audioDevice('audioinput'), speaker: session.audioDevice('audiooutput') }));
-
+  const loadMicrophones = useCallback(() => session.listAudioDevices('audioinput'), [session]);
+  const loadSpeakers = useCallback(() => session.listAudioDevices('audiooutput'), [session]);
+  const { devices: microphones, refresh: refreshMicrophones } = useDeviceList(loadMicrophones);
+  const { devices: speakers, refresh: refreshSpeakers } = useDeviceList(loadSpeakers);
   const refresh = useCallback(async () => {
-    const [inputs, outputs] = await Promise.all([session.listAudioDevices('audioinput'), session.listAudioDevices('audiooutput')]);
-    setMicrophones(inputs);
-    setSpeakers(outputs);
-  }, [session]);
-
-  useEffect(() => {
-    void refresh().catch(() => undefined);
-    const devices = typeof navigator !== 'undefined' ? navigator.mediaDevices : undefined;
-    if (!devices?.addEventListener) return;
-    const onChange = () => void refresh().catch(() => undefined);
-    devices.addEventListener('devicechange', onChange);
-    return () => devices.removeEventListener('devicechange', onChange);
-  }, [refresh]);
+    await Promise.all([refreshMicrophones(), refreshSpeakers()]);
+  }, [refreshMicrophones, refreshSpeakers]);
 
   const choose = useCallback(
     async (kind: AudioDeviceKind, deviceId: string) => {

@@ -57,6 +57,8 @@ function plain(snapshot: RealtimeState) {
     agentAudio: snapshot.agentAudio,
     error: snapshot.error ? describeError(snapshot.error) : null,
     ended: snapshot.status === 'not_connected' && snapshot.ended ? snapshot.ended.reason : null,
+    /** Why the connection is resuming (`network` or `signal`), while it is. */
+    resumeReason: snapshot.status === 'reconnecting' ? snapshot.reason : null,
   };
 }
 

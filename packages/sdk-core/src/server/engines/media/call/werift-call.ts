@@ -50,7 +50,14 @@ export async function answerWithWerift(offer: string, channelLabel: string, samp
     if (track.kind !== 'audio') return;
     const decoder = new OpusFrameDecoder();
     const resample = createLinearResampler(OPUS_SAMPLE_RATE, sampleRate);
-    track.onReceiveRtp.subscribe((packet) => events.audio(resample(decoder.decode(packet.payload))));
+    let lastSequence: number | undefined;
+    track.onReceiveRtp.subscribe((packet) => {
+      // Duplicates and late packets are dropped, as the embedded endpoint's tracks do: decoded out of order they are noise.
+      const sequence = packet.header.sequenceNumber;
+      if (lastSequence !== undefined && (sequence === lastSequence || ((sequence - lastSequence) & 0xffff) > 0x8000)) return;
+      lastSequence = sequence;
+      events.audio(resample(decoder.decode(packet.payload)));
+    });
   };
   pc.connectionStateChange.subscribe((state) => {
     if (state === 'failed' || state === 'closed') end();

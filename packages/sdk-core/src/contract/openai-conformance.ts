@@ -152,7 +152,7 @@ export const OPENAI_CONFORMANCE: readonly ConformanceRow[] = [
   responses('include, conversation, built-in tools', 'refused', 'fields not served are 400, never dropped'),
   realtime('session.update: instructions, tools, tool_choice, output_modalities, max_output_tokens', 'served', '`model` is a platform LLM id'),
   realtime('audio format: audio/pcm 24 kHz', 'served', 'in and out'),
-  realtime('audio format: audio/pcmu, audio/pcma', 'refused', ''),
+  realtime('audio format: audio/pcmu, audio/pcma', 'served', 'G.711 at 8 kHz, in and out (linear resampling to and from 24 kHz)'),
   realtime('turn_detection: server_vad, semantic_vad', 'bridged', 'the platform’s VAD and adaptive end of turn; `silence_duration_ms` a fixed silence'),
   realtime('turn_detection: null; input_audio_buffer.commit', 'served', 'the buffer is transcribed whole when committed'),
   realtime('audio.input.transcription.model', 'bridged', 'any name: the platform’s STT engine transcribes'),

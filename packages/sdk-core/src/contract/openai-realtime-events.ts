@@ -4,6 +4,7 @@ import {
   RealtimeFunctionTool,
   RealtimeItem,
   RealtimeItemInput,
+  RealtimeSessionAudioFormat,
   RealtimeSessionObject,
   RealtimeSessionUpdate,
   RealtimeToolChoice,
@@ -79,7 +80,7 @@ export const RealtimeResponseObject = z.object({
   conversation_id: z.string().nullable(),
   output_modalities: z.array(z.enum(['audio', 'text'])),
   max_output_tokens: z.union([z.number().int(), z.literal('inf')]),
-  audio: z.object({ output: z.object({ format: z.object({ type: z.literal('audio/pcm'), rate: z.literal(24_000) }), voice: z.string() }) }),
+  audio: z.object({ output: z.object({ format: RealtimeSessionAudioFormat, voice: z.string() }) }),
   metadata: z.record(z.string(), z.string()).nullable(),
   usage: RealtimeUsage.nullable(),
 });

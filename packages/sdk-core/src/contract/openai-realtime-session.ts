@@ -6,8 +6,20 @@ import { z } from 'zod';
  * and conversation items the server reports. Shapes as the `openai` package's `realtime` types; audio is PCM16 24 kHz.
  */
 
-/** `audio/pcm` at 24 kHz is the only audio format served (the engines' rate); G.711 (`audio/pcmu`, `audio/pcma`) is refused. */
-export const RealtimeAudioFormat = z.strictObject({ type: z.literal('audio/pcm'), rate: z.literal(24_000).optional() });
+/** The audio formats served: `audio/pcm` at 24 kHz (the engines' rate) and G.711 at 8 kHz, `audio/pcmu` (µ-law), `audio/pcma` (A-law). */
+export const RealtimeAudioFormat = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('audio/pcm'), rate: z.literal(24_000).optional() }),
+  z.strictObject({ type: z.literal('audio/pcmu') }),
+  z.strictObject({ type: z.literal('audio/pcma') }),
+]);
+export type RealtimeAudioFormat = z.infer<typeof RealtimeAudioFormat>;
+
+/** A session's audio format as the server reports it. */
+export const RealtimeSessionAudioFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('audio/pcm'), rate: z.literal(24_000) }),
+  z.object({ type: z.literal('audio/pcmu') }),
+  z.object({ type: z.literal('audio/pcma') }),
+]);
 
 /**
  * Server VAD (`server_vad`, `semantic_vad`): the platform's VAD and adaptive end of turn. `semantic_vad` and a
@@ -107,12 +119,12 @@ export const RealtimeSessionObject = z.object({
   output_modalities: z.array(z.enum(['audio', 'text'])),
   audio: z.object({
     input: z.object({
-      format: z.object({ type: z.literal('audio/pcm'), rate: z.literal(24_000) }),
+      format: RealtimeSessionAudioFormat,
       transcription: RealtimeInputTranscription.nullable(),
       turn_detection: RealtimeTurnDetection.nullable(),
       noise_reduction: z.null(),
     }),
-    output: z.object({ format: z.object({ type: z.literal('audio/pcm'), rate: z.literal(24_000) }), voice: z.string(), speed: z.number() }),
+    output: z.object({ format: RealtimeSessionAudioFormat, voice: z.string(), speed: z.number() }),
   }),
   tools: z.array(RealtimeFunctionTool),
   tool_choice: RealtimeToolChoice,

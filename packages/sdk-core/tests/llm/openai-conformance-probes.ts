@@ -213,7 +213,10 @@ export const REALTIME_PROBES: Record<string, RealtimeProbe> = {
     'session.audio',
     update({ audio: { input: { format: { type: 'audio/pcm', rate: 24_000 } }, output: { format: { type: 'audio/pcm', rate: 24_000 } } } }),
   ),
-  [`${REALTIME} | audio format: audio/pcmu, audio/pcma`]: probe('session.audio.input.format', update({ audio: { input: { format: { type: 'audio/pcmu' } } } })),
+  [`${REALTIME} | audio format: audio/pcmu, audio/pcma`]: probe(
+    'session.audio',
+    update({ audio: { input: { format: { type: 'audio/pcmu' } }, output: { format: { type: 'audio/pcma' } } } }),
+  ),
   [`${REALTIME} | turn_detection: server_vad, semantic_vad`]: probe(
     'turn_detection',
     async (socket, events, speech) => {

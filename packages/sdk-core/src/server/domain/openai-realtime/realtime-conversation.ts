@@ -6,20 +6,12 @@ import type { Speech } from '../../engines/speech/index.js';
 import type { ConversationMeter } from '../../kernel/ports/conversation-meter.js';
 import type { Principal } from '../../kernel/principal.js';
 import { SessionSpeech, type AgentChat, type AgentVoices, type TurnDetectionOptions } from '../../voice/index.js';
+import { clientPcm, sessionAudioFormat } from './realtime-audio-format.js';
 import { RealtimeInput } from './realtime-input.js';
 import { RealtimeRequestError } from './realtime-errors.js';
 import { RealtimeItems, storedItem } from './realtime-items.js';
 import { RealtimeResponse, responseId, type CancelReason, type RealtimeAudioSink } from './realtime-response.js';
 import { initialSession, listenerTurnDetection, updatedSession } from './realtime-session-config.js';
-
-/** Base64 PCM16 (little-endian) as samples; an odd byte count is not PCM16. */
-function pcmOf(audio: string): Int16Array {
-  const bytes = Buffer.from(audio, 'base64');
-  if (bytes.length % 2 !== 0) throw new RealtimeRequestError('The audio must be 16-bit PCM: an even number of bytes.', 'audio');
-  const pcm = new Int16Array(bytes.length / 2);
-  for (let index = 0; index < pcm.length; index += 1) pcm[index] = bytes.readInt16LE(index * 2);
-  return pcm;
-}
 
 /** How often the human's `conversational_seconds` limit is checked while the socket is open. */
 const LIMIT_CHECK_MS = 2000;
@@ -210,7 +202,7 @@ export class RealtimeConversation {
   }
 
   private append(audio: string): void {
-    this.input.append(pcmOf(audio));
+    this.input.append(clientPcm(audio, this.session.audio.input.format));
   }
 
   private async commit(): Promise<void> {
@@ -252,7 +244,7 @@ export class RealtimeConversation {
     if (input.type !== 'message' || input.role !== 'user') return item;
     for (const [index, part] of input.content.entries()) {
       if (part.type !== 'input_audio' || !part.audio || part.transcript) continue;
-      item.content![index]!.transcript = await this.input.transcribe([pcmOf(part.audio)]);
+      item.content![index]!.transcript = await this.input.transcribe([clientPcm(part.audio, this.session.audio.input.format)]);
     }
     return item;
   }
@@ -300,6 +292,7 @@ export class RealtimeConversation {
         messages: source.messages(instructions),
         modalities: params.output_modalities ? [...params.output_modalities] : this.session.output_modalities,
         voice: this.session.audio.output.voice,
+        format: params.audio?.output?.format ? sessionAudioFormat(params.audio.output.format) : this.session.audio.output.format,
         tools: params.tools ?? this.session.tools,
         toolChoice: params.tool_choice ?? this.session.tool_choice,
         maxOutputTokens: params.max_output_tokens ?? this.session.max_output_tokens,

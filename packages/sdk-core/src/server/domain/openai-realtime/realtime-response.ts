@@ -7,6 +7,7 @@ import type { Speech } from '../../engines/speech/index.js';
 import type { Principal } from '../../kernel/principal.js';
 import { AgentSpeaker, streamAnswer, type AgentChat, type Answer, type AnswerResult, type SessionSpeech } from '../../voice/index.js';
 import { REALTIME_SAMPLE_RATE } from './pushed-audio-track.js';
+import { outputAudioEncoder, type SessionAudioFormat } from './realtime-audio-format.js';
 import { realtimeId } from './realtime-ids.js';
 import type { RealtimeItems, SpokenSegment } from './realtime-items.js';
 import { SocketAudioOutput } from './socket-audio-output.js';
@@ -18,6 +19,8 @@ export interface ResponsePlan {
   messages: ChatMessage[];
   modalities: Array<'audio' | 'text'>;
   voice: string;
+  /** The format of its audio deltas. */
+  format: SessionAudioFormat;
   tools: RealtimeFunctionTool[];
   toolChoice: RealtimeToolChoice;
   maxOutputTokens: number | 'inf';
@@ -56,10 +59,6 @@ type StatusDetails = RealtimeResponseObject['status_details'];
 
 function chatToolChoice(choice: RealtimeToolChoice): ChatToolChoice {
   return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
-}
-
-function base64(pcm: Int16Array): string {
-  return Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString('base64');
 }
 
 /**
@@ -137,6 +136,7 @@ export class RealtimeResponse {
     const voice = await this.context.speech.voice();
     const sink = this.context.audioSink;
     let playing = false;
+    const delta = outputAudioEncoder(this.plan.format);
     const output = new SocketAudioOutput(
       (pcm) => {
         const message = this.openMessage('audio');
@@ -144,7 +144,7 @@ export class RealtimeResponse {
         playing = true;
         message.audio = output;
         if (sink) sink.write(pcm);
-        else this.context.send({ type: 'response.output_audio.delta', ...this.at(message), delta: base64(pcm) });
+        else this.context.send({ type: 'response.output_audio.delta', ...this.at(message), delta: delta(pcm) });
       },
       sink ? () => sink.clear() : undefined,
     );
@@ -296,7 +296,7 @@ export class RealtimeResponse {
       conversation_id: plan.conversation ? `conv_${this.context.sessionId}` : null,
       output_modalities: plan.modalities,
       max_output_tokens: plan.maxOutputTokens,
-      audio: { output: { format: { type: 'audio/pcm', rate: 24_000 }, voice: plan.voice } },
+      audio: { output: { format: plan.format, voice: plan.voice } },
       metadata: plan.metadata,
       usage: usage
         ? {

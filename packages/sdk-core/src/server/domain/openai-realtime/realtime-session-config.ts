@@ -1,5 +1,6 @@
 import type { RealtimeSessionObject, RealtimeSessionUpdate, RealtimeTurnDetection } from '../../../contract/openai-realtime-session.js';
 import type { TurnDetectionOptions } from '../../voice/index.js';
+import { sessionAudioFormat } from './realtime-audio-format.js';
 
 /** The session a connection starts with: OpenAI's defaults (audio out, server VAD), the platform's voice. */
 export function initialSession(id: string, model: string, voice: string, expiresAt: number): RealtimeSessionObject {
@@ -45,10 +46,15 @@ export function updatedSession(session: RealtimeSessionObject, update: RealtimeS
     audio: {
       input: {
         ...session.audio.input,
+        ...(input?.format !== undefined ? { format: sessionAudioFormat(input.format) } : {}),
         ...(input?.transcription !== undefined ? { transcription: input.transcription } : {}),
         ...(input?.turn_detection !== undefined ? { turn_detection: input.turn_detection } : {}),
       },
-      output: { ...session.audio.output, ...(output?.voice !== undefined ? { voice: output.voice } : {}) },
+      output: {
+        ...session.audio.output,
+        ...(output?.format !== undefined ? { format: sessionAudioFormat(output.format) } : {}),
+        ...(output?.voice !== undefined ? { voice: output.voice } : {}),
+      },
     },
   };
 }

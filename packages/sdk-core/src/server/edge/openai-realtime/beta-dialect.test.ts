@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RealtimeClientEvent } from '../../../contract/openai-realtime-events.js';
+import type { RealtimeSessionUpdate } from '../../../contract/openai-realtime-session.js';
+import { initialSession, updatedSession } from '../../domain/openai-realtime/realtime-session-config.js';
 import { BETA_DIALECT } from './beta-dialect.js';
 
 describe('the beta dialect of the Realtime API', () => {
@@ -33,6 +35,16 @@ describe('the beta dialect of the Realtime API', () => {
           output: { format: { type: 'audio/pcm', rate: 24_000 }, voice: 'flite-slt' },
         },
       },
+    });
+  });
+
+  it('takes the G.711 formats by their beta names and reports them so', () => {
+    const event = BETA_DIALECT.incoming({ type: 'session.update', session: { input_audio_format: 'g711_ulaw', output_audio_format: 'g711_alaw' } });
+    const update = RealtimeClientEvent.parse(event);
+    expect(update).toMatchObject({ session: { audio: { input: { format: { type: 'audio/pcmu' } }, output: { format: { type: 'audio/pcma' } } } } });
+    const session = updatedSession(initialSession('sess_1', 'builtin-offline', 'flite-slt', 0), (update as { session: RealtimeSessionUpdate }).session);
+    expect(BETA_DIALECT.outgoing({ type: 'session.updated', event_id: 'e', session })).toMatchObject({
+      session: { input_audio_format: 'g711_ulaw', output_audio_format: 'g711_alaw' },
     });
   });
 

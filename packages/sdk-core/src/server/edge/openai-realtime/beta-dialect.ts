@@ -23,12 +23,17 @@ type Fields = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** `pcm16` -> `audio/pcm` (24 kHz); the G.711 names -> theirs (refused by the contract). */
+/** `pcm16` -> `audio/pcm` (24 kHz); the G.711 names -> theirs (`audio/pcmu`, `audio/pcma`). */
 function gaFormat(format: unknown): unknown {
   if (format === 'pcm16') return { type: 'audio/pcm', rate: 24_000 };
   if (format === 'g711_ulaw') return { type: 'audio/pcmu' };
   if (format === 'g711_alaw') return { type: 'audio/pcma' };
   return format;
+}
+
+/** The beta name of a session's format. */
+function betaFormat(format: RealtimeSessionObject['audio']['output']['format']): string {
+  return format.type === 'audio/pcmu' ? 'g711_ulaw' : format.type === 'audio/pcma' ? 'g711_alaw' : 'pcm16';
 }
 
 function gaModalities(modalities: unknown): unknown {
@@ -98,8 +103,8 @@ function betaSession(session: RealtimeSessionObject): object {
     instructions: session.instructions,
     voice: output.voice,
     speed: output.speed,
-    input_audio_format: 'pcm16',
-    output_audio_format: 'pcm16',
+    input_audio_format: betaFormat(input.format),
+    output_audio_format: betaFormat(output.format),
     input_audio_transcription: input.transcription,
     input_audio_noise_reduction: input.noise_reduction,
     turn_detection: input.turn_detection,
@@ -139,7 +144,7 @@ export const BETA_DIALECT: RealtimeDialect = {
           ...response,
           modalities: modalities.includes('audio') ? ['audio', 'text'] : ['text'],
           voice: audio.output.voice,
-          output_audio_format: 'pcm16',
+          output_audio_format: betaFormat(audio.output.format),
           output: response.output.map(betaItem),
         },
       };

@@ -8,12 +8,17 @@ import type { AgentRoomConnection } from '../../src/server/engines/media/agent-t
  */
 export class RuntimeApiProbe {
   readonly events: RuntimeEventPayload[] = [];
+  /** The number (`seq`) of each event, in the order received (undefined for `logs`). */
+  readonly seqs: Array<number | undefined> = [];
   readonly client: RuntimeApiClient;
 
   constructor(connection: AgentRoomConnection) {
     this.client = new RuntimeApiClient({
       send: (text) => connection.sendData(text, { topic: RUNTIME_API_TOPIC, reliable: true, destinationIdentities: ['agent'] }),
-      onEvent: (event) => this.events.push(event),
+      onEvent: (event, seq) => {
+        this.events.push(event);
+        this.seqs.push(seq);
+      },
     });
     connection.on('data', (data) => {
       if (data.topic !== RUNTIME_API_TOPIC) return;

@@ -21,6 +21,11 @@ export const RuntimeRequestPayload = z.discriminatedUnion('type', [
   /** From now on, `value` events of this pad reach the client (its current value first, for property pads). */
   z.object({ type: z.literal('subscribe'), ...PadAddress }),
   z.object({ type: z.literal('unsubscribe'), ...PadAddress }),
+  /**
+   * The `value` events sent to this client after its event number `after` (`seq`), sent again with their numbers: what
+   * a dropped connection lost. The connector asks once back from a resume or a rejoin.
+   */
+  z.object({ type: z.literal('replay_events'), after: z.int().check(z.nonnegative()) }),
 ]);
 export type RuntimeRequestPayload = z.infer<typeof RuntimeRequestPayload>;
 
@@ -57,6 +62,7 @@ export const RuntimeApiEnvelope = z.discriminatedUnion('type', [
   RuntimeRequest,
   z.object({ type: z.literal('ack'), req_id: z.string() }),
   z.object({ type: z.literal('complete'), req_id: z.string(), error: z.nullish(z.string()), payload: z.nullish(z.looseObject({ type: z.string() })) }),
-  z.object({ type: z.literal('event'), payload: RuntimeEventPayload }),
+  /** `seq`: the number of a `value` event among those sent to this client, from 1 (`logs` go to everyone, unnumbered). */
+  z.object({ type: z.literal('event'), payload: RuntimeEventPayload, seq: z.optional(z.int().check(z.positive())) }),
 ]);
 export type RuntimeApiEnvelope = z.infer<typeof RuntimeApiEnvelope>;

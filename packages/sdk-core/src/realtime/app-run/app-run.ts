@@ -9,6 +9,7 @@ import type { ClientToolHandler } from '../client-tools.js';
 import { RealtimeSession, loadSessionIo, type AudioSource, type RealtimeSessionOptions } from '../realtime-session.js';
 import type { RealtimeEnd, RealtimeStatus } from '../session-state.js';
 import { initialAppRunState, padKey, type AppRunState } from './app-run-state.js';
+import { EventSequence } from './event-sequence.js';
 import { toClientPadValue } from './pad-input.js';
 import { RuntimeApiClient } from './runtime-api-client.js';
 
@@ -79,6 +80,8 @@ export class AppRun extends EventEmitter<AppRunEvents> {
   private state: AppRunState;
   private readonly stateListeners = new Set<() => void>();
   private readonly api: RuntimeApiClient;
+  /** The run's numbered value events taken, for a replay of what a dropped connection lost. */
+  private readonly events = new EventSequence();
   private readonly subscriptions = new Map<string, { node: string; pad: string; count: number }>();
   private graph: GraphInput | undefined;
   private creating: AbortController | undefined;
@@ -95,7 +98,9 @@ export class AppRun extends EventEmitter<AppRunEvents> {
     this.state = initialAppRunState(this.session.getSnapshot());
     this.api = new RuntimeApiClient({
       send: (text) => this.session.sendData(RUNTIME_API_TOPIC, text),
-      onEvent: (event) => this.receiveEvent(event),
+      onEvent: (event, seq) => {
+        if (this.events.take(seq)) this.receiveEvent(event);
+      },
       ...(ackTimeoutMs !== undefined ? { ackTimeoutMs } : {}),
       ...(requestTimeoutMs !== undefined ? { completeTimeoutMs: requestTimeoutMs } : {}),
     });
@@ -124,6 +129,7 @@ export class AppRun extends EventEmitter<AppRunEvents> {
   async connect(options: AppRunConnectOptions): Promise<void> {
     if (this.state.status !== 'not_connected') throw new Error(`cannot connect while ${this.state.status}; call disconnect() first`);
     this.startEnd = undefined;
+    this.events.reset();
     this.update({ runId: undefined, values: Object.freeze({}), logs: Object.freeze([]), error: undefined, ended: undefined });
     if ('connection_details' in options) {
       this.update({ runId: options.run_id });
@@ -311,6 +317,8 @@ export class AppRun extends EventEmitter<AppRunEvents> {
     const status = this.state.status;
     if (status === 'connected' && previous !== 'connected') {
       for (const { node, pad } of this.subscriptions.values()) this.sendSubscribe(node, pad);
+      // Back from a resume or a rejoin: the value events the dropped connection lost, again (copies are recognised).
+      if (previous === 'reconnecting') this.api.request({ type: 'replay_events', after: this.events.after }).catch(() => {});
     }
     if (status === 'not_connected' && previous !== 'not_connected') {
       this.api.failAll(new ConnectionError('closed', "the run's connection ended"));

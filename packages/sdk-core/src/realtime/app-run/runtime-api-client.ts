@@ -27,7 +27,8 @@ export interface RuntimeApiClientOptions {
   /** Sends one request (JSON text) on the `runtime_api` topic to the run. */
   send: (text: string) => Promise<void>;
   /** Called with each event (`value`, `logs`) the run sends. */
-  onEvent: (event: RuntimeEventPayload) => void;
+  /** `seq`: the event's number among the value events sent to this client (`replay_events`). */
+  onEvent: (event: RuntimeEventPayload, seq: number | undefined) => void;
   /** Give up when the run has not acknowledged a request this long (default 5 000 ms). */
   ackTimeoutMs?: number;
   /** Give up when the run has not completed a request this long (default 15 000 ms). */
@@ -111,7 +112,7 @@ export class RuntimeApiClient {
         return;
       }
       case 'event':
-        this.options.onEvent(message.payload);
+        this.options.onEvent(message.payload, message.seq);
         return;
       case 'request':
         // Requests flow from clients to the run; another client's are not ours to answer.

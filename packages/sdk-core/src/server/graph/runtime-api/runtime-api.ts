@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
-import { RUNTIME_API_TOPIC, RuntimeRequest, type RuntimeApiEnvelope, type RuntimeLogItem } from '../../../contract/graph/runtime-api.js';
+import {
+  RUNTIME_API_TOPIC,
+  RuntimeRequest,
+  type RuntimeApiEnvelope,
+  type RuntimeEventPayload,
+  type RuntimeLogItem,
+} from '../../../contract/graph/runtime-api.js';
 import { clientPadValue, plainPadValue } from '../../../contract/graph/pad-values.js';
 import type { AgentRoomConnection, ReceivedData } from '../../engines/media/index.js';
 import type { GraphRuntime } from '../runtime/graph-runtime.js';
@@ -10,6 +16,14 @@ import { pushPadValue, readPadValue, runPad } from './pad-push.js';
 /** Log entries are sent in batches at most this often, ms. */
 const LOG_FLUSH_MS = 100;
 const MAX_LOG_BATCH = 50;
+/** The `value` events kept per client for `replay_events` (the oldest are dropped first). */
+export const MAX_REPLAY_EVENTS = 1_000;
+
+/** The `value` events sent to one client, numbered, kept for a replay after a dropped connection. */
+interface SentEvents {
+  seq: number;
+  events: Array<{ seq: number; payload: RuntimeEventPayload }>;
+}
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -27,6 +41,8 @@ function errorMessage(error: unknown): string {
 export class RuntimeApi {
   /** identity -> subscriptions (`node.pad` -> unsubscribe). */
   private readonly subscriptions = new Map<string, Map<string, () => void>>();
+  /** identity -> the value events sent to it (kept when it leaves: a client that rejoins asks for what it missed). */
+  private readonly sent = new Map<string, SentEvents>();
   private readonly pendingLogs: RuntimeLogItem[] = [];
   private logTimer: NodeJS.Timeout | undefined;
   private unsubscribeData: (() => void) | undefined;
@@ -117,6 +133,12 @@ export class RuntimeApi {
         this.subscribe(from, pad, payload.node_id);
         return { type: 'subscribe' };
       }
+      case 'replay_events': {
+        for (const event of this.sent.get(from)?.events ?? []) {
+          if (event.seq > payload.after) this.send({ type: 'event', payload: event.payload, seq: event.seq }, from);
+        }
+        return { type: 'replay_events' };
+      }
       case 'unsubscribe': {
         const key = `${payload.node_id}.${payload.pad_id}`;
         this.subscriptions.get(from)?.get(key)?.();
@@ -134,10 +156,20 @@ export class RuntimeApi {
     const emit = (value: unknown): void => {
       const client = clientPadValue(value, pad.types);
       if (client === undefined) return;
-      this.send({ type: 'event', payload: { type: 'value', node_id: nodeId, pad_id: pad.id, value: client } }, identity);
+      this.sendEvent(identity, { type: 'value', node_id: nodeId, pad_id: pad.id, value: client });
     };
     mine.set(key, pad.onValue(emit));
     if (pad instanceof PropertySinkPad || pad instanceof PropertySourcePad) emit(pad.value);
+  }
+
+  /** Sends a value event to one client, numbered and kept for `replay_events`. */
+  private sendEvent(identity: string, payload: RuntimeEventPayload): void {
+    let sent = this.sent.get(identity);
+    if (!sent) this.sent.set(identity, (sent = { seq: 0, events: [] }));
+    const seq = ++sent.seq;
+    sent.events.push({ seq, payload });
+    if (sent.events.length > MAX_REPLAY_EVENTS) sent.events.shift();
+    this.send({ type: 'event', payload, seq }, identity);
   }
 
   private dropSubscriptions(identity: string): void {

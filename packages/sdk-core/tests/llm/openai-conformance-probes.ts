@@ -159,7 +159,7 @@ export const CALL_PROBES: Record<string, CallProbe> = {
 async function onCall(openai: OpenAI, use: (client: CallClient, callId: string) => Promise<void>): Promise<void> {
   const client = new CallClient();
   try {
-    const response = await placeCall(client, openai.baseURL, openai.apiKey);
+    const response = await placeCall(client, openai.baseURL, openai.apiKey ?? '');
     if (response.status !== 201) throw new Error(`the call answered ${response.status}: ${await response.text()}`);
     const callId = response.headers.get('location')?.split('/').pop() ?? '';
     await client.connect(await response.text());

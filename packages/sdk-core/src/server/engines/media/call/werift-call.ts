@@ -8,6 +8,8 @@ import type { CallPeer, CallPeerEvents } from './call-peer-types.js';
 
 /** How long the answer waits for its ICE candidates (host candidates only: gathering is local and quick). */
 const GATHERING_TIMEOUT_MS = 3000;
+/** A client that never opens its data channel after the answer (it went away) ends the call after this. */
+const OPEN_TIMEOUT_MS = 30_000;
 
 /**
  * One WebRTC call with a browser (OpenAI's Realtime API over WebRTC): answers the client's offer with werift (the
@@ -31,7 +33,10 @@ export async function answerWithWerift(offer: string, channelLabel: string, samp
   });
   let channel: RTCDataChannel | undefined;
   let ended = false;
+  const abandoned = setTimeout(() => end(), OPEN_TIMEOUT_MS);
+  abandoned.unref();
   const end = () => {
+    clearTimeout(abandoned);
     if (ended) return;
     ended = true;
     queue.close();
@@ -42,7 +47,7 @@ export async function answerWithWerift(offer: string, channelLabel: string, samp
     if (opened.label !== channelLabel) return;
     channel = opened;
     opened.onMessage.subscribe((data) => events.message(typeof data === 'string' ? data : data.toString('utf8')));
-    const announce = () => events.channelOpen();
+    const announce = () => (clearTimeout(abandoned), events.channelOpen());
     if (opened.readyState === 'open') announce();
     else opened.stateChanged.subscribe((state) => (state === 'open' ? announce() : state === 'closed' ? end() : undefined));
   });
@@ -70,6 +75,7 @@ export async function answerWithWerift(offer: string, channelLabel: string, samp
     await pc.setLocalDescription(await pc.createAnswer());
     await gathered(pc);
   } catch (error) {
+    clearTimeout(abandoned);
     await pc.close().catch(() => undefined);
     throw error;
   }

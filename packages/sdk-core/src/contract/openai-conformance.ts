@@ -111,7 +111,7 @@ export const OPENAI_CONFORMANCE: readonly ConformanceRow[] = [
     endpoint: SPEECH,
     feature: 'speed other than 1',
     statuses: { platform: 'served' },
-    note: 'the voice’s rate: Flite’s duration stretch, eSpeak NG’s words a minute',
+    note: 'the voice’s rate: Flite’s duration stretch; eSpeak NG’s words a minute, kept within 80 to 450 (about 0.46x to 2.6x)',
   },
   { endpoint: SPEECH, feature: 'instructions', statuses: { platform: 'refused' }, note: '' },
   {

@@ -23,8 +23,7 @@ import { startFakeVisionUpstream, type FakeVisionUpstream } from '../../src/test
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 
 const runs: GraphKitRun[] = [];
-function start(...args: [...Parameters<typeof graphOf>, Parameters<typeof runGraph>[1]?]): GraphKitRun {
-  const [nodes, links, options] = args;
+function start(nodes: Parameters<typeof graphOf>[0], links: Parameters<typeof graphOf>[1], options?: Parameters<typeof runGraph>[1]): GraphKitRun {
   const document = graphOf(nodes, links);
   expect(validateGraph(document, new Map(), platformNodeLibrary)).toEqual([]);
   const run = runGraph(document, options);

@@ -9,9 +9,9 @@ import { useTestServer } from '../support/suite-server.js';
 describe.each(await storeKinds())('app templates (%s)', (kind) => {
   const test = useTestServer(kind);
 
-  it('lists the built-in templates (Echo, Simple Voice AI, with tools, with a sub graph) with graphs in the graph format, each readable by id', async () => {
+  it('lists the built-in templates (Echo, Simple Voice AI, with tools, with a sub graph, with video) with graphs in the graph format, each readable by id', async () => {
     const templates = await test.client.appTemplates.list();
-    expect(templates.map((template) => template.name).sort()).toEqual(['Echo', 'Simple Voice AI', 'Voice AI in a sub graph', 'Voice AI with tools']);
+    expect(templates.map((template) => template.name).sort()).toEqual(['Conversation with video', 'Echo', 'Simple Voice AI', 'Voice AI in a sub graph', 'Voice AI with tools']);
     for (const template of templates) {
       expect(template.version).toBe(1);
       expect(template.description.length).toBeGreaterThan(0);
@@ -34,7 +34,7 @@ describe.each(await storeKinds())('app templates (%s)', (kind) => {
     const [template] = await test.client.appTemplates.list();
     const asCarol = await humanClient(test, 'carol');
     const asDan = await humanClient(test, 'dan');
-    expect(await asDan.appTemplates.list()).toHaveLength(4);
+    expect(await asDan.appTemplates.list()).toHaveLength(5);
     const app = await asCarol.appTemplates.apply(template!.id, { name: 'Carol bot' });
     expect((await asCarol.apps.list()).map((item) => item.id)).toContain(app.id);
     expect(NotFoundError.isInstance(await apiFailureOf(asDan.apps.retrieve(app.id)))).toBe(true);

@@ -12,8 +12,11 @@
  *    the same process idle for as long, per call, as calls per core (target >= 30). Nothing may be lost: every SIPp
  *    call must succeed and every call's RTP must have arrived (packets counted by the endpoint).
  *
+ * 4. Only with TELEPHONY_ONLY=turns (minutes of real-time audio): the phone caller's turn detection tuned on the
+ *    turn corpus through G.711 and reported on held-out voices (`phone-turn-tuning.ts`).
+ *
  * Run: `pnpm bench telephony`; TELEPHONY_TURNS (5), TELEPHONY_CALLS (50), TELEPHONY_HOLD_S (60), TELEPHONY_ONLY
- * (setup, voice, cpu: the parts to run). Needs sipp and baresip (sip-tester, baresip), sox, and pocketsphinx.
+ * (setup, voice, cpu, turns: the parts to run). Needs sipp and baresip (sip-tester, baresip), sox, and pocketsphinx.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -33,6 +36,7 @@ import {
   sessionSpec,
   wavFile,
 } from '@palaver/sdk-core/testing';
+import { phoneTurnTaking } from './phone-turn-tuning.js';
 import { fixed, median, percentile } from './statistics.js';
 
 const SENTENCES = [
@@ -181,6 +185,26 @@ function readWav(path: string): { pcm: Int16Array; rate: number } {
   throw new Error(`${path}: no data chunk`);
 }
 
+/** The agent's own timings of each turn, as the server's metrics receive them, until `stop()`. */
+function watchTurns(): { stop(): void; lines(): string[] } {
+  const seen: Array<Parameters<typeof test.server.services.metrics.turnMeasured>[0]> = [];
+  const metrics = test.server.services.metrics;
+  const measured = metrics.turnMeasured.bind(metrics);
+  metrics.turnMeasured = (turn) => {
+    if (turn.source === 'voice') seen.push(turn);
+    measured(turn);
+  };
+  const ms = (value: number | undefined) => fixed(value ?? Number.NaN, 0);
+  return {
+    stop: () => (metrics.turnMeasured = measured),
+    lines: () =>
+      seen.map((turn) => {
+        const reading = turn.endOfTurn ? ` (${turn.endOfTurn.reason} ${fixed(turn.endOfTurn.probability, 2)})` : '';
+        return `${ms(turn.endOfSpeechDecisionMs)}/${ms(turn.sttFinalMs)}/${ms(turn.endOfTurn?.waitMs)}${reading}/${ms(turn.llmFirstTokenMs)}/${ms(turn.ttsFirstAudioMs)} -> ${ms(turn.responseMs)}`;
+      }),
+  };
+}
+
 /** The room baseline: the same sentences said by a human on the embedded transport (no phone leg). */
 async function roomTurns(said: Array<Awaited<ReturnType<typeof fliteSpeech>>>): Promise<number[]> {
   const host = agentHostFor(test);
@@ -218,13 +242,7 @@ async function voiceToVoice(): Promise<void> {
   );
   const said = await Promise.all(SENTENCES.map((sentence) => fliteSpeech(test.server.services.speech, sentence)));
   // The agent's own timings of each phone turn (end-of-turn wait, response), as the server's metrics receive them.
-  const turns: Array<{ decision?: number; response?: number; wait?: number }> = [];
-  const metrics = test.server.services.metrics;
-  const measured = metrics.turnMeasured.bind(metrics);
-  metrics.turnMeasured = (turn) => {
-    turns.push({ decision: turn.endOfSpeechDecisionMs, response: turn.responseMs, wait: turn.endOfTurn?.waitMs });
-    measured(turn);
-  };
+  const turns = watchTurns();
   // The phone's microphone: each sentence 2 s into its slot, silence for the answer.
   const microphone = new Int16Array(8000 * SLOT_S * (said.length + 1));
   for (const [index, sentence] of said.entries()) microphone.set(resampleLinear(sentence.pcm, sentence.sampleRate, 8000), 8000 * (SLOT_S * index + 2));
@@ -278,17 +296,21 @@ async function voiceToVoice(): Promise<void> {
       }
     }
   }
-  metrics.turnMeasured = measured;
+  turns.stop();
   await sip.deleteSipDispatchRule(rule.sipDispatchRuleId);
   await sip.deleteSipTrunk(trunk.sipTrunkId);
+  const roomTurnsSeen = watchTurns();
   const roomMs = await roomTurns(said);
+  roomTurnsSeen.stop();
   console.log(
     `caller end of speech -> first agent audio at the caller (${phoneMs.length} of ${said.length} turns): p50 ${fixed(median(phoneMs))} ms, p90 ${fixed(percentile(phoneMs, 90))} ms (target < 450)`,
   );
   console.log(`  each turn: ${phoneMs.map((ms) => fixed(ms, 0)).join(', ')} ms; room: ${roomMs.map((ms) => fixed(ms, 0)).join(', ')} ms`);
   console.log(
-    `  the agent's view of the phone turns (end-of-speech decision / end-of-turn wait / response, ms): ${turns.map((turn) => `${fixed(turn.decision ?? NaN, 0)}/${fixed(turn.wait ?? NaN, 0)}/${fixed(turn.response ?? NaN, 0)}`).join(', ')}`,
+    `  the agent's view of each turn (VAD end-of-speech decision / STT final after it / end-of-turn wait (reading) / LLM first token / TTS first audio -> response, ms):`,
   );
+  console.log(`    phone: ${turns.lines().join('; ')}`);
+  console.log(`    room:  ${roomTurnsSeen.lines().join('; ')}`);
   console.log(
     `  baseline, a room human on the embedded transport (${roomMs.length} turns): p50 ${fixed(median(roomMs))} ms; the phone leg adds ${fixed(median(phoneMs) - median(roomMs))} ms`,
   );
@@ -417,6 +439,8 @@ try {
   if (wanted('setup')) await callSetup();
   if (wanted('voice')) await voiceToVoice();
   if (wanted('cpu')) await cpuPerCall();
+  // Minutes of real-time corpus audio: only when asked for.
+  if (only.includes('turns')) await phoneTurnTaking(test.server.services.speech);
 } finally {
   await test.close();
 }

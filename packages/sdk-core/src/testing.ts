@@ -48,6 +48,7 @@ export { recordStream } from './testing/streaming-stt/recorded-stream.js';
 export { startHostedStreamingStt } from './testing/streaming-stt/hosted-streaming-stt.js';
 export type { HostedStreamingStt, HostedStreamingSttOptions } from './testing/streaming-stt/hosted-streaming-stt.js';
 export { HELD_OUT_VOICES, TUNING_VOICES, voicedTurnCorpus } from './testing/voiced-turn-corpus.js';
+export { phoneLine } from './testing/phone-line.js';
 export type { CorpusVoice, VoicedTurnCorpus } from './testing/voiced-turn-corpus.js';
 export type { RecordedStream, RecordedSttEvent } from './testing/streaming-stt/recorded-stream.js';
 export {

@@ -1,1 +1,2 @@
 export { SipEndpoint, type SipEndpointOptions } from './sip-endpoint.js';
+export { createCallCodec, ROOM_FRAME_SAMPLES, type CallCodec } from './rtp/call-codec.js';

@@ -359,7 +359,7 @@ export class HumanListener {
       // As sure as the least sure reading: when the decoder's early words and its final disagree on the ending
       // ("near the" / "nearby"), the longer wait of the two holds.
       // Words at the end the recogniser is unsure of do not decide how the turn ends, nor words it was mostly unsure of.
-      const heard = heardConfidence(open.lastFinalWords);
+      const heard = heardConfidence(open.lastFinalWords, this.options.turnDetection.unsureWordConfidence);
       const decision = longerWait(
         turnEndWait(this.options.turnDetection, text, heard),
         early === undefined ? undefined : turnEndWait(this.options.turnDetection, early),

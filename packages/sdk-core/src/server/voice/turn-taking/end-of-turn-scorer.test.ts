@@ -107,6 +107,23 @@ describe('the end-of-turn scorer and the adaptive wait, on the corpus texts', ()
     expect(heardConfidence([])).toEqual({ unsureWords: 0, mostlyUnsure: false });
   });
 
+  it('how far the confidences are trusted is a setting: the unsure bar and the cap of a mostly unsure reading', () => {
+    // Posteriors pocketsphinx gave for Flite's "Please call me tomorrow morning" through G.711 (a phone call).
+    const heard = [0.03, 0.12, 0.35, 0.06, 1].map((confidence) => ({ confidence }));
+    const text = 'please call me tomorrow morning';
+    expect(heardConfidence(heard)).toEqual({ unsureWords: 0, mostlyUnsure: true });
+    expect(heardConfidence(heard, 0.1)).toEqual({ unsureWords: 0, mostlyUnsure: false });
+    expect(unsureTail([{ confidence: 0.2 }, { confidence: 0.4 }], 0.3)).toBe(0);
+    const server = turnEndWait(DEFAULT_TURN_END, text, heardConfidence(heard));
+    expect(server.score).toMatchObject({ reason: 'unsure', probability: 0.4 });
+    // A higher cap: the same reading waits less; a lower bar: the words read as the statement they are.
+    const capped = turnEndWait({ ...DEFAULT_TURN_END, mostlyUnsureProbability: 0.6 }, text, heardConfidence(heard));
+    expect(capped.score).toMatchObject({ reason: 'unsure', probability: 0.6 });
+    expect(capped.waitMs).toBeLessThan(server.waitMs);
+    const trusted = { ...DEFAULT_TURN_END, unsureWordConfidence: 0.1 };
+    expect(turnEndWait(trusted, text, heardConfidence(heard, trusted.unsureWordConfidence)).score.reason).toBe('statement');
+  });
+
   it('the wait stays within the bounds; fixed mode waits the set silence whatever was said', () => {
     const settings = { ...DEFAULT_TURN_END, minWaitMs: 300, maxWaitMs: 900 };
     expect(turnEndWait(settings, 'what is the weather like').waitMs).toBeGreaterThanOrEqual(300);

@@ -260,24 +260,28 @@ export const MOSTLY_UNSURE_PROBABILITY = 0.4;
  * @example
  * unsureTail([{ word: 'a', confidence: 0.9 }, { word: 'cable', confidence: 0.08 }, { word: 'far', confidence: 0.3 }]); // 2
  */
-export function unsureTail(words: ReadonlyArray<{ confidence: number }>): number {
+export function unsureTail(words: ReadonlyArray<{ confidence: number }>, unsureBelow = UNSURE_WORD_CONFIDENCE): number {
   let count = 0;
-  while (count < words.length && words[words.length - 1 - count]!.confidence < UNSURE_WORD_CONFIDENCE) count += 1;
+  while (count < words.length && words[words.length - 1 - count]!.confidence < unsureBelow) count += 1;
   return count;
 }
 
 /**
  * What the recogniser says of the words of its last final: how many at the end it was unsure of, and whether it
- * was unsure of most of them (the median word below {@link UNSURE_WORD_CONFIDENCE}).
+ * was unsure of most of them (the median word below `unsureBelow`, by default {@link UNSURE_WORD_CONFIDENCE}; a
+ * profile whose audio lowers every posterior, such as the phone's, passes its own).
  *
  * @example
  * heardConfidence([{ word: 'find', confidence: 0.87 }, { word: 'a', confidence: 0.08 }, { word: 'group', confidence: 0.13 }]); // { unsureWords: 2, mostlyUnsure: true }
  */
-export function heardConfidence(words: ReadonlyArray<{ confidence: number }>): { unsureWords: number; mostlyUnsure: boolean } {
+export function heardConfidence(
+  words: ReadonlyArray<{ confidence: number }>,
+  unsureBelow = UNSURE_WORD_CONFIDENCE,
+): { unsureWords: number; mostlyUnsure: boolean } {
   if (words.length === 0) return { unsureWords: 0, mostlyUnsure: false };
   const sorted = words.map((word) => word.confidence).sort((a, b) => a - b);
   const median = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-  return { unsureWords: unsureTail(words), mostlyUnsure: median < UNSURE_WORD_CONFIDENCE };
+  return { unsureWords: unsureTail(words, unsureBelow), mostlyUnsure: median < unsureBelow };
 }
 
 /**
@@ -294,11 +298,12 @@ export function heardConfidence(words: ReadonlyArray<{ confidence: number }>): {
  * scoreEndOfTurn('i would like to but the cable far', { unsureWords: 4 }); // { probability: 0.2, reason: 'unsure', unsureWords: 4 }
  * scoreEndOfTurn('please remind me to calm my', { unsureWords: 2 }); // { probability: 0.05, reason: 'continuation', unsureWords: 2 }
  */
-export function scoreEndOfTurn(text: string, options: { unsureWords?: number; mostlyUnsure?: boolean } = {}): EndOfTurnScore {
+export function scoreEndOfTurn(text: string, options: { unsureWords?: number; mostlyUnsure?: boolean; mostlyUnsureProbability?: number } = {}): EndOfTurnScore {
   const score = scoreHeard(transcriptWords(text), options.unsureWords ?? 0);
   // Words the recogniser was unsure of for the most part cannot tell a finished turn ("could you help me find a
   // group" for "could you help me find a [pause] good restaurant", eSpeak): at most a moderate wait.
-  if (options.mostlyUnsure && score.probability > MOSTLY_UNSURE_PROBABILITY) return { ...score, probability: MOSTLY_UNSURE_PROBABILITY, reason: 'unsure' };
+  const cap = options.mostlyUnsureProbability ?? MOSTLY_UNSURE_PROBABILITY;
+  if (options.mostlyUnsure && score.probability > cap) return { ...score, probability: cap, reason: 'unsure' };
   return score;
 }
 

@@ -22,6 +22,16 @@ export interface TurnEndSettings {
   maxWaitMs: number;
   /** adaptive: start preparing the answer at a pause, played only if the turn is confirmed. */
   preemptive: boolean;
+  /**
+   * adaptive: a recognised word below this confidence is not trusted to say how the turn ends (default
+   * `UNSURE_WORD_CONFIDENCE`). Lower for audio on which the recogniser is less sure of every word (phone calls).
+   */
+  unsureWordConfidence?: number;
+  /**
+   * adaptive: the most that words the recogniser was mostly unsure of can say the turn ended (default
+   * `MOSTLY_UNSURE_PROBABILITY`). Higher where nearly every reading is mostly unsure (phone calls), or every turn waits long.
+   */
+  mostlyUnsureProbability?: number;
 }
 
 export const DEFAULT_TURN_END: TurnEndSettings = {
@@ -51,7 +61,7 @@ export interface TurnEndDecision {
  * turnEndWait(DEFAULT_TURN_END, 'i would like to but the cable far', { unsureWords: 4 }); // { waitMs: 840, ... } (the ending is unsure)
  */
 export function turnEndWait(settings: TurnEndSettings, text: string, heard: { unsureWords?: number; mostlyUnsure?: boolean } = {}): TurnEndDecision {
-  const score = scoreEndOfTurn(text, heard);
+  const score = scoreEndOfTurn(text, { ...heard, mostlyUnsureProbability: settings.mostlyUnsureProbability });
   if (settings.mode === 'fixed') return { score, waitMs: settings.silenceMs };
   const low = Math.max(settings.pauseMs, settings.minWaitMs);
   const high = Math.max(low, settings.maxWaitMs);

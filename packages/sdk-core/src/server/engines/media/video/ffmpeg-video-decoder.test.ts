@@ -10,15 +10,16 @@ import { meanColour, solidFrame, type VideoFrame } from './video-frame.js';
 
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0;
 const TEAL = [20, 150, 160] as const;
+const ORANGE = [230, 130, 40] as const;
 
 const near = (colour: readonly number[], expected: readonly number[]) => colour.every((value, index) => Math.abs(value - expected[index]!) < 20);
 
 /** VP8 pictures of one colour, made by the platform's own encoder, written ~30 a second (a key frame each second). */
-async function vp8Pictures(count: number): Promise<EncodedVideoFrame[]> {
+async function vp8Pictures(count: number, width = 320, height = 180, colour: readonly [number, number, number] = TEAL): Promise<EncodedVideoFrame[]> {
   const pictures: EncodedVideoFrame[] = [];
-  const encoder = new FfmpegVp8Encoder({ width: 320, height: 180, onFrame: (data, keyFrame) => pictures.push({ data, keyFrame }) });
+  const encoder = new FfmpegVp8Encoder({ width, height, onFrame: (data, keyFrame) => pictures.push({ data, keyFrame }) });
   for (let index = 0; index < count; index++) {
-    await encoder.write(solidFrame(320, 180, TEAL, index * 33));
+    await encoder.write(solidFrame(width, height, colour, index * 33));
     await new Promise((resolve) => setTimeout(resolve, 30));
   }
   await eventually(() => expect(pictures.length).toBe(count), 20_000);
@@ -72,6 +73,29 @@ describe('FfmpegVideoDecoder (Debian ffmpeg as a supervised child)', () => {
       await eventually(() => expect(frames.length).toBe(before + 5), 20_000);
       expect(decoder.starts).toBe(2);
       expect(meanColour(frames.at(-1)!)).toSatisfy((colour: number[]) => near(colour, TEAL));
+    } finally {
+      decoder.close();
+    }
+  });
+
+  it('keeps decoding across a camera switch: a key frame of another size and colour starts ffmpeg again, pictures of the new size', async (context) => {
+    if (!requireComponent('ffmpeg', hasFfmpeg, 'video is decoded by Debian ffmpeg')) return context.skip();
+    const [first, second] = await Promise.all([vp8Pictures(10), vp8Pictures(10, 640, 360, ORANGE)]);
+    expect(second[0]!.keyFrame).toBe(true);
+    const frames: VideoFrame[] = [];
+    let keyFrameRequests = 0;
+    const decoder = new FfmpegVideoDecoder({ codec: 'vp8', onFrame: (frame) => frames.push(frame), onNeedKeyFrame: () => (keyFrameRequests += 1) });
+    try {
+      for (const picture of first) decoder.push(picture);
+      await eventually(() => expect(frames.length).toBe(10), 20_000);
+      // Left to one ffmpeg, the new camera's pictures would come out scaled to 320x180.
+      for (const picture of second) decoder.push(picture);
+      await eventually(() => expect(frames.at(-1)).toMatchObject({ width: 640, height: 360 }), 20_000);
+      await eventually(() => expect(frames.filter((frame) => frame.width === 640)).toHaveLength(10), 20_000);
+      expect(frames.at(-1)!.rgba.length).toBe(640 * 360 * 4);
+      expect(meanColour(frames.at(-1)!)).toSatisfy((colour: number[]) => near(colour, ORANGE));
+      expect(decoder.starts).toBe(2);
+      expect(keyFrameRequests).toBe(0);
     } finally {
       decoder.close();
     }

@@ -35,8 +35,9 @@ const DECODER_NICENESS = 10;
 
 /**
  * A video decoder in Debian's ffmpeg, supervised: compressed pictures in on stdin (VP8 in IVF, H.264 in Annex-B),
- * RGBA pictures out on stdout (PAM images, each with its size). It starts at the first key frame, restarts (and asks
- * for a key frame) when ffmpeg dies or falls behind, and is killed by {@link close}. ffmpeg runs one thread, at low
+ * RGBA pictures out on stdout (PAM images, each with its size). It starts at the first key frame, starts again at a
+ * VP8 key frame of another size (ffmpeg would keep scaling to the first), restarts (and asks for a key frame) when
+ * ffmpeg dies or falls behind, and is killed by {@link close}. ffmpeg runs one thread, at low
  * priority, probing nothing (`-probesize 32 -analyzeduration 0`), so a picture comes out as soon as it is decoded
  * (`-fflags nobuffer` would lose the first group of pictures).
  *
@@ -50,6 +51,8 @@ export class FfmpegVideoDecoder {
   private closed = false;
   private failed = false;
   private started = 0;
+  /** The picture size the running ffmpeg was started with (VP8: its first key frame's). */
+  private size: { width: number; height: number } | undefined;
 
   constructor(private readonly options: VideoDecoderOptions) {}
 
@@ -60,6 +63,8 @@ export class FfmpegVideoDecoder {
 
   push(frame: EncodedVideoFrame): void {
     if (this.closed || this.failed) return;
+    // Another size (a camera switch): ffmpeg would scale every later picture to the first size, so it starts again.
+    if (this.child && frame.keyFrame && this.resized(frame)) this.stop(this.child);
     if (!this.child) {
       if (!frame.keyFrame) {
         this.options.onNeedKeyFrame();
@@ -116,9 +121,16 @@ export class FfmpegVideoDecoder {
       this.crashed(`ffmpeg exited (${code ?? 'killed'}): ${errors.join('').trim().slice(0, 300)}`);
     });
     if (this.options.codec === 'vp8') {
-      const size = vp8KeyFrameSize(first.data) ?? { width: 0, height: 0 };
-      child.stdin.write(ivfFileHeader(size.width, size.height));
+      this.size = vp8KeyFrameSize(first.data) ?? { width: 0, height: 0 };
+      child.stdin.write(ivfFileHeader(this.size.width, this.size.height));
     }
+  }
+
+  /** Whether a VP8 key frame declares a size other than the running ffmpeg's (H.264 sizes are not looked at). */
+  private resized(keyFrame: EncodedVideoFrame): boolean {
+    if (this.options.codec !== 'vp8' || !this.size) return false;
+    const size = vp8KeyFrameSize(keyFrame.data);
+    return size !== undefined && (size.width !== this.size.width || size.height !== this.size.height);
   }
 
   private stop(child: ChildProcessWithoutNullStreams): void {

@@ -22,6 +22,8 @@ interface SubscriberView {
 }
 
 let browser: Browser;
+/** Chromium's generated fake cameras (no file); its `fake_device_1` is a Y16 depth camera WebRTC cannot encode. */
+let threeCameras: Browser;
 let directory: string;
 let testPage: { url: string; close(): Promise<void> };
 
@@ -32,17 +34,20 @@ test.beforeAll(async () => {
   const wav = join(directory, 'microphone.wav');
   writeFileSync(wav, wavFile(sineTone(440, 48_000, 2000, 0.5), 48_000));
   browser = await chromium.launch({ executablePath: CHROMIUM, args: [...chromiumArguments(wav), `--use-file-for-fake-video-capture=${clip}`] });
+  const fakeDevices = (arg: string) => (arg === '--use-fake-device-for-media-stream' ? '--use-fake-device-for-media-stream=device-count=3' : arg);
+  threeCameras = await chromium.launch({ executablePath: CHROMIUM, args: chromiumArguments(wav).map(fakeDevices) });
   testPage = await serveTestPage();
 });
 
 test.afterAll(async () => {
   await browser?.close();
+  await threeCameras?.close();
   await testPage?.close();
   rmSync(directory, { recursive: true, force: true });
 });
 
-async function openPage(): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
+async function openPage(from: Browser = browser): Promise<Page> {
+  const page = await (await from.newContext()).newPage();
   await page.goto(testPage.url);
   await page.waitForFunction(() => 'palaver' in window);
   return page;
@@ -210,5 +215,29 @@ test('dynacast: a publisher stops sending the layers no subscriber gets and resu
   await subscriber.evaluate(() => window.palaver.setVideoQuality('high'));
   await eventually(async () => expect(await subscriber.evaluate(() => window.palaver.videoState())).toMatchObject({ width: 640, height: 360 }), 20_000);
   expect((await publisher.evaluate(() => window.palaver.publishedEncodings())).every((encoding) => encoding.active)).toBe(true);
+  for (const page of [publisher, subscriber]) await page.evaluate(() => window.palaver.disconnect());
+});
+
+test('a live camera switch (the published track gets another device): the subscriber keeps decoding', async ({ palaver }) => {
+  const room = `video_switch_${randomUUID().slice(0, 8)}`;
+  await palaver.media.transport.ensureRoom({ room });
+  const publisher = await openPage(threeCameras);
+  const subscriber = await openPage();
+  const url = palaver.media.clientUrl();
+  await publisher.evaluate(([u, jwt]) => window.palaver.connect(u, jwt), [
+    url,
+    await palaver.media.createJoinToken({ room, identity: 'switch_owner' }),
+  ] as const);
+  await subscriber.evaluate(([u, jwt]) => window.palaver.connect(u, jwt), [
+    url,
+    await palaver.media.createJoinToken({ room, identity: 'switch_viewer' }),
+  ] as const);
+  await publisher.evaluate(() => window.palaver.publishCamera());
+  const decoded = async () => (await subscriber.evaluate(() => window.palaver.videoState()))?.framesDecoded ?? 0;
+  await eventually(async () => expect(await decoded()).toBeGreaterThan(10), 20_000);
+
+  expect(await publisher.evaluate(() => window.palaver.switchCamera('fake_device_2'))).toBe(true);
+  const atSwitch = await decoded();
+  await eventually(async () => expect(await decoded()).toBeGreaterThan(atSwitch + 20), 20_000);
   for (const page of [publisher, subscriber]) await page.evaluate(() => window.palaver.disconnect());
 });

@@ -94,6 +94,11 @@ const api = {
     const publication = await room().localParticipant.setCameraEnabled(true, undefined, videoCodec ? { videoCodec } : undefined);
     return publication?.trackSid ?? '';
   },
+  /** Switches the published camera live to the device with this label (livekit-client's `switchActiveDevice`). */
+  async switchCamera(label: string): Promise<boolean> {
+    const device = (await Room.getLocalDevices('videoinput')).find((candidate) => candidate.label === label);
+    return device !== undefined && (await room().switchActiveDevice('videoinput', device.deviceId));
+  },
   /** The subscribed video as the page shows it: decoded size, frames decoded so far, and the middle's colour. */
   videoState(): { width: number; height: number; framesDecoded: number; colour: [number, number, number] } | undefined {
     const element = state.video?.element;

@@ -11,7 +11,13 @@ describe.each(await storeKinds())('app templates (%s)', (kind) => {
 
   it('lists the built-in templates (Echo, Simple Voice AI, with tools, with a sub graph, with video) with graphs in the graph format, each readable by id', async () => {
     const templates = await test.client.appTemplates.list();
-    expect(templates.map((template) => template.name).sort()).toEqual(['Conversation with video', 'Echo', 'Simple Voice AI', 'Voice AI in a sub graph', 'Voice AI with tools']);
+    expect(templates.map((template) => template.name).sort()).toEqual([
+      'Conversation with video',
+      'Echo',
+      'Simple Voice AI',
+      'Voice AI in a sub graph',
+      'Voice AI with tools',
+    ]);
     for (const template of templates) {
       expect(template.version).toBe(1);
       expect(template.description.length).toBeGreaterThan(0);

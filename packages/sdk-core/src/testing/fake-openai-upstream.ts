@@ -104,7 +104,8 @@ export function toolCallChunks(calls: ReadonlyArray<{ id: string; name: string; 
   return chunks;
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
+/** The whole body of a request, as text. */
+export function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     request.on('data', (part: Buffer) => parts.push(part));

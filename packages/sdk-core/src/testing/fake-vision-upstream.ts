@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJpeg, meanColour } from '../server/engines/media/index.js';
+import { readBody } from './fake-openai-upstream.js';
 
 /** Colour names the fake tells pictures by (the nearest by RGB distance). */
 const NAMED_COLOURS: ReadonlyArray<readonly [string, readonly [number, number, number]]> = [
@@ -87,28 +88,25 @@ function send(response: ServerResponse, body: Record<string, unknown>, text: str
  */
 export async function startFakeVisionUpstream(): Promise<FakeVisionUpstream> {
   const requests: VisionRequest[] = [];
+  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const body = JSON.parse((await readBody(request)) || '{}') as Record<string, unknown>;
+    const messages = Array.isArray(body.messages) ? (body.messages as Array<{ role?: string; content?: unknown }>) : [];
+    const lastUser = messages.filter((message) => message.role === 'user').at(-1);
+    const parts = Array.isArray(lastUser?.content) ? (lastUser.content as Part[]) : [];
+    const partTypes = parts.map((part) => part.type ?? '');
+    const colours = await coloursOf(parts);
+    requests.push({ body, colours, partTypes });
+    if (partTypes.includes('video_url')) {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: "Invalid content part type 'video_url'", type: 'invalid_request_error', code: null } }));
+      return;
+    }
+    send(response, body, colours.length > 0 ? `It is ${colours.at(-1)}.` : 'I see no picture.');
+  };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      void (async () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as Record<string, unknown>;
-        const messages = Array.isArray(body.messages) ? (body.messages as Array<{ role?: string; content?: unknown }>) : [];
-        const lastUser = messages.filter((message) => message.role === 'user').at(-1);
-        const parts = Array.isArray(lastUser?.content) ? (lastUser.content as Part[]) : [];
-        const partTypes = parts.map((part) => part.type ?? '');
-        const colours = await coloursOf(parts);
-        requests.push({ body, colours, partTypes });
-        if (partTypes.includes('video_url')) {
-          response.writeHead(400, { 'content-type': 'application/json' });
-          response.end(JSON.stringify({ error: { message: "Invalid content part type 'video_url'", type: 'invalid_request_error', code: null } }));
-          return;
-        }
-        send(response, body, colours.length > 0 ? `It is ${colours.at(-1)}.` : 'I see no picture.');
-      })().catch((error: unknown) => {
-        response.writeHead(500, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: String(error), type: 'server_error', code: null } }));
-      });
+    answer(request, response).catch((error: unknown) => {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: String(error), type: 'server_error', code: null } }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,6 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AuthClass, HttpMethod } from '../../src/contract/define-route.js';
 import { requireComponent } from '../support/components.js';
 
@@ -15,29 +13,43 @@ export interface SpecEndpoint {
   deprecated: boolean;
   /** The row says the operation has no `x-human-id` parameter. */
   noHumanHeader: boolean;
-  line: number;
+  /** The line in the spec, when read from it (absent in the recorded copy). */
+  line?: number;
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
 
-/** Repository root (…/packages/sdk-core/tests/contract -> 4 levels up). */
-const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-
 /**
- * The platform API spec is not part of this repository: the team keeps it beside the checkout, at
- * `../shared/spec/platform-api.md` from the root (or wherever `PALAVER_SPEC_PATH` says).
+ * The platform API spec is not part of this repository. The endpoints it lists (method, path, auth class, deprecation,
+ * the x-human-id exception) are recorded in `spec-endpoints.snapshot.json`, which the contract is always checked
+ * against. With `PALAVER_SPEC_PATH` pointing at the spec, the tests also read it and check the recorded copy is current.
  */
-export function specPath(): string {
-  return process.env.PALAVER_SPEC_PATH ?? resolve(repositoryRoot, '../shared/spec/platform-api.md');
+export function specPath(): string | undefined {
+  return process.env.PALAVER_SPEC_PATH;
 }
 
 /**
- * Reads the spec, or answers undefined when it is absent: the tests comparing the contract with it then skip
- * with a printed reason, except under CI=true, where a missing spec fails the run.
+ * Reads the spec named by `PALAVER_SPEC_PATH`, or answers undefined when the variable is unset (the spec-reading tests
+ * then skip with a printed reason). A set path that does not exist is a missing component: it fails under CI=true.
  */
 export function readSpecIfPresent(path = specPath()): string | undefined {
-  const present = requireComponent('the platform API spec', existsSync(path), `${path} does not exist (set PALAVER_SPEC_PATH to compare the contract with it)`);
+  if (path === undefined) {
+    console.warn('[skip] the platform API spec is not read: set PALAVER_SPEC_PATH to check spec-endpoints.snapshot.json against it');
+    return undefined;
+  }
+  const present = requireComponent('the platform API spec', existsSync(path), `${path} does not exist`);
   return present ? readFileSync(path, 'utf8') : undefined;
+}
+
+/** The spec's endpoints as recorded in the repository (`spec-endpoints.snapshot.json`). */
+export function recordedSpecEndpoints(): SpecEndpoint[] {
+  return JSON.parse(readFileSync(new URL('./spec-endpoints.snapshot.json', import.meta.url), 'utf8')) as SpecEndpoint[];
+}
+
+/** What the recorded copy keeps of an endpoint read from the spec. */
+export function recordedForm(endpoint: SpecEndpoint): SpecEndpoint {
+  const { line: _line, ...recorded } = endpoint;
+  return recorded;
 }
 
 /**

@@ -59,6 +59,28 @@ describe('SIP service: bad input answers Twirp errors', () => {
     ['deleting an unknown rule', 'DeleteSIPDispatchRule', '{"sip_dispatch_rule_id": "SDR_nope"}', 404, 'not_found'],
     ['updating an unknown rule', 'UpdateSIPDispatchRule', '{"sip_dispatch_rule_id": "SDR_nope", "update": {"name": "x"}}', 404, 'not_found'],
     ['a call without number', 'CreateSIPParticipant', '{"sip_trunk_id": "ST_x", "room_name": "r"}', 400, 'invalid_argument'],
+    ['a call with neither trunk id nor inline trunk', 'CreateSIPParticipant', '{"sip_call_to": "+1", "room_name": "r"}', 400, 'invalid_argument'],
+    [
+      'an inline trunk without hostname',
+      'CreateSIPParticipant',
+      '{"trunk": {"auth_username": "u"}, "sip_call_to": "+1", "room_name": "r"}',
+      400,
+      'invalid_argument',
+    ],
+    [
+      'an inline trunk with a bad hostname',
+      'CreateSIPParticipant',
+      '{"trunk": {"hostname": "a b;c"}, "sip_call_to": "+1", "room_name": "r"}',
+      400,
+      'invalid_argument',
+    ],
+    [
+      'both a trunk id and an inline trunk',
+      'CreateSIPParticipant',
+      '{"sip_trunk_id": "ST_x", "trunk": {"hostname": "127.0.0.1"}, "sip_call_to": "+1", "room_name": "r"}',
+      400,
+      'invalid_argument',
+    ],
     ['a call through an unknown trunk', 'CreateSIPParticipant', '{"sip_trunk_id": "ST_x", "sip_call_to": "+1", "room_name": "r"}', 404, 'not_found'],
     [
       'a transfer without the room admin grant',

@@ -1,4 +1,4 @@
-import { SIPTransport } from '@livekit/protocol';
+import { SIPOutboundConfig, SIPTransport } from '@livekit/protocol';
 import { SipCallError } from 'livekit-server-sdk';
 import { describe, expect, it } from 'vitest';
 import { AGENT_IDENTITY, SIP_CALL_STATUS_ATTRIBUTE } from '../../src/contract/wire.js';
@@ -113,6 +113,40 @@ describe.skipIf(!ready)('phone calls placed and transferred through the SIP API'
     expect(result.code, result.output).toBe(0);
     await eventually(() => expect(test.server.services.telephony!.activeCalls).toBe(0));
     await sip.deleteSipTrunk(trunk.sipTrunkId);
+  }, 60_000);
+
+  it('places a call through an inline trunk (address, transport, digest credentials and From number in the request, no trunk id)', async () => {
+    const { test, sip } = phones;
+    const port = await freeUdpPort();
+    const provider = runSippServer(port, ['-sf', scenario('challenging-callee.xml'), '-m', '1', '-t', 't1']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await test.server.services.media.transport.ensureRoom({ room: 'room-inline' });
+    const watcher = await test.server.services.media.transport.join({ room: 'room-inline', identity: 'watcher', hidden: true });
+    const placed = await sip.createSipParticipant(
+      '',
+      CALLEE,
+      'room-inline',
+      { participantIdentity: 'inline-callee', fromNumber: '+15550188', waitUntilAnswered: true },
+      new SIPOutboundConfig({
+        hostname: `127.0.0.1:${port}`,
+        transport: SIPTransport.SIP_TRANSPORT_TCP,
+        authUsername: 'trunk-user',
+        authPassword: 'trunk-secret',
+      }),
+    );
+    expect(placed).toMatchObject({ participantIdentity: 'inline-callee', roomName: 'room-inline' });
+    await eventually(() =>
+      expect(watcher.participants().find((participant) => participant.identity === 'inline-callee')?.attributes).toMatchObject({
+        [SIP_CALL_STATUS_ATTRIBUTE]: 'active',
+        'sip.phoneNumber': CALLEE,
+        'sip.trunkPhoneNumber': '+15550188',
+      }),
+    );
+    await watcher.leave();
+    await test.server.services.media.transport.deleteRoom('room-inline');
+    const result = await provider;
+    expect(result.code, result.output).toBe(0);
+    await eventually(() => expect(test.server.services.telephony!.activeCalls).toBe(0));
   }, 60_000);
 
   it('transfers a caller with REFER and hangs up once the transfer target answered', async () => {

@@ -31,7 +31,6 @@ import { ERROR_TOPIC } from '../../contract/wire.js';
 import { SessionLeases } from '../domain/realtime/session-leases.js';
 import { SipService } from '../domain/sip/sip-service.js';
 import type { SipEndpoint } from '../engines/telephony/index.js';
-import type { SipDirectory } from '../kernel/ports/sip-directory.js';
 import type { AgentTransport } from '../engines/media/index.js';
 import { DEV_PROJECT_ID } from '../domain/auth/projects.js';
 import { ScenarioService } from '../domain/scenarios/scenario-service.js';
@@ -233,9 +232,10 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     realtime,
     appRuns,
     dispatcher: media.dispatcher,
+    bus,
   });
   // Telephony's endpoint half: phone calls on PALAVER_SIP_PORT into the embedded endpoint's rooms (decision 0107).
-  const telephony = endpoint && config.sip.port !== undefined ? await startSipEndpoint(config, media.transport, sip.directory, logger) : undefined;
+  const telephony = endpoint && config.sip.port !== undefined ? await startSipEndpoint(config, media.transport, sip, logger) : undefined;
   sip.useCalls(telephony);
   metrics.readFrom({
     liveAgentSessions: () => agents.liveSessions(),
@@ -302,6 +302,7 @@ export async function closeServices(services: Services): Promise<void> {
   // are still open; then the agents that are left stop.
   // Phone calls hang up first (BYE), so their sessions end as the callers leave.
   await services.telephony?.close();
+  await services.sip.close();
   await services.realtime.close();
   await services.appRuns.close();
   await services.agents.close();
@@ -316,7 +317,7 @@ export async function closeServices(services: Services): Promise<void> {
 }
 
 /** Starts the SIP endpoint on the configured port (UDP and TCP), answering with the SIP service's directory. */
-async function startSipEndpoint(config: ServerConfig, transport: AgentTransport, directory: SipDirectory, logger: Logger): Promise<SipEndpoint> {
+async function startSipEndpoint(config: ServerConfig, transport: AgentTransport, sip: SipService, logger: Logger): Promise<SipEndpoint> {
   // Loaded only when configured: RTP brings werift and the codecs (lazy-start.test.ts).
   const { SipEndpoint } = await import('../engines/telephony/index.js');
   const telephony = new SipEndpoint({
@@ -325,7 +326,9 @@ async function startSipEndpoint(config: ServerConfig, transport: AgentTransport,
     ...(config.sip.advertisedAddress ? { advertisedAddress: config.sip.advertisedAddress } : {}),
     maxCalls: config.sip.maxCalls,
     invitesPerSecond: config.sip.invitesPerSecond,
-    directory,
+    directory: sip.directory,
+    // The call's host on the bus is released: a transfer asked on another instance no longer comes here.
+    onCallEnded: (call) => void sip.callReleased(call),
     transport,
     logger: logger.child({ component: 'sip-endpoint' }),
   });

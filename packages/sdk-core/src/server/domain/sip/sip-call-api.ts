@@ -1,7 +1,10 @@
-import { CreateSIPParticipantRequest, SIPParticipantInfo, TransferSIPParticipantRequest } from '@livekit/protocol';
+import { CreateSIPParticipantRequest, SIPParticipantInfo, TransferSIPParticipantRequest, type SIPOutboundConfig } from '@livekit/protocol';
 import { SIP_PHONE_NUMBER_ATTRIBUTE, SIP_TRUNK_ID_ATTRIBUTE, SIP_TRUNK_NUMBER_ATTRIBUTE } from '../../../contract/wire.js';
-import { SipCallFailed, type SipCalls } from '../../kernel/ports/sip-calls.js';
-import type { SipDirectory } from '../../kernel/ports/sip-directory.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { SipCallFailed } from '../../kernel/ports/sip-calls.js';
+import type { OutboundTrunk, SipDirectory } from '../../kernel/ports/sip-directory.js';
+import { NO_ENDPOINT, type RoutedSipCalls } from './routed-sip-calls.js';
+import { outboundTransportOf } from './sip-directory.js';
 import { demand, type RequestJson, type TwirpCode, TwirpFailure } from './twirp-wire.js';
 
 const parse = { ignoreUnknownFields: true } as const;
@@ -9,10 +12,6 @@ const parse = { ignoreUnknownFields: true } as const;
 /** LiveKit's default ringing time for an outbound call, and the longest call when none is given. */
 const DEFAULT_RINGING_MS = 30_000;
 const DEFAULT_MAX_CALL_MS = 24 * 3600_000;
-
-/** Says why no call can be placed here; `unavailable` is what LiveKit answers without a SIP service. */
-const NO_ENDPOINT =
-  'no SIP endpoint runs on this server (set PALAVER_SIP_PORT to start one), and no LiveKit deployment is configured to place the call (LIVEKIT_URL)';
 
 /**
  * `CreateSIPParticipant` and `TransferSIPParticipant` through the platform's SIP endpoint (the `SipCalls` port):
@@ -22,27 +21,27 @@ const NO_ENDPOINT =
 export class SipCallApi {
   constructor(
     private readonly directory: SipDirectory,
-    private readonly calls: () => SipCalls | undefined,
+    private readonly calls: RoutedSipCalls,
   ) {}
 
   async create(project: string, json: RequestJson): Promise<SIPParticipantInfo> {
     const request = CreateSIPParticipantRequest.fromJson(json, parse);
-    demand(!request.trunk, 'an inline trunk configuration is not served: create an outbound trunk and give its sip_trunk_id');
-    demand(request.sipTrunkId, 'sip_trunk_id is required');
+    demand(request.sipTrunkId || request.trunk, 'sip_trunk_id or an inline trunk (trunk.hostname) is required');
+    demand(!(request.sipTrunkId && request.trunk), 'give either sip_trunk_id or an inline trunk, not both');
     demand(request.sipCallTo, 'sip_call_to is required');
     demand(request.roomName, 'room_name is required');
-    const trunk = await this.directory.outboundTrunk(request.sipTrunkId);
+    const trunk = request.trunk ? inlineTrunk(project, request.trunk) : await this.directory.outboundTrunk(request.sipTrunkId);
     if (!trunk || trunk.project !== project) throw new TwirpFailure('not_found', `outbound SIP trunk '${request.sipTrunkId}' not found`);
-    const calls = this.available();
+    if (!this.calls.local) throw new TwirpFailure('unavailable', NO_ENDPOINT);
     const number = request.sipNumber || trunk.number;
     const attributes = {
       ...request.participantAttributes,
-      [SIP_TRUNK_ID_ATTRIBUTE]: trunk.trunkId,
+      ...(trunk.trunkId ? { [SIP_TRUNK_ID_ATTRIBUTE]: trunk.trunkId } : {}),
       ...(request.hidePhoneNumber ? {} : { [SIP_PHONE_NUMBER_ATTRIBUTE]: request.sipCallTo, [SIP_TRUNK_NUMBER_ATTRIBUTE]: number }),
     };
     const identity = request.participantIdentity || `sip_${request.sipCallTo}`;
     const placed = await failedCall(() =>
-      calls.placeCall({
+      this.calls.placeCall({
         trunk: { ...trunk, number },
         callTo: request.sipCallTo,
         roomName: request.roomName,
@@ -66,9 +65,8 @@ export class SipCallApi {
     demand(request.roomName, 'room_name is required');
     demand(request.participantIdentity, 'participant_identity is required');
     demand(/^(tel|sips?):/i.test(request.transferTo), "transfer_to must be a 'tel:' or 'sip:' URI");
-    const calls = this.available();
     await failedCall(() =>
-      calls.transfer({
+      this.calls.transfer({
         roomName: request.roomName,
         participantIdentity: request.participantIdentity,
         transferTo: request.transferTo,
@@ -77,19 +75,39 @@ export class SipCallApi {
     );
     return {};
   }
-
-  private available(): SipCalls {
-    const calls = this.calls();
-    if (!calls) throw new TwirpFailure('unavailable', NO_ENDPOINT);
-    return calls;
-  }
 }
 
-/** A call's SIP failure as LiveKit answers it: a Twirp code by the SIP status, the status itself in `meta`. */
+/**
+ * LiveKit's inline trunk (`CreateSIPParticipantRequest.trunk`, a `SIPOutboundConfig`): the provider's address,
+ * transport and digest credentials given with the call instead of a stored trunk's id. The call comes from
+ * `sip_number`; it has no trunk id (no `sip.trunkID` attribute), and its custom headers are the request's.
+ */
+function inlineTrunk(project: string, config: SIPOutboundConfig): OutboundTrunk {
+  const address = config.hostname.trim();
+  demand(address, 'trunk.hostname is required: the SIP address of the provider (host or host:port)');
+  demand(!/[\s;<>@]/.test(address), `trunk.hostname '${address}' is not a SIP host (host or host:port)`);
+  return {
+    trunkId: '',
+    project,
+    address,
+    transport: outboundTransportOf(config.transport),
+    number: '',
+    authUsername: config.authUsername,
+    authPassword: config.authPassword,
+    headers: {},
+  };
+}
+
+/**
+ * A call's SIP failure as LiveKit answers it: a Twirp code by the SIP status, the status itself in `meta`; a call held
+ * by an instance that did not answer is `unavailable`.
+ */
 async function failedCall<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    // Another instance holding the call did not answer, or there is no endpoint anywhere.
+    if (ApiError.isInstance(error)) throw new TwirpFailure('unavailable', error.message);
     if (!(error instanceof SipCallFailed)) throw error;
     const code: TwirpCode = [404, 410, 484, 604].includes(error.sipStatus)
       ? 'not_found'

@@ -74,13 +74,18 @@ export class StoredSipDirectory implements SipDirectory {
       trunkId: trunk.sipTrunkId,
       project: stored.project,
       address: trunk.address,
-      transport: trunk.transport === SIPTransport.SIP_TRANSPORT_TCP ? 'tcp' : 'udp',
+      transport: outboundTransportOf(trunk.transport),
       number: trunk.numbers[0] ?? '',
       authUsername: trunk.authUsername,
       authPassword: trunk.authPassword,
       headers: { ...trunk.headers },
     };
   }
+}
+
+/** The transport the endpoint dials a trunk with: TCP when asked for, UDP otherwise (`AUTO` included). */
+export function outboundTransportOf(transport: SIPTransport): OutboundTrunk['transport'] {
+  return transport === SIPTransport.SIP_TRANSPORT_TCP ? 'tcp' : 'udp';
 }
 
 function credentialsOf(project: string, trunk: { sipTrunkId: string; authUsername: string; authPassword: string }): SipTrunkCredentials {

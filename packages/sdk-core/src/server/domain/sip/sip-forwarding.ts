@@ -81,12 +81,13 @@ const FORWARDS: Record<string, Forward> = {
   DeleteSIPDispatchRule: (client, json) => client.deleteSipDispatchRule(DeleteSIPDispatchRuleRequest.fromJson(json, parse).sipDispatchRuleId),
   CreateSIPParticipant: (client, json) => {
     const request = CreateSIPParticipantRequest.fromJson(json, parse);
-    return client.createSipParticipant(request.sipTrunkId, request.sipCallTo, request.roomName, {
-      ...request,
-      fromNumber: request.sipNumber,
-      ringingTimeout: seconds(request.ringingTimeout),
-      maxCallDuration: seconds(request.maxCallDuration),
-    });
+    return client.createSipParticipant(
+      request.sipTrunkId,
+      request.sipCallTo,
+      request.roomName,
+      { ...request, fromNumber: request.sipNumber, ringingTimeout: seconds(request.ringingTimeout), maxCallDuration: seconds(request.maxCallDuration) },
+      request.trunk,
+    );
   },
   TransferSIPParticipant: async (client, json) => {
     const request = TransferSIPParticipantRequest.fromJson(json, parse);

@@ -1,6 +1,7 @@
 import type { ClaimGrants } from 'livekit-server-sdk';
 import type { Logger } from 'pino';
 import type { AgentDispatcher, TwirpAnswer } from '../../engines/media/index.js';
+import type { EventBus } from '../../kernel/event-bus.js';
 import type { SipCalls } from '../../kernel/ports/sip-calls.js';
 import type { InboundCallRoute, SipDirectory } from '../../kernel/ports/sip-directory.js';
 import type { Store } from '../../store/database.js';
@@ -8,6 +9,7 @@ import type { AppRunService } from '../apps/app-run-service.js';
 import type { RealtimeSessionService } from '../realtime/realtime-session-service.js';
 import { answerInboundCall, endAnsweredCall, type AnsweredCall, type CallAnswerDependencies } from './call-answer.js';
 import { forwardSipCall } from './sip-forwarding.js';
+import { RoutedSipCalls, type SipCallParticipant } from './routed-sip-calls.js';
 import { SipCallApi } from './sip-call-api.js';
 import { StoredSipDirectory } from './sip-directory.js';
 import { SipRepository } from './sip-repository.js';
@@ -33,6 +35,8 @@ export interface SipServiceDependencies {
   realtime: Pick<RealtimeSessionService, 'start' | 'end'>;
   appRuns: Pick<AppRunService, 'create'>;
   dispatcher: Pick<AgentDispatcher, 'dispatch'>;
+  /** Reaches the instance holding a call (transfers from any instance). */
+  bus: EventBus;
 }
 
 /**
@@ -50,17 +54,18 @@ export class SipService {
   /** Trunk matching and dispatch decisions for the SIP endpoint, read from the database on every call. */
   readonly directory: Required<SipDirectory>;
   private readonly twirp: SipTwirp | undefined;
-  private calls: SipCalls | undefined;
+  private readonly calls: RoutedSipCalls;
 
   constructor(private readonly dependencies: SipServiceDependencies) {
     const repository = new SipRepository(dependencies.store);
+    this.calls = new RoutedSipCalls(dependencies.bus, dependencies.logger);
     this.directory = new StoredSipDirectory(repository, this);
     const mode = dependencies.mode;
     if (mode.kind === 'local') {
       this.twirp = new SipTwirp({
         trunks: new SipTrunkApi(repository),
         rules: new SipRuleApi(repository),
-        calls: new SipCallApi(this.directory, () => this.calls),
+        calls: new SipCallApi(this.directory, this.calls),
         verify: mode.verify,
         project: mode.project,
         apiKeyProject: mode.apiKeyProject,
@@ -68,9 +73,22 @@ export class SipService {
     }
   }
 
-  /** The SIP endpoint that places and transfers calls (undefined: it stopped). */
+  /** This instance's SIP endpoint, which places and transfers calls (undefined: it stopped). */
   useCalls(calls: SipCalls | undefined): void {
-    this.calls = calls;
+    this.calls.use(calls);
+  }
+
+  /**
+   * A call of this instance's endpoint ended (the endpoint's `onCallEnded`): a transfer asked on any instance no
+   * longer reaches it here.
+   */
+  callReleased(participant: SipCallParticipant): Promise<void> {
+    return this.calls.callEnded(participant);
+  }
+
+  /** Releases the bus subscriptions of the calls this instance holds (shutdown, after the endpoint hung up). */
+  close(): Promise<void> {
+    return this.calls.close();
   }
 
   /** One `/twirp/livekit.SIP/<method>` call: the raw JSON body and the `Authorization` header. */
@@ -84,7 +102,8 @@ export class SipService {
    * Starts what answers an inbound call (`route.answer`: the rule's realtime session or app run, and its LiveKit
    * Agents dispatches); the SIP endpoint calls it once the caller's participant is in `route.roomName`.
    */
-  answerCall(route: InboundCallRoute): Promise<AnsweredCall> {
+  async answerCall(route: InboundCallRoute): Promise<AnsweredCall> {
+    await this.calls.hostCall({ roomName: route.roomName, participantIdentity: route.participantIdentity });
     return answerInboundCall(this.answering(), route);
   }
 

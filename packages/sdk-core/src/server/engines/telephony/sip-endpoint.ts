@@ -31,6 +31,8 @@ export interface SipEndpointOptions {
   maxCalls?: number;
   /** New INVITEs per second from one source address before 503 (default 20, bursts of 40). */
   invitesPerSecond?: number;
+  /** A call that was in a room ended (hung up either way, transferred or failed): its room and participant. */
+  onCallEnded?: (call: { roomName: string; participantIdentity: string }) => void;
   realm?: string;
 }
 
@@ -96,6 +98,7 @@ export class SipEndpoint implements SipCalls {
         if (calls.get(call.callId) === call) calls.delete(call.callId);
         this.inviteTransactions.delete(call.callId);
         this.transfers.get(call.callId)?.(487);
+        if (call.bridge) options.onCallEnded?.({ roomName: call.bridge.connection.room, participantIdentity: call.bridge.connection.identity });
       },
     };
   }

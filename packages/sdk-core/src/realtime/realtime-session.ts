@@ -179,12 +179,12 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   }
 
   private connectWith(io: typeof SessionIo, options: SDKConnectOptions): Promise<void> {
-    const parsed = io.SDKConnectOptions.safeParse(options);
-    if (!parsed.success) return Promise.reject(new TypeError('connect needs { connection_details: { url, token } } or { token, config }'));
+    const parsed = io.checkConnectOptions(options);
+    if (!parsed) return Promise.reject(new TypeError('connect needs { connection_details: { url, token } } or { token, config }'));
     if (this.state.status !== 'not_connected') return Promise.reject(new Error(`cannot connect while ${this.state.status}; call disconnect() first`));
     const attempt = this.state.attempt + 1;
     const joined = new Promise<void>((resolve, reject) => this.pendingConnects.set(attempt, { resolve, reject }));
-    this.dispatch({ type: 'connect_requested', options: parsed.data });
+    this.dispatch({ type: 'connect_requested', options: parsed });
     return joined;
   }
 
@@ -197,9 +197,9 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
   /** Sends a typed user turn to the agent (`chat_input`, reliable). The agent must be in the room. */
   async sendChatMessage(params: SDKSendChatMessageParams): Promise<void> {
     const io = this.io ?? (await this.ioLoaded);
-    const parsed = io.SDKSendChatMessageParams.safeParse(params);
-    if (!parsed.success) throw new TypeError('sendChatMessage needs { text } with 1 to 10 000 characters');
-    await this.sendToAgent(CHAT_INPUT_TOPIC, JSON.stringify(parsed.data), 'a chat message');
+    const parsed = io.checkChatMessageParams(params);
+    if (!parsed) throw new TypeError('sendChatMessage needs { text } with 1 to 10 000 characters');
+    await this.sendToAgent(CHAT_INPUT_TOPIC, JSON.stringify(parsed), 'a chat message');
   }
 
   /**

@@ -1,17 +1,18 @@
-import { parseAgentMetadata, parseDataPacket } from '../contract/sdk.js';
 import type { ParticipantView } from './agent-participant.js';
+import { checkAgentMetadata, checkDataPacket } from './received/packet-checks.js';
 import type { RealtimeInput } from './session-actions.js';
 
 /**
- * A data packet as the reducer takes it, parsed with the contract's schemas where it arrives (the room link, loaded with
- * `session-io`): undefined for an unknown topic or a malformed payload, so a newer agent cannot crash an older client.
+ * A data packet as the reducer takes it, checked as the contract says where it arrives (the room link, loaded with
+ * `session-io`; `received/`, without zod): undefined for an unknown topic or a malformed payload, so a newer agent cannot
+ * crash an older client.
  */
 export function receivedData(
   topic: string | undefined,
   text: string,
   from: ParticipantView | undefined,
 ): Omit<Extract<RealtimeInput, { type: 'data_received' }>, 'attempt'> | undefined {
-  const packet = parseDataPacket(topic, text);
+  const packet = checkDataPacket(topic, text);
   return packet ? { type: 'data_received', packet, from } : undefined;
 }
 
@@ -25,7 +26,7 @@ export function receivedParticipant(participant: {
   return {
     identity: participant.identity,
     isAgent: participant.isAgent,
-    metadata: parseAgentMetadata(participant.metadata),
+    metadata: checkAgentMetadata(participant.metadata),
     attributes: { ...participant.attributes },
   };
 }

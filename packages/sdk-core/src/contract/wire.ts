@@ -45,6 +45,11 @@ export const TRANSCRIBED_TRACK_ATTRIBUTE = 'lk.transcribed_track_id';
  * (`{after}`), client -> agent; the agent re-sends them on `message` (Palaver extension).
  */
 export const TRANSCRIPT_RESUME_TOPIC = 'transcript_resume';
+/**
+ * The platform's hidden participant in the room of a session whose agent is a LiveKit Agents worker: it observes the
+ * worker's transcription streams and answers `transcript_resume` with them (decision 0120), so the client asks it too.
+ */
+export const PLATFORM_OBSERVER_IDENTITY = 'palaver-observer';
 /** Data topic of partner avatar actions: `{action, at}` as JSON. */
 export const AVATAR_ACTION_TOPIC = 'avatar_action';
 /** Data topic on which the agent reports each turn's timings (`AgentTurnMetrics`), to the human. */

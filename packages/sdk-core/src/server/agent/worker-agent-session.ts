@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { AGENT_NAME_ATTRIBUTE, CHAT_STREAM_TOPIC, ERROR_TOPIC, TRANSCRIPTION_FINAL_ATTRIBUTE, TRANSCRIPTION_STREAM_TOPIC } from '../../contract/wire.js';
+import { AGENT_NAME_ATTRIBUTE, CHAT_STREAM_TOPIC, ERROR_TOPIC, PLATFORM_OBSERVER_IDENTITY, TRANSCRIPTION_STREAM_TOPIC } from '../../contract/wire.js';
 import type { RealtimeSessionConfig } from '../../contract/realtime.js';
 import { BadRequestError } from '../../errors/api-error.js';
 import {
@@ -13,12 +13,13 @@ import {
 } from '../engines/media/index.js';
 import type { AgentSessionEvents, AgentSessionSpec, AgentStopReason } from '../kernel/ports/agent-session-host.js';
 import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
+import { ObservedTranscript } from './observed-transcript.js';
 import { SessionWatch } from './session-watch.js';
 
 /** The RPC method a worker's agent may register to honour `POST /v1/realtime/{session}/speak`. */
 export const SPEAK_RPC_METHOD = 'palaver.speak';
 /** The platform's hidden participant in the rooms of worker-run sessions. */
-export const OBSERVER_IDENTITY = 'palaver-observer';
+export const OBSERVER_IDENTITY = PLATFORM_OBSERVER_IDENTITY;
 
 export interface WorkerAgentTuning {
   /** How long the worker's agent has to join after the dispatch. */
@@ -46,8 +47,8 @@ export interface WorkerAgentDependencies {
  * stops when that agent leaves (`ended`), the human is gone (`human_left`), the time limit passes, the human's
  * `conversational_seconds` run out (`usage_limit_exceeded`, told on the `error` topic), or the API ends it (the
  * dispatch is deleted and the agent leaves). The human's seconds in the room are recorded once when it stops.
- * Final transcriptions and typed messages in the room are committed as the session's messages; `speak` is a
- * `palaver.speak` RPC to the agent.
+ * Final transcriptions and typed messages in the room are committed as the session's messages, and replayed to the
+ * human on `transcript_resume` (`ObservedTranscript`); `speak` is a `palaver.speak` RPC to the agent.
  *
  * @example
  * const session = new WorkerAgentSession(spec, events, { name: 'support' }, dependencies);
@@ -61,6 +62,7 @@ export class WorkerAgentSession {
   private commits: Promise<void> = Promise.resolve();
   private readonly unsubscribe: Array<() => void> = [];
   private readonly watch: SessionWatch;
+  private readonly transcript: ObservedTranscript;
   private readonly logger: Logger;
   private agentJoined: (() => void) | undefined;
 
@@ -71,6 +73,7 @@ export class WorkerAgentSession {
     private readonly dependencies: WorkerAgentDependencies,
   ) {
     this.logger = dependencies.logger.child({ session: spec.session.id, agentName: worker.agentName });
+    this.transcript = new ObservedTranscript(spec.humanIdentity);
     this.watch = new SessionWatch({
       spec,
       tuning: dependencies.tuning,
@@ -101,6 +104,7 @@ export class WorkerAgentSession {
       observer.on('disconnected', (reason) => this.stopByItself('failed', `the platform lost the room (${reason})`)),
       observer.onTextStream(TRANSCRIPTION_STREAM_TOPIC, (stream) => void this.textStream(stream)),
       observer.onTextStream(CHAT_STREAM_TOPIC, (stream) => void this.textStream(stream)),
+      this.transcript.answerResumes(observer),
     );
     try {
       this.dispatchId = (
@@ -168,16 +172,17 @@ export class WorkerAgentSession {
 
   /** Commits final transcriptions (the human's and the agent's) and typed messages. */
   private async textStream(stream: IncomingTextStream): Promise<void> {
-    const final = stream.topic === CHAT_STREAM_TOPIC || stream.attributes[TRANSCRIPTION_FINAL_ATTRIBUTE] !== 'false';
     const role = stream.from === this.spec.humanIdentity ? 'user' : stream.from === this.agentIdentity ? 'assistant' : undefined;
+    if (!role) return;
+    let final: boolean;
     let text: string;
     try {
-      text = (await stream.readAll()).trim();
+      ({ final, text } = await this.transcript.read(stream, role === 'assistant'));
     } catch (error) {
       this.logger.debug({ err: error }, 'a text stream broke off');
       return;
     }
-    if (!final || !role || !text) return;
+    if (!final || !text) return;
     this.commits = this.commits
       .then(() => this.events.messageCommitted({ role, content: text, speaking_ended_at: new Date().toISOString() }))
       .catch((error: unknown) => this.logger.error({ err: error, role }, 'committing a message failed'));

@@ -76,6 +76,9 @@ export interface IncomingTextStream {
   id: string;
   topic: string;
   from: string;
+  /** When the sender opened the stream (ms since the epoch, the sender's clock). */
+  timestamp: number;
+  /** The header's attributes; the trailer's are merged in when the stream ends (LiveKit's final transcription flag may come there). */
   attributes: Record<string, string>;
   /** Chunks as they arrive; ends when the sender closes the stream. */
   [Symbol.asyncIterator](): AsyncIterator<string>;

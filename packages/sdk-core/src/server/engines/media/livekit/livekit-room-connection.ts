@@ -281,6 +281,7 @@ export class LivekitRoomConnection implements AgentRoomConnection {
         id: info.streamId,
         topic: info.topic,
         from: participant.identity,
+        timestamp: Number(info.timestamp),
         attributes: { ...info.attributes },
         [Symbol.asyncIterator]: () => reader[Symbol.asyncIterator](),
         readAll: () => reader.readAll(),

@@ -95,6 +95,7 @@ class IncomingText implements IncomingTextStream {
     readonly id: string,
     readonly topic: string,
     readonly from: string,
+    readonly timestamp: number,
     readonly attributes: Record<string, string>,
   ) {}
 
@@ -141,7 +142,7 @@ export class IncomingTextStreams {
       case 'streamHeader': {
         const header = packet.value;
         if (header.contentHeader.case !== 'textHeader' || this.open.has(header.streamId) || !this.wanted(header.topic)) return;
-        const stream = new IncomingText(header.streamId, header.topic, from, { ...header.attributes });
+        const stream = new IncomingText(header.streamId, header.topic, from, Number(header.timestamp), { ...header.attributes });
         if (header.inlineContent !== undefined) {
           stream.push(header.inlineContent);
           stream.end();
@@ -162,7 +163,9 @@ export class IncomingTextStreams {
       }
       case 'streamTrailer': {
         const stream = this.open.get(packet.value.streamId);
-        if (stream?.from === from) this.finish(stream.id);
+        if (stream?.from !== from) return;
+        Object.assign(stream.attributes, packet.value.attributes);
+        this.finish(stream.id);
         return;
       }
     }

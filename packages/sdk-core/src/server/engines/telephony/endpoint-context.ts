@@ -3,6 +3,7 @@ import type { AgentTransport } from '../media/index.js';
 import type { SipDirectory } from '../../kernel/ports/sip-directory.js';
 import type { DigestChallenger } from './auth/digest.js';
 import type { SipCall } from './dialog/sip-call.js';
+import type { SessionTimerSettings } from './dialog/session-timer.js';
 import type { SipRequest, SipResponse } from './message/sip-message.js';
 import type { MediaClock } from './rtp/media-clock.js';
 import type { ClientTransactions } from './transaction/client-transactions.js';
@@ -21,6 +22,8 @@ export interface EndpointContext {
   /** The address RTP sockets bind to. */
   bindAddress: string;
   port: number;
+  /** Session timer settings (RFC 4028). */
+  sessionTimer: SessionTimerSettings;
   /** Live calls by SIP Call-ID. */
   calls: Map<string, SipCall>;
   contact(protocol: SipPeer['protocol']): string;

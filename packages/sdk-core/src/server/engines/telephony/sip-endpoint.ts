@@ -6,6 +6,7 @@ import { SipCallFailed, type OutboundCallRequest, type PlacedCall, type SipCalls
 import { DigestChallenger } from './auth/digest.js';
 import { handleInDialogRequest, type TransferWaiters } from './dialog/in-dialog-requests.js';
 import type { SipCall } from './dialog/sip-call.js';
+import { DEFAULT_SESSION_TIMER, type SessionTimerSettings } from './dialog/session-timer.js';
 import type { EndpointContext } from './endpoint-context.js';
 import { ALLOW, handleInboundInvite, newPendingInvite, type PendingInvite } from './inbound/inbound-invite.js';
 import { parseNameAddress } from './message/sip-address.js';
@@ -34,8 +35,12 @@ export interface SipEndpointOptions {
   /** A call that was in a room ended (hung up either way, transferred or failed): its room and participant. */
   onCallEnded?: (call: { roomName: string; participantIdentity: string }) => void;
   realm?: string;
+  /** Session timers (RFC 4028): the interval asked for and the smallest accepted (default 1800 s and 90 s). */
+  sessionTimer?: Partial<SessionTimerSettings>;
 }
 
+/** The `Require` options a caller may ask for (anything else gets 420). */
+const SUPPORTED_OPTIONS = new Set(['timer', '100rel']);
 /** How long a transfer waits for the NOTIFY that reports the transferee answered. */
 const TRANSFER_TIMEOUT_MS = 30_000;
 const SOURCE_BUCKETS_MAX = 10_000;
@@ -93,6 +98,7 @@ export class SipEndpoint implements SipCalls {
       port: options.port,
       calls,
       contact: (protocol) => `<sip:palaver@${this.hostPart}:${this.sip.port}${protocol === 'tcp' ? ';transport=tcp' : ''}>`,
+      sessionTimer: { ...DEFAULT_SESSION_TIMER, ...options.sessionTimer },
       sendStateless: (request, peer) => this.sip.send(request, peer),
       callEnded: (call) => {
         if (calls.get(call.callId) === call) calls.delete(call.callId);
@@ -252,7 +258,7 @@ export class SipEndpoint implements SipCalls {
     if (this.pending.has(callId) || this.context.calls.has(callId)) {
       return transaction.respond(createResponse(request, 482, { reason: 'Loop Detected' }));
     }
-    const required = request.headers.getAll('require').filter((option) => option.toLowerCase() !== 'timer');
+    const required = request.headers.getAll('require').filter((option) => !SUPPORTED_OPTIONS.has(option.toLowerCase()));
     if (required.length > 0) return transaction.respond(createResponse(request, 420, { headers: [['Unsupported', required.join(', ')]] }));
     if (!this.bucket(transaction.peer.address).take() || this.context.calls.size + this.pending.size >= this.maxCalls) {
       return transaction.respond(createResponse(request, 503, { headers: [['Retry-After', '5']] }));

@@ -1,6 +1,7 @@
 import { SIP_CALL_STATUS_ATTRIBUTE } from '../../../../contract/wire.js';
 import type { EndpointContext } from '../endpoint-context.js';
-import { ALLOW } from '../inbound/inbound-invite.js';
+import { ALLOW, SUPPORTED } from '../inbound/inbound-invite.js';
+import { sessionTermsAsUas } from './session-timer.js';
 import { parseNameAddress } from '../message/sip-address.js';
 import { parseCSeq } from '../message/sip-message.js';
 import { createResponse } from '../message/sip-response.js';
@@ -32,7 +33,10 @@ export async function handleInDialogRequest(
       await call.remoteEnded();
       return;
     case 'INVITE':
-      return reInvite(context, transaction, call);
+    case 'UPDATE':
+      return refreshOrOffer(context, transaction, call);
+    case 'PRACK':
+      return respond(call.prack?.(request.headers.get('rack')) ? 200 : 481);
     case 'NOTIFY': {
       respond(200);
       const status = /^SIP\/2\.0 (\d{3})/.exec(request.body.toString('utf8'))?.[1];
@@ -47,16 +51,27 @@ export async function handleInDialogRequest(
         ],
       });
     case 'INFO':
-    case 'UPDATE':
       return respond(200);
     default:
       return respond(405, { headers: [['Allow', ALLOW]] });
   }
 }
 
-/** Hold (sendonly / inactive / 0.0.0.0), resume, or a new address: the same codec, the direction mirrored. */
-function reInvite(context: EndpointContext, transaction: ServerTransaction, call: SipCall): void {
+/**
+ * A re-INVITE or UPDATE: a session refresh (RFC 4028; 422 below our Min-SE) and, with an offer, hold (sendonly /
+ * inactive / 0.0.0.0), resume, or a new address: the same codec, the direction mirrored. An UPDATE without SDP is
+ * a refresh only.
+ */
+function refreshOrOffer(context: EndpointContext, transaction: ServerTransaction, call: SipCall): void {
   const request = transaction.request;
+  const session = sessionTermsAsUas(request, context.sessionTimer);
+  if ('tooSmall' in session) return transaction.respond(createResponse(request, 422, { reason: 'Session Interval Too Small', headers: session.tooSmall }));
+  const refreshed = () => call.sessionTimer?.arm(session.interval);
+  const contact: [string, string] = ['Contact', call.dialog.contact];
+  if (request.method === 'UPDATE' && request.body.length === 0) {
+    transaction.respond(createResponse(request, 200, { headers: [contact, ['Supported', SUPPORTED], ...session.headers] }));
+    return refreshed();
+  }
   const current = call.rtp.negotiated;
   let media = current;
   if (request.body.length > 0) {
@@ -83,12 +98,10 @@ function reInvite(context: EndpointContext, transaction: ServerTransaction, call
   void call.bridge?.setAttributes({ [SIP_CALL_STATUS_ATTRIBUTE]: onHold ? 'on-hold' : 'active' }).catch(() => undefined);
   transaction.respond(
     createResponse(request, 200, {
-      headers: [
-        ['Contact', context.contact(transaction.peer.protocol)],
-        ['Allow', ALLOW],
-        ['Content-Type', 'application/sdp'],
-      ],
+      headers: [contact, ['Allow', ALLOW], ['Supported', SUPPORTED], ...session.headers, ['Content-Type', 'application/sdp']],
       body: Buffer.from(answer),
     }),
   );
+  call.localSdp = answer;
+  refreshed();
 }

@@ -3,9 +3,10 @@ import type { CallBridge } from '../bridge/call-bridge.js';
 import type { MediaClock } from '../rtp/media-clock.js';
 import type { RtpSession } from '../rtp/rtp-session.js';
 import type { SipDialog } from './sip-dialog.js';
+import type { SessionTimer } from './session-timer.js';
 
 /** Why a call ended (logged, and reported as the participant's last `sip.callStatus`). */
-export type CallEndReason = 'remote-hangup' | 'room-ended' | 'no-ack' | 'transferred' | 'shutdown' | 'max-duration' | 'failed';
+export type CallEndReason = 'remote-hangup' | 'room-ended' | 'no-ack' | 'transferred' | 'shutdown' | 'max-duration' | 'session-expired' | 'failed';
 
 export interface SipCallOptions {
   direction: 'inbound' | 'outbound';
@@ -26,6 +27,14 @@ export class SipCall {
   bridge: CallBridge | undefined;
   /** When media began (ms since the epoch); the call's seconds run from here. */
   answeredAt: number | undefined;
+  /** The SDP we last sent (answer or offer): what a re-INVITE refresh offers again. */
+  localSdp = '';
+  /** Session timer (RFC 4028), once the call is answered. */
+  sessionTimer: SessionTimer | undefined;
+  /** Answers a PRACK (RFC 3262) for the reliable provisional we sent; false when it names none. */
+  prack: ((rack: string | undefined) => boolean) | undefined;
+  /** Ends the call's other timers (a reliable provisional's retransmissions). */
+  readonly cleanups: Array<() => void> = [];
   private stopClock: (() => void) | undefined;
 
   constructor(private readonly options: SipCallOptions) {}
@@ -83,6 +92,8 @@ export class SipCall {
     if (this.state === 'ended') return;
     this.state = 'ended';
     this.stopClock?.();
+    this.sessionTimer?.stop();
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
     this.options.rtp.close();
     this.options.onEnded(this, reason);
     await this.bridge?.leave().catch(() => undefined);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SipHeaders, type SipRequest } from '../message/sip-message.js';
 import { parseNameAddress, formatNameAddress } from '../message/sip-address.js';
 import type { SipPeer } from '../transport/sip-transport.js';
+import { isLooseRoute } from './route-set.js';
 
 export function newTag(): string {
   return randomBytes(6).toString('hex');
@@ -14,6 +15,8 @@ export function newTag(): string {
 export class SipDialog {
   private localSeq: number;
   private remoteSeq: number | undefined;
+  /** The proxies our in-dialog requests go through (Route headers, RFC 3261 12.2.1.1); {@link peer} is the first. */
+  routeSet: string[] = [];
 
   constructor(
     readonly callId: string,
@@ -54,28 +57,43 @@ export class SipDialog {
 
   request(method: string, options: { headers?: Array<[string, string]>; body?: Buffer; seq?: number } = {}): SipRequest {
     const seq = options.seq ?? (this.localSeq += 1);
+    const target = this.target();
     const headers = new SipHeaders([
       ['From', this.local],
       ['To', this.remote],
       ['Call-ID', this.callId],
       ['CSeq', `${seq} ${method}`],
       ['Max-Forwards', '70'],
+      ...target.routes.map((route): [string, string] => ['Route', route]),
       ['Contact', this.contact],
       ['User-Agent', 'palaver'],
       ...(options.headers ?? []),
     ]);
-    return { kind: 'request', method, uri: this.remoteTarget, headers, body: options.body ?? Buffer.alloc(0) };
+    return { kind: 'request', method, uri: target.uri, headers, body: options.body ?? Buffer.alloc(0) };
   }
 
   /** The ACK of a 2xx to an INVITE with CSeq `seq` (RFC 3261 13.2.2.4: a new transaction, same CSeq number). */
   ack(seq: number): SipRequest {
+    const target = this.target();
     const headers = new SipHeaders([
       ['From', this.local],
       ['To', this.remote],
       ['Call-ID', this.callId],
       ['CSeq', `${seq} ACK`],
       ['Max-Forwards', '70'],
+      ...target.routes.map((route): [string, string] => ['Route', route]),
     ]);
-    return { kind: 'request', method: 'ACK', uri: this.remoteTarget, headers, body: Buffer.alloc(0) };
+    return { kind: 'request', method: 'ACK', uri: target.uri, headers, body: Buffer.alloc(0) };
+  }
+
+  /**
+   * The Request-URI and Route headers (RFC 3261 12.2.1.1): the remote target behind loose routers (`;lr`); a strict
+   * router's URI as the Request-URI, the remote target last in Route.
+   */
+  private target(): { uri: string; routes: string[] } {
+    const [first, ...rest] = this.routeSet;
+    if (!first) return { uri: this.remoteTarget, routes: [] };
+    if (isLooseRoute(first)) return { uri: this.remoteTarget, routes: this.routeSet };
+    return { uri: parseNameAddress(first).uri, routes: [...rest, `<${this.remoteTarget}>`] };
   }
 }

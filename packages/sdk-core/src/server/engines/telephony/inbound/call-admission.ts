@@ -2,6 +2,7 @@ import type { InboundCallIdentity, InboundCallRoute, SipTrunkCredentials } from 
 import type { EndpointContext } from '../endpoint-context.js';
 import { parseNameAddress, parseUri } from '../message/sip-address.js';
 import { SipParseError, type SipRequest } from '../message/sip-message.js';
+import { sessionTermsAsUas, type UasSessionTerms } from '../dialog/session-timer.js';
 import { negotiate, SdpError, type NegotiatedMedia } from '../sdp/sdp-negotiation.js';
 
 /** An INVITE the endpoint takes: who calls whom, the media agreed, the trunk and where the call goes. */
@@ -10,6 +11,8 @@ export interface AdmittedCall {
   offer: NegotiatedMedia;
   trunk: SipTrunkCredentials;
   route: InboundCallRoute;
+  /** The session timer agreed (RFC 4028). */
+  session: Extract<UasSessionTerms, { interval: unknown }>;
 }
 
 /** Why an INVITE is refused: the SIP answer. */
@@ -20,10 +23,12 @@ export interface Refusal {
 }
 
 /**
- * The checks of an INVITE, in order: the parties (400), the offer (400 / 415 / 488), the trunk (404, or 403 for
+ * The checks of an INVITE, in order: its session interval (422 below our Min-SE), the parties (400), the offer (400 / 415 / 488), the trunk (404, or 403 for
  * the source address), the trunk's digest (401 challenge, 403 wrong), the dispatch rule (404).
  */
 export async function admitCall(context: EndpointContext, request: SipRequest, sourceAddress: string): Promise<AdmittedCall | Refusal> {
+  const session = sessionTermsAsUas(request, context.sessionTimer);
+  if ('tooSmall' in session) return { status: 422, reason: 'Session Interval Too Small', headers: session.tooSmall };
   let identity: InboundCallIdentity;
   try {
     const from = parseUri(parseNameAddress(request.headers.get('from')!).uri);
@@ -55,5 +60,5 @@ export async function admitCall(context: EndpointContext, request: SipRequest, s
   }
   const route = await context.directory.dispatch(identity, trunk);
   if (!route) return { status: 404, reason: 'No dispatch rule for this call' };
-  return { identity, offer, trunk, route };
+  return { identity, offer, trunk, route, session };
 }

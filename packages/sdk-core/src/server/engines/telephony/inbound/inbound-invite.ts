@@ -11,8 +11,14 @@ import { answerDirection, writeSdp } from '../sdp/sdp-negotiation.js';
 import type { ServerTransaction } from '../transaction/server-transactions.js';
 import { admitCall, type AdmittedCall } from './call-admission.js';
 import { PinEntry } from './pin-entry.js';
+import { ReliableProvisional } from './reliable-provisional.js';
+import { nextHop, recordRouteHeaders, routeSetOfRequest } from '../dialog/route-set.js';
+import { allowsUpdate, sessionTimerFor } from '../dialog/session-refresh.js';
+import { namesOption } from '../dialog/session-timer.js';
 
-export const ALLOW = 'INVITE, ACK, BYE, CANCEL, OPTIONS, REFER, NOTIFY';
+export const ALLOW = 'INVITE, ACK, BYE, CANCEL, OPTIONS, REFER, NOTIFY, UPDATE, PRACK';
+/** The extensions the endpoint supports (replaces, session timers, reliable provisionals). */
+export const SUPPORTED = 'replaces, timer, 100rel';
 
 /** A new INVITE still being set up; CANCEL ends it with 487. */
 export interface PendingInvite {
@@ -42,6 +48,7 @@ export async function handleInboundInvite(context: EndpointContext, transaction:
   const { identity, offer, route } = admitted;
   const pin = route.pin ? new PinEntry(route.pin) : undefined;
   const call = await openCall(context, transaction, pending, admitted, pin);
+  const ringing = ringReliably(context, transaction, call);
   if (!pin) {
     const bridge = await joinRoom(context, call, admitted);
     if (!bridge) return transaction.respond(createResponse(request, 503, { toTag: pending.toTag, reason: 'The room is not available' }));
@@ -58,14 +65,23 @@ export async function handleInboundInvite(context: EndpointContext, transaction:
     dtmfClockRate: offer.dtmfClockRate,
     direction: answerDirection(offer.direction),
   });
+  if (ringing && !(await ringing)) {
+    transaction.respond(createResponse(request, 500, { toTag: pending.toTag, reason: 'No PRACK for the reliable 180' }));
+    return call.hangUp('failed');
+  }
   const headers: Array<[string, string]> = [
-    ['Contact', context.contact(transaction.peer.protocol)],
+    ['Contact', call.dialog.contact],
+    ...recordRouteHeaders(request),
     ['Allow', ALLOW],
-    ['Supported', 'replaces'],
+    ['Supported', SUPPORTED],
+    ...admitted.session.headers,
     ['Content-Type', 'application/sdp'],
   ];
   transaction.respond(createResponse(request, 200, { toTag: pending.toTag, headers, body: Buffer.from(answer) }), () => void call.hangUp('no-ack'));
+  call.localSdp = answer;
   call.activate(call.bridge);
+  call.sessionTimer = sessionTimerFor(context, call, allowsUpdate(request.headers.getAll('allow')));
+  call.sessionTimer.arm(admitted.session.interval);
   context.logger.info({ callId: identity.callId, room: route.roomName, codec: offer.codec.name, pin: Boolean(pin) }, 'SIP call answered');
   if (pin) {
     if (!(await pin.result)) return call.hangUp('failed');
@@ -108,6 +124,8 @@ async function openCall(
     context.contact(transaction.peer.protocol),
   );
   dialog.acceptRemoteSeq(parseCSeq(request.headers.get('cseq')!).seq);
+  dialog.routeSet = routeSetOfRequest(request);
+  dialog.peer = await nextHop(dialog.routeSet, transaction.peer);
   const call: SipCall = new SipCall({
     direction: 'inbound',
     dialog,
@@ -156,4 +174,19 @@ async function joinRoom(context: EndpointContext, call: SipCall, admitted: Admit
     context.logger.warn({ err: error, callId: identity.callId }, 'SIP call could not join its room');
     return undefined;
   }
+}
+
+/**
+ * A caller that supports or requires 100rel (RFC 3262) hears a reliable 180 Ringing while its room is being joined;
+ * the 200 OK waits for its PRACK. Other callers get 100 Trying then 200 OK, as before.
+ */
+function ringReliably(context: EndpointContext, transaction: ServerTransaction, call: SipCall): Promise<boolean> | undefined {
+  const request = transaction.request;
+  if (!namesOption(request, 'require', '100rel') && !namesOption(request, 'supported', '100rel')) return undefined;
+  const provisional = new ReliableProvisional(transaction);
+  call.prack = (rack) => provisional.prack(rack);
+  call.cleanups.push(() => provisional.stop());
+  const headers: Array<[string, string]> = [['Contact', call.dialog.contact], ...recordRouteHeaders(request), ['Allow', ALLOW]];
+  context.logger.debug({ callId: call.callId }, 'SIP reliable 180 Ringing');
+  return provisional.send(createResponse(request, 180, { toTag: call.dialog.localTag, headers }));
 }

@@ -186,7 +186,14 @@ export function serializeSipMessage(message: SipMessage): Buffer {
   return Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'utf8'), message.body]);
 }
 
-const SPECIAL_NAMES: Record<string, string> = { 'call-id': 'Call-ID', cseq: 'CSeq', 'www-authenticate': 'WWW-Authenticate' };
+const SPECIAL_NAMES: Record<string, string> = {
+  'call-id': 'Call-ID',
+  cseq: 'CSeq',
+  'www-authenticate': 'WWW-Authenticate',
+  'min-se': 'Min-SE',
+  rseq: 'RSeq',
+  rack: 'RAck',
+};
 
 function headerName(name: string): string {
   return SPECIAL_NAMES[name] ?? name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());

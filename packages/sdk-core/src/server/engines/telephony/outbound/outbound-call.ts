@@ -12,6 +12,10 @@ import type { EndpointContext } from '../endpoint-context.js';
 import { parseNameAddress } from '../message/sip-address.js';
 import { SipHeaders, type SipRequest, type SipResponse } from '../message/sip-message.js';
 import { RtpSession } from '../rtp/rtp-session.js';
+import { nextHop, routeSetOfResponse } from '../dialog/route-set.js';
+import { allowsUpdate, sessionTimerFor } from '../dialog/session-refresh.js';
+import { sessionRequestHeaders, sessionTermsAsUac } from '../dialog/session-timer.js';
+import { ALLOW } from '../inbound/inbound-invite.js';
 import { negotiate, OFFERED_CODECS, OFFERED_DTMF_PAYLOAD_TYPE, SdpError, writeSdp } from '../sdp/sdp-negotiation.js';
 import type { SipPeer } from '../transport/sip-transport.js';
 
@@ -110,10 +114,14 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
     direction: 'sendrecv',
   });
   const extra: Array<[string, string]> = [...Object.entries(trunk.headers), ...Object.entries(request.headers)];
+  call.localSdp = offer;
+  let sessionSeconds = context.sessionTimer.expiresSeconds;
   const invite = (authorization?: [string, string]): SipRequest => {
     const built = call.dialog.request('INVITE', {
       headers: [
-        ['Allow', 'INVITE, ACK, BYE, CANCEL, OPTIONS, REFER, NOTIFY'],
+        ['Allow', ALLOW],
+        ['Supported', 'timer'],
+        ...sessionRequestHeaders(sessionSeconds, context.sessionTimer),
         ['Content-Type', 'application/sdp'],
         ...extra,
         ...(authorization ? [authorization] : []),
@@ -127,6 +135,7 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
   let timedOut = false;
   const onProvisional = (response: SipResponse) => {
     if (response.status === 180 || response.status === 183) void bridge.setAttributes({ [SIP_CALL_STATUS_ATTRIBUTE]: 'ringing' }).catch(() => undefined);
+    acceptEarlyMedia(context, call, response);
   };
   const send = (message: SipRequest): Promise<SipResponse> => {
     clearTimeout(ringingTimer);
@@ -145,6 +154,13 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
       response = await send(sent);
     }
   }
+  const minimum = Number(response.headers.get('min-se')?.split(';')[0]);
+  if (response.status === 422 && minimum > sessionSeconds) {
+    // Our interval was below the callee's minimum (RFC 4028 7.4): ask again with theirs.
+    sessionSeconds = minimum;
+    sent = invite(authorization(sent));
+    response = await send(sent);
+  }
   clearTimeout(ringingTimer);
   if (call.state === 'ended') return;
   if (response.status < 200 || response.status >= 300) {
@@ -156,17 +172,23 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
   call.dialog.setRemote(to);
   const contact = response.headers.get('contact');
   if (contact) call.dialog.remoteTarget = parseNameAddress(contact).uri;
+  call.dialog.routeSet = routeSetOfResponse(response);
+  call.dialog.peer = await nextHop(call.dialog.routeSet, peer);
   const seq = Number(/^\d+/.exec(sent.headers.get('cseq')!)![0]);
-  const ack = withVia(context, call.dialog.ack(seq), peer);
-  context.sendStateless(ack, peer);
-  context.client.rememberAck(sent, ack, peer);
+  const ack = withVia(context, call.dialog.ack(seq), call.dialog.peer);
+  context.sendStateless(ack, call.dialog.peer);
+  context.client.rememberAck(sent, ack, call.dialog.peer);
   try {
-    call.rtp.configure(negotiate(response.body.toString('utf8'), ['PCMU', 'PCMA']));
+    // The 2xx's answer wins; without one, the early media's answer (a 183's SDP) stands.
+    if (response.body.length > 0 || !call.rtp.negotiated) call.rtp.configure(negotiate(response.body.toString('utf8'), ['PCMU', 'PCMA']));
   } catch (error) {
     await call.hangUp('failed');
     throw error instanceof SdpError ? new SipCallFailed(488, error.message) : error;
   }
   call.activate(bridge);
+  call.sessionTimer = sessionTimerFor(context, call, allowsUpdate(response.headers.getAll('allow')));
+  const session = sessionTermsAsUac(response);
+  if (session) call.sessionTimer.arm(session);
   await bridge.setAttributes({ [SIP_CALL_STATUS_ATTRIBUTE]: 'active' });
   if (request.maxCallDurationMs > 0) {
     const limit = setTimeout(() => void call.hangUp('max-duration'), request.maxCallDurationMs);
@@ -178,4 +200,27 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
 function withVia(context: EndpointContext, request: SipRequest, peer: SipPeer): SipRequest {
   const via = `SIP/2.0/${peer.protocol.toUpperCase()} ${context.advertisedAddress}:${context.port};branch=z9hG4bK${randomBytes(10).toString('hex')};rport`;
   return { ...request, headers: new SipHeaders([['Via', via], ...request.headers.list()]) };
+}
+
+/** The Authorization header a request carried (kept when it is sent again). */
+function authorization(request: SipRequest): [string, string] | undefined {
+  for (const name of ['Authorization', 'Proxy-Authorization']) {
+    const value = request.headers.get(name);
+    if (value) return [name, value];
+  }
+  return undefined;
+}
+
+/**
+ * Early media (RFC 3960): a 183 (or 180) with SDP is the callee's answer before the call is answered (carrier
+ * announcements, ringback). Its audio goes to the room at once; the room's audio waits for the 200 OK.
+ */
+function acceptEarlyMedia(context: EndpointContext, call: SipCall, response: SipResponse): void {
+  if (response.body.length === 0 || !/^application\/sdp/i.test(response.headers.get('content-type') ?? '') || call.state !== 'setup') return;
+  try {
+    call.rtp.configure(negotiate(response.body.toString('utf8'), ['PCMU', 'PCMA']));
+    context.logger.debug({ callId: call.callId, status: response.status }, 'SIP early media');
+  } catch {
+    // An early answer we cannot use: the 2xx's answer will decide.
+  }
 }

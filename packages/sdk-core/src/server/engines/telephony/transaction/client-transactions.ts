@@ -65,8 +65,10 @@ export class ClientTransactions {
 
   /** After a 2xx to an INVITE: the ACK to repeat if the 2xx is retransmitted. */
   rememberAck(invite: SipRequest, ack: SipRequest, peer: SipPeer): void {
-    for (const entry of this.pending.values())
-      if (entry.request.headers.get('call-id') === invite.headers.get('call-id') && entry.request.method === 'INVITE') entry.ack = { request: ack, peer };
+    for (const entry of this.pending.values()) {
+      const same = entry.request.headers.get('call-id') === invite.headers.get('call-id') && entry.request.headers.get('cseq') === invite.headers.get('cseq');
+      if (same && entry.request.method === 'INVITE') entry.ack = { request: ack, peer };
+    }
   }
 
   /** Cancels the call's INVITE still waiting for a final answer (RFC 3261 9.1: its Via, CSeq number, To). */

@@ -16,12 +16,14 @@ import {
   type RemoteTrack,
   type RoomOptions,
 } from 'livekit-client';
+import { MESSAGE_TOPIC } from '../contract/wire.js';
 import { ConnectionError } from '../errors/transport-errors.js';
 import { isAgentParticipant, type ParticipantView } from './agent-participant.js';
 import { mediaDeviceError } from './media-device-error.js';
 import { receivedData, receivedParticipant } from './received-data.js';
 import { MicrophoneSuppression } from './noise-suppression/microphone-suppression.js';
 import type { RealtimeInput, RoomDisconnectCause } from './session-actions.js';
+import { TranscriptStreams } from './transcript-streams.js';
 
 /** Room events as reducer inputs, without the attempt (the link adds it). */
 type RoomInput = RealtimeInput extends infer I ? (I extends { attempt: number } ? Omit<I, 'attempt'> : never) : never;
@@ -96,6 +98,7 @@ export class LiveKitRoomLink {
   private closed = false;
   private speechMuted: boolean;
   private readonly suppression: MicrophoneSuppression;
+  private readonly transcriptStreams: TranscriptStreams;
 
   constructor(private readonly options: RoomLinkOptions) {
     // preConnectBuffer (read from the publish defaults): what is said before the agent subscribes reaches it as a byte stream.
@@ -104,6 +107,14 @@ export class LiveKitRoomLink {
     this.speechMuted = options.agentSpeechMuted ?? false;
     this.suppression = new MicrophoneSuppression(this.room, options.noiseSuppression ?? false, (report) =>
       this.send('error' in report ? { type: 'noise_suppression_failed', error: report.error } : { type: 'noise_suppression_changed', active: report.active }),
+    );
+    this.transcriptStreams = new TranscriptStreams(
+      this.room,
+      (identity) => {
+        const sender = this.room.remoteParticipants.get(identity);
+        return sender !== undefined && isAgentParticipant(participantView(sender));
+      },
+      (transcription) => this.send({ type: 'transcript_streamed', transcription }),
     );
     this.listen();
   }
@@ -123,6 +134,7 @@ export class LiveKitRoomLink {
       .on(RoomEvent.DataReceived, (payload, participant, _kind, topic) => {
         // Parsed here, at the edge (unknown topics and malformed payloads stop here): the reducer takes typed packets.
         const input = receivedData(topic, new TextDecoder().decode(payload), participant ? participantView(participant) : undefined);
+        if (input?.packet.topic === MESSAGE_TOPIC && input.from && isAgentParticipant(input.from)) this.transcriptStreams.sentAsPacket(input.packet.payload);
         if (input) this.send(input);
       })
       .on(RoomEvent.RoomMetadataChanged, (metadata) => this.send({ type: 'room_metadata_changed', metadata }))

@@ -4,7 +4,7 @@ import type { RealtimeSessions } from '../client/resources/realtime.js';
 import type { SDKConnectOptions, SDKSendChatMessageParams } from '../contract/sdk.js';
 import { AbortError, ConnectionError } from '../errors/transport-errors.js';
 import { createAudioLevelMeter, type AudioLevelMeter, type AudioSource } from './audio-levels.js';
-import { CHAT_INPUT_TOPIC, TOOL_CALL_TOPIC, TRANSCRIPT_RESUME_TOPIC } from '../contract/wire.js';
+import { CHAT_INPUT_TOPIC, PLATFORM_OBSERVER_IDENTITY, TOOL_CALL_TOPIC, TRANSCRIPT_RESUME_TOPIC } from '../contract/wire.js';
 import { ClientToolRunner, type ClientToolHandler } from './client-tools.js';
 import type { LiveKitRoomLink } from './livekit-room-link.js';
 import type { RealtimeEffect, RealtimeInput } from './session-actions.js';
@@ -576,10 +576,13 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
       case 'cancel_tool_call':
         this.clientTools.cancel(effect.callId);
         return;
-      case 'request_transcript_replay':
+      case 'request_transcript_replay': {
         if (this.options.resumeTranscripts === false) return;
-        this.link?.publish(TRANSCRIPT_RESUME_TOPIC, JSON.stringify({ after: effect.after }), [effect.agentIdentity]).catch(() => {});
+        // The agent, and the platform's observer of a worker-run session (decision 0120); an identity not in the room gets nothing.
+        const to = [effect.agentIdentity, PLATFORM_OBSERVER_IDENTITY];
+        this.link?.publish(TRANSCRIPT_RESUME_TOPIC, JSON.stringify({ after: effect.after }), to).catch(() => {});
         return;
+      }
     }
   }
 

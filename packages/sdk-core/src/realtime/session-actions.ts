@@ -1,5 +1,5 @@
 import type { RealtimeSessionConfigCreate } from '../contract/realtime.js';
-import type { DataPacket, SDKConnectOptions, SDKResumeReason, ToolCallMessage } from '../contract/sdk.js';
+import type { DataPacket, SDKConnectOptions, SDKResumeReason, SDKSessionTranscription, ToolCallMessage } from '../contract/sdk.js';
 import type { ParticipantView } from './agent-participant.js';
 import type { RealtimeNotification } from './session-events.js';
 
@@ -17,6 +17,8 @@ export type RealtimeInput =
   | { type: 'participant_updated'; attempt: number; participant: ParticipantView }
   | { type: 'participant_left'; attempt: number; identity: string }
   | { type: 'data_received'; attempt: number; packet: DataPacket; from: ParticipantView | undefined }
+  /** A transcript line read from LiveKit text streams (`lk.transcription`, `lk.chat`; decision 0120). */
+  | { type: 'transcript_streamed'; attempt: number; transcription: SDKSessionTranscription }
   | { type: 'room_metadata_changed'; attempt: number; metadata: string }
   | { type: 'reconnecting'; attempt: number; reason: SDKResumeReason }
   | { type: 'reconnected'; attempt: number; participants: ParticipantView[] }

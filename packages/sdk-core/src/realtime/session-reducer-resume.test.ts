@@ -78,6 +78,42 @@ describe('reduceRealtime: resuming after a drop', () => {
     ]);
   });
 
+  it("takes lines streamed the LiveKit way (a worker's) and the platform's replay of them (no visible sender), and nothing else from the platform", () => {
+    const streamed = (id: string, createdAt: string, final: boolean, text: string): RealtimeInput => ({
+      type: 'transcript_streamed',
+      attempt: 1,
+      transcription: { id, agent: true, final, created_at: createdAt, speaking_ended_at: null, text },
+    });
+    const fromPlatform = (payload: SDKSessionTranscription): RealtimeInput => ({
+      type: 'data_received',
+      attempt: 1,
+      packet: { topic: 'message', payload },
+      from: undefined,
+    });
+    const step = run(
+      [
+        streamed('SG_1', '2024-01-01T00:00:01.000Z', false, 'Hel'),
+        streamed('SG_1', '2024-01-01T00:00:01.000Z', true, 'Hello.'),
+        { type: 'reconnecting', attempt: 1, reason: 'network' },
+        back,
+        fromPlatform({ id: 'SG_2', agent: true, final: true, created_at: '2024-01-01T00:00:02.000Z', speaking_ended_at: null, text: 'Missed.' }),
+        fromPlatform({ id: 'SG_1', agent: true, final: true, created_at: '2024-01-01T00:00:01.000Z', speaking_ended_at: null, text: 'Hello.' }),
+        { type: 'data_received', attempt: 1, packet: { topic: 'error', payload: { message: 'from nobody' } }, from: undefined },
+      ],
+      connected(),
+    );
+    expect(step.state.transcriptions.map((entry) => [entry.id, entry.final, entry.text])).toEqual([
+      ['SG_1', true, 'Hello.'],
+      ['SG_2', true, 'Missed.'],
+    ]);
+    expect(step.state.error).toBeUndefined();
+    const events = step.effects.flatMap((effect) => (effect.type === 'emit' ? [effect.notification.name] : []));
+    expect(events.filter((name) => name === 'transcription')).toHaveLength(4);
+    expect(events).not.toContain('dataPacket');
+    // Not before the session: nothing to show it in.
+    expect(run([streamed('SG_3', '2024-01-01T00:00:03.000Z', true, 'Late.')]).state.transcriptions).toEqual([]);
+  });
+
   it('does not ask when it comes back without the agent', () => {
     const waiting = run(
       [

@@ -357,11 +357,11 @@ describe('reduceRealtime: data packets', () => {
     expect(Object.isFrozen(after.transcriptions)).toBe(true);
   });
 
-  it('ignores packets from anyone but the agent, malformed ones and unknown topics', () => {
+  it('ignores packets from anyone but the agent (lines excepted from the platform, decision 0120), malformed ones and unknown topics', () => {
     const state = connectedWithAgent();
     for (const input of [
       packet('message', utterance('u1', 'spoofed', '2024-01-01T00:00:01Z'), human),
-      packet('message', utterance('u1', 'from the server', '2024-01-01T00:00:01Z'), null),
+      packet('error', { message: 'from the server' }, null),
       packet('message', '{"id":'),
       packet('message', { id: 'u1', text: 'missing fields' }),
       packet('lk.something', { hello: true }),

@@ -185,15 +185,22 @@ function disconnectedEnd(state: RealtimeState, cause: RoomDisconnectCause, detai
   }
 }
 
+/** A transcript line upserted by (`id`, `agent`), with its `transcription` event (and `also`, after it). */
+function receiveLine(state: RealtimeState, line: SDKSessionTranscription, ...also: RealtimeEffect[]): RealtimeTransition {
+  if (state.status === 'not_connected') return unchanged(state);
+  const transcription = Object.freeze(line);
+  const transcriptions = Object.freeze(upsertTranscription(state.transcriptions, transcription));
+  return { state: update(state, { transcriptions }), effects: [emit({ name: 'transcription', args: [transcription] }), ...also] };
+}
+
 function receiveData(state: RealtimeState, input: Extract<RealtimeInput, { type: 'data_received' }>): RealtimeTransition {
-  if (state.status === 'not_connected' || !input.from || !isAgentParticipant(input.from)) return unchanged(state);
+  if (state.status === 'not_connected') return unchanged(state);
   const packet = input.packet;
+  // No visible sender: the platform (its hidden observer replaying a worker's lines, decision 0120), for lines only.
+  if (!input.from) return packet.topic === MESSAGE_TOPIC ? receiveLine(state, packet.payload) : unchanged(state);
+  if (!isAgentParticipant(input.from)) return unchanged(state);
   const delivered = emit({ name: 'dataPacket', args: [packet] });
-  if (packet.topic === MESSAGE_TOPIC) {
-    const transcription = Object.freeze(packet.payload);
-    const transcriptions = Object.freeze(upsertTranscription(state.transcriptions, transcription));
-    return { state: update(state, { transcriptions }), effects: [emit({ name: 'transcription', args: [transcription] }), delivered] };
-  }
+  if (packet.topic === MESSAGE_TOPIC) return receiveLine(state, packet.payload, delivered);
   if (packet.topic === ERROR_TOPIC) {
     const error = new AgentError(packet.payload.message);
     return { state: update(state, { error }), effects: [emit({ name: 'error', args: [error] }), delivered] };
@@ -336,6 +343,8 @@ function transition(state: RealtimeState, input: RealtimeInput): RealtimeTransit
       return agentLeft(state, input.identity);
     case 'data_received':
       return receiveData(state, input);
+    case 'transcript_streamed':
+      return receiveLine(state, input.transcription);
     case 'room_metadata_changed': {
       const sessionId = sessionIdFromRoomMetadata(input.metadata);
       if (state.status === 'not_connected' || state.sessionId !== undefined || !sessionId) return unchanged(state);

@@ -1,7 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
+import * as alawmulawModule from 'alawmulaw';
 import { requireComponent } from '../../support/components.js';
+
+const alawmulaw = (alawmulawModule as unknown as { default?: typeof alawmulawModule }).default ?? alawmulawModule;
 
 function installed(binary: string): boolean {
   try {
@@ -43,11 +46,15 @@ export function runSipp(port: number, args: string[], timeoutMs = 120_000): Prom
   });
 }
 
-/** Runs SIPp as the called party on `port` (a scenario that starts by receiving); resolves when its calls are done. */
-export function runSippServer(port: number, args: string[], timeoutMs = 60_000): Promise<SippResult> {
+/**
+ * Runs SIPp as the called party on `port` (a scenario that starts by receiving); resolves when its calls are done.
+ * `cwd` is where it runs (where a scenario's `rtp_stream` file is).
+ */
+export function runSippServer(port: number, args: string[], timeoutMs = 60_000, cwd?: string): Promise<SippResult> {
   return new Promise((resolve) => {
     const child = spawn('sipp', ['-i', '127.0.0.1', '-p', String(port), '-nostdin', '-timeout', `${Math.ceil(timeoutMs / 1000)}s`, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(cwd ? { cwd } : {}),
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -175,4 +182,24 @@ export function inviteText(options: { to: string; callId: string; branch: string
     '',
     sdp,
   ].join('\r\n');
+}
+
+/** A G.711 u-law WAV (format 7, 8 kHz mono) of `samples`: what SIPp's `rtp_stream` plays as payload type 0. */
+export function mulawWav(samples: Int16Array): Buffer {
+  const data = Buffer.from(alawmulaw.mulaw.encode(samples));
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVE', 8);
+  header.write('fmt ', 12);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(7, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(8000, 28);
+  header.writeUInt16LE(1, 32);
+  header.writeUInt16LE(8, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
 }

@@ -1,9 +1,10 @@
 /**
  * A minimal LiveKit Agents worker, written only against `@livekit/agents` and `@livekit/rtc-node` (no Palaver
  * package). It registers as `echo-agent`; each job joins its room, answers every typed turn (`lk.chat` text
- * streams, and the `chat_input` packets of Palaver's browser connector) with a final transcription
- * (`lk.transcription`, and the `message` packet Palaver's connector shows), honours Palaver's `palaver.speak`
- * RPC, and leaves after saying goodbye when told "bye".
+ * streams, and the `chat_input` packets of Palaver's browser connector) with a transcription the way LiveKit Agents
+ * send the agent's speech (`lk.transcription`, one delta stream per segment, closed when said; a typed turn of the
+ * connector is shown as the human's line), honours Palaver's `palaver.speak` RPC, and leaves after saying goodbye
+ * when told "bye". Palaver's connector and LiveKit's clients read the same streams.
  *
  *   LIVEKIT_URL=ws://127.0.0.1:8080 LIVEKIT_API_KEY=devkey LIVEKIT_API_SECRET=... pnpm --filter @palaver/example-livekit-agents-worker start
  *
@@ -18,24 +19,28 @@ import { healthCheckAddress } from './health-check-address.js';
 
 export const AGENT_NAME = 'echo-agent';
 
-let lines = 0;
+let segments = 0;
+const segmentId = () => `SG_${Date.now().toString(36)}_${(segments += 1)}`;
 
-/**
- * Shows a finished line of the conversation to the browser: as the `message` packet Palaver's connector
- * (`useVoiceAgent`) reads, `{id, agent, final, created_at, speaking_ended_at, text}`.
- */
-async function show(room: Room, text: string, agent: boolean): Promise<string> {
-  const id = `SG_${Date.now().toString(36)}_${(lines += 1)}`;
-  const now = new Date().toISOString();
-  const line = { id, agent, final: true, created_at: now, speaking_ended_at: now, text };
-  await room.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify(line)), { reliable: true, topic: 'message' });
-  return id;
+/** Says `text` as LiveKit Agents do: one `lk.transcription` stream for the segment, its words as deltas, closed when said. */
+async function say(room: Room, text: string): Promise<void> {
+  const writer = await room.localParticipant!.streamText({
+    topic: 'lk.transcription',
+    attributes: { 'lk.transcription_final': 'false', 'lk.segment_id': segmentId() },
+  });
+  for (const word of text.split(/(?=\s)/)) await writer.write(word);
+  await writer.close();
 }
 
-/** Says `text`: a final `lk.transcription` text stream, what LiveKit's clients read, and the same line for Palaver's. */
-async function say(room: Room, text: string): Promise<void> {
-  const id = await show(room, text, true);
-  await room.localParticipant!.sendText(text, { topic: 'lk.transcription', attributes: { 'lk.transcription_final': 'true', 'lk.segment_id': id } });
+/** Shows a typed turn as `from`'s line, as LiveKit Agents publish a human's transcription: sent as theirs, final. */
+async function showTyped(room: Room, text: string, from: string): Promise<void> {
+  const writer = await room.localParticipant!.streamText({
+    topic: 'lk.transcription',
+    senderIdentity: from,
+    attributes: { 'lk.transcription_final': 'true', 'lk.segment_id': segmentId() },
+  });
+  await writer.write(text);
+  await writer.close();
 }
 
 export default defineAgent({
@@ -65,7 +70,7 @@ export default defineAgent({
       const { text } = JSON.parse(new TextDecoder().decode(payload)) as { text?: unknown };
       if (typeof text !== 'string' || text.trim() === '') return;
       // The typed line joins the conversation the browser shows, then the answer.
-      void show(room, text.trim(), false).then(() => answer(text.trim(), participant.identity));
+      void showTyped(room, text.trim(), participant.identity).then(() => answer(text.trim(), participant.identity));
     });
     await ctx.connect();
     const local = room.localParticipant!;

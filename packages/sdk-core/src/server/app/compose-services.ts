@@ -228,7 +228,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
             return verified && { project: verified.project, disabled: verified.projectDisabled };
           },
         }
-      : { kind: 'livekit', url: config.livekit.url! },
+      : { kind: 'livekit', url: config.livekit.url!, apiKey: config.livekit.apiKey, apiSecret: config.livekit.apiSecret, project: DEV_PROJECT_ID },
     realtime,
     appRuns,
     dispatcher: media.dispatcher,

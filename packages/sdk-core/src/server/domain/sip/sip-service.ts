@@ -1,4 +1,6 @@
 import type { ClaimGrants } from 'livekit-server-sdk';
+import type { LiveKitWebhookOutcome } from '../../../contract/sip.js';
+import { NotFoundError } from '../../../errors/api-error.js';
 import type { Logger } from 'pino';
 import type { AgentDispatcher, TwirpAnswer } from '../../engines/media/index.js';
 import type { EventBus } from '../../kernel/event-bus.js';
@@ -8,6 +10,8 @@ import type { Store } from '../../store/database.js';
 import type { AppRunService } from '../apps/app-run-service.js';
 import type { RealtimeSessionService } from '../realtime/realtime-session-service.js';
 import { answerInboundCall, endAnsweredCall, type AnsweredCall, type CallAnswerDependencies } from './call-answer.js';
+import { AnsweredCalls } from './answered-calls.js';
+import { ForwardedCallAnswers } from './forwarded-answers.js';
 import { forwardSipCall } from './sip-forwarding.js';
 import { RoutedSipCalls, type SipCallParticipant } from './routed-sip-calls.js';
 import { SipCallApi } from './sip-call-api.js';
@@ -31,7 +35,15 @@ export interface SipServiceDependencies {
         project: string;
         apiKeyProject: (key: string) => Promise<{ project: string; disabled: boolean } | undefined>;
       }
-    | { kind: 'livekit'; url: string };
+    | {
+        kind: 'livekit';
+        url: string;
+        /** The deployment's key pair: its webhooks are signed with it, and it reads the deployment's dispatch rules. */
+        apiKey: string | undefined;
+        apiSecret: string | undefined;
+        /** The project the deployment's calls belong to (its key pair's). */
+        project: string;
+      };
   realtime: Pick<RealtimeSessionService, 'start' | 'end'>;
   appRuns: Pick<AppRunService, 'create'>;
   dispatcher: Pick<AgentDispatcher, 'dispatch'>;
@@ -55,6 +67,7 @@ export class SipService {
   readonly directory: Required<SipDirectory>;
   private readonly twirp: SipTwirp | undefined;
   private readonly calls: RoutedSipCalls;
+  private readonly forwardedAnswers: ForwardedCallAnswers | undefined;
 
   constructor(private readonly dependencies: SipServiceDependencies) {
     const repository = new SipRepository(dependencies.store);
@@ -69,6 +82,22 @@ export class SipService {
         verify: mode.verify,
         project: mode.project,
         apiKeyProject: mode.apiKeyProject,
+      });
+    } else {
+      this.forwardedAnswers = new ForwardedCallAnswers({
+        receive: async (body, authorization) => {
+          if (!mode.apiKey || !mode.apiSecret) throw new Error('no LiveKit key pair is configured (LIVEKIT_API_KEY, LIVEKIT_API_SECRET)');
+          const { WebhookReceiver } = await import('livekit-server-sdk');
+          return new WebhookReceiver(mode.apiKey, mode.apiSecret).receive(body, authorization);
+        },
+        rule: async (ruleId) => {
+          const { SipClient } = await import('livekit-server-sdk');
+          const [rule] = await new SipClient(mode.url, mode.apiKey, mode.apiSecret).listSipDispatchRule({ dispatchRuleIds: [ruleId] });
+          return rule;
+        },
+        answered: new AnsweredCalls(dependencies.store),
+        project: mode.project,
+        answering: this.answering(),
       });
     }
   }
@@ -96,6 +125,17 @@ export class SipService {
     const mode = this.dependencies.mode;
     if (mode.kind === 'livekit') return forwardSipCall(mode.url, method, body, authorization);
     return this.twirp!.call(method, body, authorization);
+  }
+
+  /**
+   * A webhook of the LiveKit deployment (`POST /livekit/webhook`, forwarded mode): a SIP caller joining a room whose
+   * dispatch rule has a `palaver` answer starts it there. Without a deployment (the embedded endpoint answers its own
+   * calls) it is `not_found`.
+   */
+  liveKitWebhook(body: string, authorization: string | undefined): Promise<LiveKitWebhookOutcome> {
+    if (!this.forwardedAnswers)
+      throw new NotFoundError('no LiveKit deployment is configured (LIVEKIT_URL): the embedded endpoint answers its calls itself and sends no webhooks here');
+    return this.forwardedAnswers.receive(body, authorization);
   }
 
   /**

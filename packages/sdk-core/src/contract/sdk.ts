@@ -2,8 +2,9 @@
  * Client-side enumerations (spec part 2) and the messages an agent and a client exchange inside a
  * realtime session's LiveKit room (`docs/WIRE-PROTOCOL.md`).
  *
- * Written with `zod/mini` so the browser connector parses what it receives without the full zod build;
- * types that come from the REST contract are imported as types only.
+ * Written with `zod/mini` (light for browser apps that parse with them); the browser connector checks what it receives
+ * without zod, against these types (`realtime/received/`, held to these schemas by a test; decision 0121). Types
+ * that come from the REST contract are imported as types only.
  */
 import * as z from 'zod/mini';
 import { RuntimeApiEnvelope } from './graph/runtime-api.js';

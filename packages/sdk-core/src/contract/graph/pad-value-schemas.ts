@@ -1,7 +1,8 @@
 /**
- * The schemas and types of pad values as clients send and receive them, written with `zod/mini`: the browser's app
- * run connector parses what a run sends without the full zod build, and the server checks what clients push with the
- * same schemas. `pad-values.ts` re-exports them with the zod-free helpers of `pad-value-functions.ts`.
+ * The schemas and types of pad values as clients send and receive them, written with `zod/mini`: the server checks what
+ * clients push with them; the browser's app run connector checks what a run sends to the same effect without zod
+ * (`realtime/received/`, decision 0121). `pad-values.ts` re-exports them with the zod-free helpers of
+ * `pad-value-functions.ts`.
  */
 import * as z from 'zod/mini';
 

@@ -1,6 +1,7 @@
 /**
- * The `runtime_api` data topic of app runs, written with `zod/mini`: the server checks requests and the
- * browser's app run connector checks replies and events with the same schemas.
+ * The `runtime_api` data topic of app runs, written with `zod/mini`: the server checks requests with these schemas;
+ * the browser's app run connector checks replies and events to the same effect without zod (`realtime/received/`,
+ * decision 0121).
  */
 import * as z from 'zod/mini';
 import { ClientPadValueSchema } from './pad-values.js';

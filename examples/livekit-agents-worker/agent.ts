@@ -4,7 +4,8 @@
  * streams, and the `chat_input` packets of Palaver's browser connector) with a transcription the way LiveKit Agents
  * send the agent's speech (`lk.transcription`, one delta stream per segment, closed when said; a typed turn of the
  * connector is shown as the human's line), honours Palaver's `palaver.speak` RPC, and leaves after saying goodbye
- * when told "bye". Palaver's connector and LiveKit's clients read the same streams.
+ * when told "bye". Palaver's connector and LiveKit's clients read the same streams. Told "replay", it plays the human's last words back on its
+ * own audio track (`voice-replay.ts`): the agent's voice of Palaver's recording test.
  *
  *   LIVEKIT_URL=ws://127.0.0.1:8080 LIVEKIT_API_KEY=devkey LIVEKIT_API_SECRET=... pnpm --filter @palaver/example-livekit-agents-worker start
  *
@@ -16,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { cli, defineAgent, ServerOptions, type JobContext } from '@livekit/agents';
 import { RoomEvent, type Room } from '@livekit/rtc-node';
 import { healthCheckAddress } from './health-check-address.js';
+import { VoiceReplay } from './voice-replay.js';
 
 export const AGENT_NAME = 'echo-agent';
 
@@ -46,9 +48,17 @@ async function showTyped(room: Room, text: string, from: string): Promise<void> 
 export default defineAgent({
   entry: async (ctx: JobContext) => {
     const room = ctx.room;
+    const replay = new VoiceReplay(room);
     const answer = async (text: string, from: string) => {
       const local = room.localParticipant!;
       await local.setAttributes({ 'lk.agent.state': 'thinking' });
+      if (/^replay$/i.test(text)) {
+        await local.setAttributes({ 'lk.agent.state': 'speaking' });
+        const ms = await replay.play(from);
+        await say(room, `I played back ${Math.round(ms)} ms of what you said.`);
+        await local.setAttributes({ 'lk.agent.state': 'listening' });
+        return;
+      }
       if (/\bbye\b/i.test(text)) {
         await say(room, `Goodbye, ${from}!`);
         // Data goes over the data channel and the leave over the signalling socket: give the last words a

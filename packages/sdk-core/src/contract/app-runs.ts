@@ -66,6 +66,14 @@ export const AppRunLivekitAgent = z
   .meta({ id: 'AppRunLivekitAgent', description: "Palaver extension: a LiveKit Agents worker dispatched to the run's room." });
 const LivekitAgents = z.array(AppRunLivekitAgent).max(8).describe("Palaver extension: LiveKit Agents workers dispatched to the run's room when it starts.");
 const RunId = z.string().min(1).max(200);
+const Recording = z
+  .boolean()
+  .optional()
+  .describe(
+    "Palaver extension (as a realtime session's `general.recording`): record both sides of the run (its humans on the left channel, the graph and " +
+      'any LiveKit Agents worker on the right). Downloaded with `GET /v1/app/run/{run}/recording` once the run ended, deleted with the run. ' +
+      'Never recorded unless true.',
+  );
 
 export const CreateAppRunRequest = z
   .object({
@@ -75,6 +83,7 @@ export const CreateAppRunRequest = z
     version: z.number().int().min(1).optional().describe('Version to run (the published one, else the newest, when omitted).'),
     overrides: Overrides.optional(),
     livekit_agents: LivekitAgents.optional(),
+    recording: Recording,
   })
   .meta({ id: 'CreateAppRunRequest' });
 export type CreateAppRunRequest = z.infer<typeof CreateAppRunRequest>;
@@ -86,6 +95,7 @@ export const CreateAppRunFromGraphRequest = z
     run_id: RunId.optional().describe('When a run with this id exists it is used and the graph is ignored.'),
     overrides: Overrides.optional(),
     livekit_agents: LivekitAgents.optional(),
+    recording: Recording.describe('Palaver extension: see `CreateAppRunRequest.recording`.'),
   })
   .meta({ id: 'CreateAppRunFromGraphRequest' });
 export type CreateAppRunFromGraphRequest = z.infer<typeof CreateAppRunFromGraphRequest>;
@@ -130,6 +140,29 @@ export const appRunRoutes = {
     tag: 'App runs',
     summary: 'Push a value into a node pad of a running app',
     request: { params: z.object({ run: Id }), body: AppRunNodePadValueParam },
+    success: { kind: 'empty' },
+    errors: [404],
+  }),
+  recording: defineRoute({
+    operationId: 'appRuns.recording',
+    method: 'GET',
+    path: '/v1/app/run/{run}/recording',
+    auth: 'K/B',
+    tag: 'App runs',
+    summary:
+      'Download the recording of a run started with `recording: true` (Palaver extension): a 16 kHz 16-bit stereo WAV, the humans on the left channel, the graph and its workers on the right; 404 while the run goes on, without recording, or deleted',
+    request: { params: z.object({ run: Id }) },
+    success: { kind: 'binary', contentTypes: ['audio/wav'] },
+    errors: [404],
+  }),
+  delete: defineRoute({
+    operationId: 'appRuns.delete',
+    method: 'DELETE',
+    path: '/v1/app/run/{run}',
+    auth: 'K/B',
+    tag: 'App runs',
+    summary: 'Delete an ended run and its recording (Palaver extension; 400 while the run goes on)',
+    request: { params: z.object({ run: Id }) },
     success: { kind: 'empty' },
     errors: [404],
   }),

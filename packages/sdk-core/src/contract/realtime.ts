@@ -73,7 +73,7 @@ export const RealtimeSessionGeneralConfig = z
       .boolean()
       .optional()
       .describe(
-        'Palaver extension: record both sides of the conversation (the human on the left channel, the agent on the right; the built-in agent only). ' +
+        'Palaver extension: record both sides of the conversation (the human on the left channel, the agent on the right; the built-in agent or a LiveKit Agents worker). ' +
           'Downloaded with `GET /v1/realtime/{session}/recording` once the session ended, deleted with the session. Never recorded unless true. Cannot change after start.',
       ),
   })
@@ -194,16 +194,7 @@ export const RealtimeSessionConfigCreate = z
     output: RealtimeSessionOutputConfig.optional().describe(`${WORKER_OPTIONAL} (default: every field's default).`),
   })
   .superRefine((config, context) => {
-    if (config.general?.agent?.type === 'livekit_worker') {
-      // A worker's audio never passes through the platform: there is nothing it could record.
-      if (config.general.recording === true)
-        context.addIssue({
-          code: 'custom',
-          path: ['general', 'recording'],
-          message: 'a session is recorded by the built-in agent only, not a LiveKit Agents worker',
-        });
-      return;
-    }
+    if (config.general?.agent?.type === 'livekit_worker') return;
     const missing = 'expected object, received undefined: required unless `general.agent` is a LiveKit Agents worker';
     for (const section of ['input', 'generative', 'output'] as const) {
       if (config[section] === undefined) context.addIssue({ code: 'custom', path: [section], message: missing });

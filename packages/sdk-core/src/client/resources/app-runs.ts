@@ -23,6 +23,22 @@ export class AppRuns extends Resource {
     return this.http.call<Routes['pushPadValue']>({ method: 'POST', path: '/v1/app/run/{run}/push_pad_value' }, { params: { run: runId }, body }, options);
   }
 
+  /**
+   * The recording of a run started with `recording: true` (Palaver extension): a 16 kHz stereo WAV, the humans on the
+   * left channel, the graph (and its workers) on the right. Ready once the run ended (404 until then).
+   *
+   * @example
+   * const wav = await client.appRuns.recording(app_run.id); // a Blob, audio/wav
+   */
+  recording(runId: string, options?: RequestOptions): Promise<Blob> {
+    return this.http.call<Routes['recording']>({ method: 'GET', path: '/v1/app/run/{run}/recording' }, { params: { run: runId } }, options);
+  }
+
+  /** Deletes an ended run and its recording (Palaver extension). @example await client.appRuns.delete(app_run.id) */
+  delete(runId: string, options?: RequestOptions): Promise<void> {
+    return this.http.call<Routes['delete']>({ method: 'DELETE', path: '/v1/app/run/{run}' }, { params: { run: runId } }, options);
+  }
+
   debug(body: RouteInput<Routes['debug']>['body'], options?: RequestOptions): Promise<RouteOutput<Routes['debug']>> {
     return this.http.call<Routes['debug']>({ method: 'POST', path: '/v1/app/debug' }, { body }, options);
   }

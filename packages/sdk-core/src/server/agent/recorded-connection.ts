@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AgentRoomConnection, AgentTransport, RemoteAudioTrack } from '../engines/media/index.js';
 import type { AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
 import type { SessionRecordings } from '../kernel/ports/session-recordings.js';
-import { SessionRecorder } from './session-recorder.js';
+import { observedRecording, SessionRecorder } from '../voice/index.js';
 
 /**
  * The agent's room connection, recording the conversation when the session asked for it (`general.recording: true`,
@@ -64,6 +64,26 @@ export function recordedTransport(
   if (spec.session.config.general.recording !== true || !recordings) return transport;
   const join: AgentTransport['join'] = async (options) => recordedConnection(await transport.join(options), spec, recordings, logger);
   return new Proxy(transport, { get: (target, key): unknown => (key === 'join' ? join : bound(target, key)) });
+}
+
+/**
+ * The transport a LiveKit Agents worker's session watches its room with (decision 0120): its hidden observer's
+ * connection is an {@link observedRecording} of the human's and the worker's agent's tracks when the session asked
+ * for `general.recording: true`; the transport itself otherwise.
+ *
+ * @example
+ * const session = new WorkerAgentSession(spec, events, worker, { ...dependencies, transport: observerRecordingTransport(transport, spec, recordings, logger) });
+ */
+export function observerRecordingTransport(
+  transport: AgentTransport,
+  spec: AgentSessionSpec,
+  recordings: SessionRecordings | undefined,
+  logger: Pick<Logger, 'error'>,
+): AgentTransport {
+  if (spec.session.config.general.recording !== true || !recordings) return transport;
+  const target = { id: spec.session.id, project: spec.principal.project, humanIdentity: spec.humanIdentity };
+  const join: AgentTransport['join'] = async (options) => observedRecording(await transport.join(options), target, recordings, logger);
+  return new Proxy(transport, { get: (subject, key): unknown => (key === 'join' ? join : bound(subject, key)) });
 }
 
 /** A property of `target`, its methods bound to it (proxies forward everything they do not change). */

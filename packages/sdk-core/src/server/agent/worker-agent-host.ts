@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { AgentDispatcher, AgentTransport } from '../engines/media/index.js';
 import type { ConversationMeter } from '../kernel/ports/conversation-meter.js';
 import type { AgentSessionEvents, AgentSessionHandle, AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
+import type { SessionRecordings } from '../kernel/ports/session-recordings.js';
+import { observerRecordingTransport } from './recorded-connection.js';
 import { SessionRegistry } from './session-registry.js';
 import type { VoiceAgentHost } from './voice-agent-host.js';
 import { WorkerAgentSession, type WorkerAgentTuning } from './worker-agent-session.js';
@@ -23,6 +25,8 @@ export interface RoutingAgentHostDependencies {
   conversation?: ConversationMeter;
   logger: Logger;
   tuning?: Partial<WorkerAgentTuning>;
+  /** Stores the recordings of worker sessions started with `general.recording: true`, made by their observer (decision 0120). */
+  recordings?: SessionRecordings;
 }
 
 /**
@@ -53,7 +57,13 @@ export function createRoutingAgentHost(dependencies: RoutingAgentHostDependencie
         },
       },
       { agentName, metadata },
-      { transport: dependencies.transport, dispatcher: dependencies.dispatcher, conversation: dependencies.conversation, logger: dependencies.logger, tuning },
+      {
+        transport: observerRecordingTransport(dependencies.transport, spec, dependencies.recordings, dependencies.logger),
+        dispatcher: dependencies.dispatcher,
+        conversation: dependencies.conversation,
+        logger: dependencies.logger,
+        tuning,
+      },
     );
     await session.start();
     const handle: AgentSessionHandle = {

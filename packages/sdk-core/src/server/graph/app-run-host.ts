@@ -2,10 +2,11 @@ import type { Logger } from 'pino';
 import { AGENT_IDENTITY } from '../../contract/wire.js';
 import { parseDataPacket } from '../../contract/sdk.js';
 import { ERROR_TOPIC, TOOL_CALL_TOPIC, TURN_METRICS_TOPIC } from '../../contract/wire.js';
-import { sessionTools, VoiceTurns, wireTurnMetrics } from '../voice/index.js';
+import { observedRecording, sessionTools, VoiceTurns, wireTurnMetrics } from '../voice/index.js';
 import { PreConnectAudio } from '../voice/listener/pre-connect-audio.js';
 import type { AgentRoomConnection, AgentTransport } from '../engines/media/index.js';
 import type { Principal } from '../kernel/principal.js';
+import type { SessionRecordings } from '../kernel/ports/session-recordings.js';
 import { platformNodeLibrary } from './library/node-library.js';
 import { GraphRuntime, type ResolvedGraph } from './runtime/graph-runtime.js';
 import type { NodeLibrary } from './runtime/node-library.js';
@@ -23,7 +24,12 @@ export interface AppRunSpec {
   principal: Principal;
   graph: ResolvedGraph;
   publisherMetadata: Record<string, unknown> | undefined;
+  /** Record the run (`recording: true`, decision 0120): `humanIdentity`'s voice is the left channel. */
+  recording?: { humanIdentity: string } | undefined;
 }
+
+/** The hidden participant that records a run's room when it asked for it. */
+export const RECORDER_IDENTITY = 'palaver-recorder';
 
 export interface AppRunEvents {
   /** The run stopped by itself (everyone left, a failure). */
@@ -55,6 +61,8 @@ export interface AppRunHostDependencies {
   logger: Logger;
   library?: NodeLibrary;
   tuning?: Partial<AppRunTuning>;
+  /** Stores the recordings of runs started with `recording: true`. */
+  recordings?: SessionRecordings;
 }
 
 /**
@@ -87,7 +95,13 @@ export class AppRunHost {
     const existing = this.runs.get(spec.runId);
     if (existing) return existing;
     const logger = this.dependencies.logger.child({ run: spec.runId });
-    const connection = await this.dependencies.transport.join({ room: spec.runId, identity: AGENT_IDENTITY, name: AGENT_IDENTITY });
+    const recorder = await this.joinRecorder(spec, logger);
+    const connection = await this.dependencies.transport
+      .join({ room: spec.runId, identity: AGENT_IDENTITY, name: AGENT_IDENTITY })
+      .catch(async (error: unknown) => {
+        await recorder?.leave().catch(() => undefined);
+        throw error;
+      });
     let api: RuntimeApi | undefined;
     // livekit-client's pre-connect buffer (decision 0105): what a human said before the run subscribed to their
     // microphone leads that track's frames, whichever node takes it.
@@ -135,6 +149,7 @@ export class AppRunHost {
     } catch (error) {
       detachPreConnect();
       await connection.leave().catch(() => undefined);
+      await recorder?.leave().catch(() => undefined);
       throw error;
     }
     api = new RuntimeApi(connection, runtime, logger);
@@ -167,6 +182,8 @@ export class AppRunHost {
         await runtime.stop();
         api?.stop();
         await connection.leave().catch(() => undefined);
+        // After the graph left: the recording holds everything it said, and is stored now.
+        await recorder?.leave().catch(() => undefined);
       },
     };
     connection.on('disconnected', (reason) => void stopBy('failed', `the run was disconnected from the room (${reason})`));
@@ -174,6 +191,18 @@ export class AppRunHost {
     runtime.start();
     logger.info({ nodes: runtime.nodes.size }, 'app run started');
     return handle;
+  }
+
+  /**
+   * The hidden participant recording the run's room (both sides, as a LiveKit Agents worker's session is recorded),
+   * joined before the graph so the recording's clock starts with the run; undefined when the run records nothing.
+   */
+  private async joinRecorder(spec: AppRunSpec, logger: Logger): Promise<AgentRoomConnection | undefined> {
+    const { recordings, transport } = this.dependencies;
+    if (!spec.recording || !recordings) return undefined;
+    const observer = await transport.join({ room: spec.runId, identity: RECORDER_IDENTITY, name: RECORDER_IDENTITY, hidden: true });
+    const target = { id: spec.runId, project: spec.principal.project, humanIdentity: spec.recording.humanIdentity };
+    return observedRecording(observer, target, recordings, logger);
   }
 
   /** Calls `empty` when nobody but the agent has been in the room for the grace period (or never came). */

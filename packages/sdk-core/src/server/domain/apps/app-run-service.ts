@@ -8,7 +8,7 @@ import type {
   CreateAppRunResponse,
 } from '../../../contract/app-runs.js';
 import { clientPadValue } from '../../../contract/graph/pad-values.js';
-import { ConflictError, NotFoundError } from '../../../errors/api-error.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../../errors/api-error.js';
 import type { Principal } from '../../kernel/principal.js';
 import type { Store } from '../../store/database.js';
 import { DocumentStore } from '../../store/document-store.js';
@@ -27,6 +27,7 @@ import { HostedControl, HostUnavailableError } from '../hosted-control.js';
 import { SessionKeeper, type SessionKeeperTiming } from '../realtime/session-keeper.js';
 import type { ExpiredLease, SessionLeases } from '../realtime/session-leases.js';
 import type { AppRunHandle } from '../../graph/app-run-host.js';
+import type { RecordingStore } from '../recordings/recording-store.js';
 import type { AppService } from './app-service.js';
 import type { GraphChecker } from './graph-checker.js';
 
@@ -64,6 +65,8 @@ export interface AppRunServiceDependencies {
   limitCheckMs?: number;
   /** LiveKit Agents dispatch (`media.dispatcher`), for runs that name workers (`livekit_agents`). */
   dispatcher?: AgentDispatcher;
+  /** The runs' recordings (`recording: true`; decision 0120): served and deleted with their run. */
+  recordings?: RecordingStore;
 }
 
 /**
@@ -131,7 +134,15 @@ export class AppRunService {
     return this.launch(
       principal,
       resolved,
-      { app: app.id, version: app.version, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata, workers: input.livekit_agents },
+      {
+        app: app.id,
+        version: app.version,
+        runId: input.run_id,
+        overrides: input.overrides,
+        metadata: input.publisher_metadata,
+        workers: input.livekit_agents,
+        recording: input.recording,
+      },
       options,
     );
   }
@@ -143,7 +154,15 @@ export class AppRunService {
     return this.launch(
       principal,
       resolved,
-      { app: null, version: null, runId: input.run_id, overrides: input.overrides, metadata: input.publisher_metadata, workers: input.livekit_agents },
+      {
+        app: null,
+        version: null,
+        runId: input.run_id,
+        overrides: input.overrides,
+        metadata: input.publisher_metadata,
+        workers: input.livekit_agents,
+        recording: input.recording,
+      },
       options,
     );
   }
@@ -179,6 +198,7 @@ export class AppRunService {
       overrides: CreateAppRunRequest['overrides'];
       metadata: Record<string, unknown> | undefined;
       workers: CreateAppRunRequest['livekit_agents'];
+      recording: boolean | undefined;
     },
     options: { fallbackMediaUrl?: string },
   ): Promise<CreateAppRunResponse> {
@@ -210,10 +230,18 @@ export class AppRunService {
       await this.runs.insert({ id: runId, project: principal.project, human: ownerOf(principal), name: run.app ?? 'graph', data }, transaction);
       await this.dependencies.leases?.leases.take(transaction, runId, principal.project);
     });
-    const connection_details = await this.dependencies.room.open(runId, humanIdentityFor(principal.human), { fallbackUrl: options.fallbackMediaUrl });
+    // One identity for the human's token and the recording's left channel (a guest's is random).
+    const humanIdentity = humanIdentityFor(principal.human);
+    const connection_details = await this.dependencies.room.open(runId, humanIdentity, { fallbackUrl: options.fallbackMediaUrl });
     try {
       const handle = await this.dependencies.host.start(
-        { runId, principal, graph: { document, subgraphs: resolved.subgraphs }, publisherMetadata: run.metadata },
+        {
+          runId,
+          principal,
+          graph: { document, subgraphs: resolved.subgraphs },
+          publisherMetadata: run.metadata,
+          recording: run.recording === true ? { humanIdentity } : undefined,
+        },
         { stopped: (reason, detail) => void this.finish(principal, runId, reason, detail) },
       );
       await this.control.host(runId, handle, principal.project);
@@ -320,6 +348,30 @@ export class AppRunService {
     const graph = (await this.control.send(runId, { command: 'snapshot' })) as AppDebugResponse['graph'];
     const connection_details = await this.dependencies.room.open(runId, `debug-${newId('observer').slice(-12)}`, { fallbackUrl: options.fallbackMediaUrl });
     return { graph, connection_details };
+  }
+
+  /** `GET /v1/app/run/{run}/recording`: the run's WAV; 404 while there is none (not asked for, still running, or deleted). */
+  async recording(principal: Principal, runId: string): Promise<Response> {
+    if (!(await this.runs.find(runId, scopeOf(principal)))) throw new NotFoundError(`app run '${runId}' not found`);
+    const row = await this.dependencies.recordings?.find(principal.project, runId);
+    if (!row) throw new NotFoundError(`app run '${runId}' has no recording (started without \`recording: true\`, still running, or deleted)`);
+    const headers = {
+      'content-type': row.content_type,
+      'content-disposition': `attachment; filename="${runId}.wav"`,
+      'x-recording-duration-ms': String(row.duration_ms),
+    };
+    return new Response(new Uint8Array(row.audio), { headers });
+  }
+
+  /** `DELETE /v1/app/run/{run}`: an ended run and its recording, in one transaction (400 while the run goes on). */
+  async delete(principal: Principal, runId: string): Promise<void> {
+    const run = await this.runs.find(runId, scopeOf(principal));
+    if (!run) throw new NotFoundError(`app run '${runId}' not found`);
+    if (run.data.status !== 'ended') throw new BadRequestError(`app run '${runId}' is running; it can be deleted once it ended (everyone left the room)`);
+    await this.dependencies.store.transaction(async (transaction) => {
+      if (!(await this.runs.delete(runId, scopeOf(principal), {}, transaction))) throw new NotFoundError(`app run '${runId}' not found`);
+      await this.dependencies.recordings?.delete(principal.project, runId, transaction);
+    });
   }
 
   /** Ends every run hosted here (shutdown). */

@@ -7,6 +7,8 @@ export const appRunHandlers: GroupHandlers<typeof appRunRoutes> = {
   createFromGraph: async ({ body }, { services, principal, request }) =>
     services.appRuns.createFromGraph(principal, body, { fallbackMediaUrl: services.config.publicUrl ?? new URL(request.url).origin }),
   pushPadValue: async ({ params, body }, { services, principal }) => services.appRuns.pushPadValue(principal, params.run, body),
+  recording: async ({ params }, { services, principal }) => services.appRuns.recording(principal, params.run),
+  delete: async ({ params }, { services, principal }) => services.appRuns.delete(principal, params.run),
   debug: async ({ body }, { services, principal, request }) =>
     services.appRuns.debug(principal, body.run_id, { fallbackMediaUrl: services.config.publicUrl ?? new URL(request.url).origin }),
 };

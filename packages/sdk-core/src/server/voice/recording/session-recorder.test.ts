@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AudioFrame, AudioOutput, RemoteAudioTrack } from '../engines/media/index.js';
+import type { AudioFrame, AudioOutput, RemoteAudioTrack } from '../../engines/media/index.js';
 import { RECORDING_SAMPLE_RATE, SessionRecorder } from './session-recorder.js';
 
 /** `ms` of a constant 48 kHz mono signal. */

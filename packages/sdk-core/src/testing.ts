@@ -30,6 +30,7 @@ export {
   sessionSpec,
   speechBounds,
 } from './testing/agent-harness.js';
+export { audibleMs, loudWindowsMs, readWav, type ReadWav } from './testing/recorded-wav.js';
 export { firstTokenChunks, startFakeOpenAiUpstream, textChunks, toolCallChunks } from './testing/fake-openai-upstream.js';
 export type { FakeOpenAiUpstream, RecordedRequest, Scenario, ScriptedChunk } from './testing/fake-openai-upstream.js';
 export { colourName, startFakeVisionUpstream, type FakeVisionUpstream, type VisionRequest } from './testing/fake-vision-upstream.js';

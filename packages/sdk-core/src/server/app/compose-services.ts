@@ -157,6 +157,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     conversation,
     logger: logger.child({ component: 'worker-agent' }),
   });
+    recordings,
   const personas = new PersonaService(store);
   const scenarios = new ScenarioService(store);
   const tools = new ToolService(store, config.llm);
@@ -201,6 +202,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
       logger: logger.child({ component: 'app-run' }),
       tuning: { emptyGraceMs: config.realtime.appRunEmptySeconds * 1000 },
     }),
+      recordings,
     room: new SessionRoom(media),
     usage,
     logger,
@@ -212,6 +214,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     tellRoom: (runId, message) => sendRoomData(media, runId, ERROR_TOPIC, JSON.stringify({ message })),
     dispatcher: media.dispatcher,
   });
+    recordings,
   const partnerAvatars = new PartnerAvatarService({ store, config, voices, media, realtime });
   // Telephony's service half: LiveKit's SIP API on this database (or forwarded to a LiveKit deployment's SIP service).
   const endpoint = media.endpoint;

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRoomConnection, ReceivedDtmf } from '../../src/server/engines/media/agent-transport.js';
 import { LivekitAgentTransport } from '../../src/server/engines/media/livekit/livekit-agent-transport.js';
 import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
-import { SipEndpoint } from '../../src/server/engines/telephony/index.js';
+import { SipEndpoint, speechPrompts } from '../../src/server/engines/telephony/index.js';
 import { createLogger } from '../../src/server/kernel/logger.js';
 import { analyseFrames, eventually, nextAudioTrack, playTone } from '../../src/testing/media-test-support.js';
 import { dominantFrequency, sineTone } from '../../src/testing/tone-analysis.js';
+import { AUDIBLE_RMS, rms } from '../../src/testing/agent-harness.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { Baresip } from './support/baresip.js';
 import { requireBaresip } from './support/sip-tools.js';
@@ -45,7 +46,14 @@ describe.skipIf(!hasBaresip)('phone call media with baresip', () => {
       watchers.push(await watcher.join({ room: route.roomName, identity: 'watcher', hidden: false }));
       return route;
     };
-    endpoint = new SipEndpoint({ host: '127.0.0.1', port: 0, directory, transport: media.transport, logger: createLogger('silent') });
+    endpoint = new SipEndpoint({
+      host: '127.0.0.1',
+      port: 0,
+      directory,
+      transport: media.transport,
+      logger: createLogger('silent'),
+      prompts: speechPrompts(test.server.services.speech.tts),
+    });
     await endpoint.start();
   });
 
@@ -104,23 +112,55 @@ describe.skipIf(!hasBaresip)('phone call media with baresip', () => {
     60_000,
   );
 
-  it("a rule's PIN keeps the caller out of the room until they key it", async () => {
+  it("a rule's PIN is asked for out loud and keeps the caller out of the room until they key it", async () => {
     agents.length = 0;
     const phone = await Baresip.start({ microphone: sineTone(CALLER_TONE_HZ, 8000, 20_000, 0.4) });
+    let promptOnlyMs = 0;
     try {
       phone.command('dial', `sip:${PIN_NUMBER}@127.0.0.1:${endpoint.port}`);
       await phone.waitForEvent('CALL_ESTABLISHED');
+      const established = Date.now();
       const agent = await eventually(() => agents[0] ?? Promise.reject(new Error('no agent yet')));
       const callerIn = () => agent.participants().some((participant) => participant.kind === 'sip');
+      // The prompt plays before anything is keyed (a second of it), with nobody from the room on the line yet.
+      const call = await eventually(() => endpoint.calls()[0] ?? Promise.reject(new Error('no call yet')));
+      await eventually(() => expect(call.rtp.stats.sent).toBeGreaterThan(50), 20_000);
       for (const digit of '9999') phone.command('sndcode', digit);
       // The wrong PIN is refused (the call stays up, nobody joins); the right one lets the caller in.
       await eventually(() => expect(endpoint.calls()[0]?.rtp.stats.received).toBeGreaterThan(0));
       expect(callerIn()).toBe(false);
+      promptOnlyMs = Date.now() - established;
       for (const digit of PIN) phone.command('sndcode', digit);
       await eventually(() => expect(callerIn()).toBe(true));
       const track = await nextAudioTrack(agent, 'sip_+15550100');
       expect((await analyseFrames(track.frames(), CANDIDATES, 500, 1000)).frequency).toBe(CALLER_TONE_HZ);
       phone.command('hangup');
+      await eventually(() => expect(endpoint.activeCalls).toBe(0));
+    } finally {
+      await phone.stop();
+    }
+    // What the phone heard before the right PIN (nobody from the room on the line yet): the spoken prompts, not silence.
+    const { pcm, sampleRate } = phone.heard();
+    const beforePin = pcm.subarray(0, Math.min(pcm.length, Math.floor((promptOnlyMs / 1000) * sampleRate)));
+    expect(rms(beforePin)).toBeGreaterThan(AUDIBLE_RMS / 4);
+  }, 60_000);
+
+  it('hangs up after three wrong PINs, having said so, and the caller never joins', async () => {
+    agents.length = 0;
+    const phone = await Baresip.start({ microphone: sineTone(CALLER_TONE_HZ, 8000, 30_000, 0.4) });
+    try {
+      phone.command('dial', `sip:${PIN_NUMBER}@127.0.0.1:${endpoint.port}`);
+      await phone.waitForEvent('CALL_ESTABLISHED');
+      const agent = await eventually(() => agents[0] ?? Promise.reject(new Error('no agent yet')));
+      const call = await eventually(() => endpoint.calls()[0] ?? Promise.reject(new Error('no call yet')));
+      await eventually(() => expect(call.rtp.stats.sent).toBeGreaterThan(50), 20_000);
+      for (const digit of '000011112222') phone.command('sndcode', digit);
+      await eventually(() => expect(call.state).toBe('ended'), 30_000);
+      const sentByTheEnd = call.rtp.stats.sent;
+      await phone.waitForEvent('CALL_CLOSED', 10_000);
+      expect(agent.participants().some((participant) => participant.kind === 'sip')).toBe(false);
+      // The goodbye was played before the BYE: more than the first second of prompt went out.
+      expect(sentByTheEnd).toBeGreaterThan(100);
       await eventually(() => expect(endpoint.activeCalls).toBe(0));
     } finally {
       await phone.stop();

@@ -51,7 +51,7 @@ import { WebhookService } from '../domain/webhooks/webhook-service.js';
 import { createBus } from '../engines/bus/index.js';
 import { ChatAudioStore, type ChatGateway, createChatGateway, createSpeechTranscriber } from '../engines/llm/index.js';
 import { createMediaService } from '../engines/media/index.js';
-import { createSpeech } from '../engines/speech/index.js';
+import { createSpeech, type Speech } from '../engines/speech/index.js';
 import type { ServerConfig } from '../kernel/config.js';
 import { ServerMetrics } from '../kernel/telemetry/server-metrics.js';
 import type { Store } from '../store/database.js';
@@ -156,8 +156,8 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     dispatcher: media.dispatcher,
     conversation,
     logger: logger.child({ component: 'worker-agent' }),
-    recordings,
   });
+    recordings,
   const personas = new PersonaService(store);
   const scenarios = new ScenarioService(store);
   const tools = new ToolService(store, config.llm);
@@ -201,8 +201,8 @@ export async function createServices(dependencies: ServiceDependencies): Promise
       },
       logger: logger.child({ component: 'app-run' }),
       tuning: { emptyGraceMs: config.realtime.appRunEmptySeconds * 1000 },
-      recordings,
     }),
+      recordings,
     room: new SessionRoom(media),
     usage,
     logger,
@@ -213,8 +213,8 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     },
     tellRoom: (runId, message) => sendRoomData(media, runId, ERROR_TOPIC, JSON.stringify({ message })),
     dispatcher: media.dispatcher,
-    recordings,
   });
+    recordings,
   const partnerAvatars = new PartnerAvatarService({ store, config, voices, media, realtime });
   // Telephony's service half: LiveKit's SIP API on this database (or forwarded to a LiveKit deployment's SIP service).
   const endpoint = media.endpoint;
@@ -238,7 +238,7 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     bus,
   });
   // Telephony's endpoint half: phone calls on PALAVER_SIP_PORT into the embedded endpoint's rooms (decision 0107).
-  const telephony = endpoint && config.sip.port !== undefined ? await startSipEndpoint(config, media.transport, sip, logger) : undefined;
+  const telephony = endpoint && config.sip.port !== undefined ? await startSipEndpoint(config, media.transport, sip, speech, logger) : undefined;
   sip.useCalls(telephony);
   metrics.readFrom({
     liveAgentSessions: () => agents.liveSessions(),
@@ -320,15 +320,18 @@ export async function closeServices(services: Services): Promise<void> {
 }
 
 /** Starts the SIP endpoint on the configured port (UDP and TCP), answering with the SIP service's directory. */
-async function startSipEndpoint(config: ServerConfig, transport: AgentTransport, sip: SipService, logger: Logger): Promise<SipEndpoint> {
+async function startSipEndpoint(config: ServerConfig, transport: AgentTransport, sip: SipService, speech: Speech, logger: Logger): Promise<SipEndpoint> {
   // Loaded only when configured: RTP brings werift and the codecs (lazy-start.test.ts).
-  const { SipEndpoint } = await import('../engines/telephony/index.js');
+  const { SipEndpoint, speechPrompts } = await import('../engines/telephony/index.js');
   const telephony = new SipEndpoint({
     host: config.host,
     port: config.sip.port ?? 5060,
     ...(config.sip.advertisedAddress ? { advertisedAddress: config.sip.advertisedAddress } : {}),
     maxCalls: config.sip.maxCalls,
     invitesPerSecond: config.sip.invitesPerSecond,
+    sessionTimer: { expiresSeconds: config.sip.sessionExpiresSeconds, minSeconds: config.sip.minSessionExpiresSeconds },
+    // A rule's PIN is asked for out loud, in the platform's offline voice.
+    prompts: speechPrompts(speech.tts),
     directory: sip.directory,
     // The call's host on the bus is released: a transfer asked on another instance no longer comes here.
     onCallEnded: (call) => void sip.callReleased(call),

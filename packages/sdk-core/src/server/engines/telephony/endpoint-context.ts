@@ -4,6 +4,7 @@ import type { SipDirectory } from '../../kernel/ports/sip-directory.js';
 import type { DigestChallenger } from './auth/digest.js';
 import type { SipCall } from './dialog/sip-call.js';
 import type { SessionTimerSettings } from './dialog/session-timer.js';
+import type { PromptSpeaker } from './prompts/speech-prompts.js';
 import type { SipRequest, SipResponse } from './message/sip-message.js';
 import type { MediaClock } from './rtp/media-clock.js';
 import type { ClientTransactions } from './transaction/client-transactions.js';
@@ -22,6 +23,8 @@ export interface EndpointContext {
   /** The address RTP sockets bind to. */
   bindAddress: string;
   port: number;
+  /** Speaks prompts (the PIN's); absent = none (the PIN is keyed in silence). */
+  prompts: PromptSpeaker | undefined;
   /** Session timer settings (RFC 4028). */
   sessionTimer: SessionTimerSettings;
   /** Live calls by SIP Call-ID. */

@@ -1,2 +1,3 @@
 export { SipEndpoint, type SipEndpointOptions } from './sip-endpoint.js';
+export { speechPrompts, type PromptSpeaker } from './prompts/speech-prompts.js';
 export { createCallCodec, ROOM_FRAME_SAMPLES, type CallCodec } from './rtp/call-codec.js';

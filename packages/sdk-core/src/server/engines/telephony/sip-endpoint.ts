@@ -8,6 +8,7 @@ import { handleInDialogRequest, type TransferWaiters } from './dialog/in-dialog-
 import type { SipCall } from './dialog/sip-call.js';
 import { DEFAULT_SESSION_TIMER, type SessionTimerSettings } from './dialog/session-timer.js';
 import type { EndpointContext } from './endpoint-context.js';
+import type { PromptSpeaker } from './prompts/speech-prompts.js';
 import { ALLOW, handleInboundInvite, newPendingInvite, type PendingInvite } from './inbound/inbound-invite.js';
 import { parseNameAddress } from './message/sip-address.js';
 import type { SipMessage } from './message/sip-message.js';
@@ -37,6 +38,8 @@ export interface SipEndpointOptions {
   realm?: string;
   /** Session timers (RFC 4028): the interval asked for and the smallest accepted (default 1800 s and 90 s). */
   sessionTimer?: Partial<SessionTimerSettings>;
+  /** Speaks the PIN prompts (`speechPrompts` over the platform's TTS); absent = the PIN is keyed in silence. */
+  prompts?: PromptSpeaker;
 }
 
 /** The `Require` options a caller may ask for (anything else gets 420). */
@@ -99,6 +102,7 @@ export class SipEndpoint implements SipCalls {
       calls,
       contact: (protocol) => `<sip:palaver@${this.hostPart}:${this.sip.port}${protocol === 'tcp' ? ';transport=tcp' : ''}>`,
       sessionTimer: { ...DEFAULT_SESSION_TIMER, ...options.sessionTimer },
+      prompts: options.prompts,
       sendStateless: (request, peer) => this.sip.send(request, peer),
       callEnded: (call) => {
         if (calls.get(call.callId) === call) calls.delete(call.callId);

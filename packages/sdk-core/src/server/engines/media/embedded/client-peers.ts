@@ -1,6 +1,5 @@
 import { SignalTarget } from '@livekit/protocol';
 import type { MediaStreamTrack, RTCRtpTransceiver } from 'werift';
-import type { IceNetworkSettings } from './ice-network.js';
 import { MediaPeer, type IceCandidateJson } from './media-peer.js';
 import type { PublishedTrack } from './published-track.js';
 import type { VideoLayerSettings } from './video-layers.js';
@@ -42,36 +41,29 @@ export class ClientPeers {
   constructor(
     readonly protocolVersion: 0 | 1,
     private readonly events: ClientPeersEvents,
-    network: IceNetworkSettings = {},
   ) {
-    this.publisher = new MediaPeer(
-      {
-        candidate: (candidate) => events.candidate(candidate, SignalTarget.PUBLISHER),
-        data: (payload, label) => events.data(payload, label === '_reliable'),
-        remoteAudio: (trackId, track) => events.remoteAudio(trackId, track),
-        remoteVideo: (trackId, transceiver) => events.remoteVideo(trackId, transceiver),
-        remoteEnded: (trackId) => events.remoteEnded(trackId),
-        preferredVideoCodec: (trackId) => events.preferredVideoCodec(trackId),
-        connectionState: (state) => {
-          if (protocolVersion === 1) this.reportState(state);
-        },
-        channelOpen: () => events.channelOpen(),
+    this.publisher = new MediaPeer({
+      candidate: (candidate) => events.candidate(candidate, SignalTarget.PUBLISHER),
+      data: (payload, label) => events.data(payload, label === '_reliable'),
+      remoteAudio: (trackId, track) => events.remoteAudio(trackId, track),
+      remoteVideo: (trackId, transceiver) => events.remoteVideo(trackId, transceiver),
+      remoteEnded: (trackId) => events.remoteEnded(trackId),
+      preferredVideoCodec: (trackId) => events.preferredVideoCodec(trackId),
+      connectionState: (state) => {
+        if (protocolVersion === 1) this.reportState(state);
       },
-      network,
-    );
+      channelOpen: () => events.channelOpen(),
+    });
     if (protocolVersion === 0) {
-      this.subscriber = new MediaPeer(
-        {
-          candidate: (candidate) => events.candidate(candidate, SignalTarget.SUBSCRIBER),
-          data: (payload, label) => events.data(payload, label === '_reliable'),
-          remoteAudio: () => undefined,
-          remoteVideo: () => undefined,
-          remoteEnded: () => undefined,
-          connectionState: (state) => this.reportState(state),
-          channelOpen: () => events.channelOpen(),
-        },
-        network,
-      );
+      this.subscriber = new MediaPeer({
+        candidate: (candidate) => events.candidate(candidate, SignalTarget.SUBSCRIBER),
+        data: (payload, label) => events.data(payload, label === '_reliable'),
+        remoteAudio: () => undefined,
+        remoteVideo: () => undefined,
+        remoteEnded: () => undefined,
+        connectionState: (state) => this.reportState(state),
+        channelOpen: () => events.channelOpen(),
+      });
       this.subscriber.createChannels();
     }
   }

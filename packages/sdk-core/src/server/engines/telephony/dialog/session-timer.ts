@@ -43,7 +43,7 @@ export function sessionTermsAsUas(request: SipRequest, settings: SessionTimerSet
   const asked = sessionExpires(request);
   if (asked && asked.seconds < settings.minSeconds) return { tooSmall: [['Min-SE', String(settings.minSeconds)]] };
   const theirMinimum = Number(request.headers.get('min-se')?.split(';')[0]) || 0;
-  const seconds = asked?.seconds ?? Math.max(settings.expiresSeconds, theirMinimum);
+  const seconds = asked?.seconds ?? Math.max(settings.expiresSeconds, settings.minSeconds, theirMinimum);
   const supported = namesOption(request, 'supported', 'timer') || namesOption(request, 'require', 'timer');
   const refresher = supported ? (asked?.refresher ?? 'uac') : 'uas';
   return {

@@ -1,6 +1,7 @@
 import type { SipRequest, SipResponse } from '../message/sip-message.js';
 import type { CallBridge } from '../bridge/call-bridge.js';
 import type { MediaClock } from '../rtp/media-clock.js';
+import { ROOM_FRAME_SAMPLES } from '../rtp/call-codec.js';
 import type { RtpSession } from '../rtp/rtp-session.js';
 import type { SipDialog } from './sip-dialog.js';
 import type { SessionTimer } from './session-timer.js';
@@ -36,6 +37,7 @@ export class SipCall {
   /** Ends the call's other timers (a reliable provisional's retransmissions). */
   readonly cleanups: Array<() => void> = [];
   private stopClock: (() => void) | undefined;
+  private stopPrompt: (() => void) | undefined;
 
   constructor(private readonly options: SipCallOptions) {}
 
@@ -66,9 +68,39 @@ export class SipCall {
   /** The call's room: the room's audio goes to the phone from now on. */
   attach(bridge: CallBridge): void {
     if (this.state === 'ended') return;
+    this.stopPlaying();
     this.bridge = bridge;
     this.stopClock?.();
     this.stopClock = this.options.clock.add(() => this.options.rtp.sendFrame(bridge.nextFrame()));
+  }
+
+  /**
+   * Plays 48 kHz mono PCM to the phone (a prompt, before the call has its room) on the call's clock; resolves when it
+   * ended or was cut short ({@link stopPlaying}, another prompt, the room's audio, the call's end).
+   */
+  play(pcm: Int16Array): Promise<void> {
+    this.stopPlaying();
+    if (this.state === 'ended' || this.bridge) return Promise.resolve();
+    return new Promise((resolve) => {
+      let offset = 0;
+      const finish = () => {
+        remove();
+        if (this.stopPrompt === finish) this.stopPrompt = undefined;
+        resolve();
+      };
+      const remove = this.options.clock.add(() => {
+        if (offset >= pcm.length) return finish();
+        const frame = new Int16Array(ROOM_FRAME_SAMPLES);
+        frame.set(pcm.subarray(offset, offset + ROOM_FRAME_SAMPLES));
+        offset += ROOM_FRAME_SAMPLES;
+        this.options.rtp.sendFrame(frame);
+      });
+      this.stopPrompt = finish;
+    });
+  }
+
+  stopPlaying(): void {
+    this.stopPrompt?.();
   }
 
   /** Ends the call from our side: BYE to the phone (when the dialog is up), then the room and media go. */
@@ -92,6 +124,7 @@ export class SipCall {
     if (this.state === 'ended') return;
     this.state = 'ended';
     this.stopClock?.();
+    this.stopPlaying();
     this.sessionTimer?.stop();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
     this.options.rtp.close();

@@ -11,6 +11,7 @@ import { answerDirection, writeSdp } from '../sdp/sdp-negotiation.js';
 import type { ServerTransaction } from '../transaction/server-transactions.js';
 import { admitCall, type AdmittedCall } from './call-admission.js';
 import { PinEntry } from './pin-entry.js';
+import { askForPin } from './pin-prompts.js';
 import { ReliableProvisional } from './reliable-provisional.js';
 import { nextHop, recordRouteHeaders, routeSetOfRequest } from '../dialog/route-set.js';
 import { allowsUpdate, sessionTimerFor } from '../dialog/session-refresh.js';
@@ -84,7 +85,7 @@ export async function handleInboundInvite(context: EndpointContext, transaction:
   call.sessionTimer.arm(admitted.session.interval);
   context.logger.info({ callId: identity.callId, room: route.roomName, codec: offer.codec.name, pin: Boolean(pin) }, 'SIP call answered');
   if (pin) {
-    if (!(await pin.result)) return call.hangUp('failed');
+    if (!(await askForPin(context, call, pin))) return call.hangUp('failed');
     const bridge = await joinRoom(context, call, admitted);
     if (!bridge || call.state === 'ended') return void (await bridge?.leave(), await call.hangUp('failed'));
     call.attach(bridge);
@@ -111,7 +112,11 @@ async function openCall(
   const { identity, route } = admitted;
   const rtp = await RtpSession.open(context.bindAddress, {
     audio: (pcm) => call.bridge?.callerAudio(pcm),
-    dtmf: (event) => (call.bridge ? call.bridge.publishDtmf(event.code, event.digit) : pin?.key(event.digit)),
+    dtmf: (event) => {
+      if (call.bridge) return call.bridge.publishDtmf(event.code, event.digit);
+      call.stopPlaying();
+      pin?.key(event.digit);
+    },
   });
   rtp.configure(admitted.offer);
   const remoteContact = request.headers.get('contact');

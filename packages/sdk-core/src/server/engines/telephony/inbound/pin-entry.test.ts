@@ -9,9 +9,12 @@ describe('PinEntry', () => {
     expect(await entry.result).toBe(true);
   });
 
-  it('fails after three wrong entries, or when the time runs out', async () => {
+  it('fails after three wrong entries (each told, with the tries left), or when the time runs out', async () => {
     const wrong = new PinEntry('1234');
+    const told: number[] = [];
+    wrong.onWrong = (triesLeft) => told.push(triesLeft);
     for (const digit of '0000' + '1111' + '2222') wrong.key(digit);
+    expect(told).toEqual([2, 1, 0]);
     wrong.key('1');
     expect(await wrong.result).toBe(false);
     vi.useFakeTimers();

@@ -13,6 +13,8 @@ export const PIN_TIMEOUT_MS = 30_000;
  */
 export class PinEntry {
   readonly result: Promise<boolean>;
+  /** A wrong entry was keyed; `triesLeft` is 0 after the last one (the entry then fails). */
+  onWrong: ((triesLeft: number) => void) | undefined;
   private digits = '';
   private tries = 0;
   private settle: (ok: boolean) => void = () => undefined;
@@ -32,6 +34,7 @@ export class PinEntry {
     if (this.digits === this.pin) return this.finish(true);
     this.digits = '';
     this.tries += 1;
+    this.onWrong?.(PIN_TRIES - this.tries);
     if (this.tries >= PIN_TRIES) this.finish(false);
   }
 

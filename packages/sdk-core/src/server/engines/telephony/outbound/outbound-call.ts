@@ -115,7 +115,7 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
   });
   const extra: Array<[string, string]> = [...Object.entries(trunk.headers), ...Object.entries(request.headers)];
   call.localSdp = offer;
-  let sessionSeconds = context.sessionTimer.expiresSeconds;
+  let sessionSeconds = Math.max(context.sessionTimer.expiresSeconds, context.sessionTimer.minSeconds);
   const invite = (authorization?: [string, string]): SipRequest => {
     const built = call.dialog.request('INVITE', {
       headers: [

@@ -47,7 +47,12 @@ describe.runIf(withPostgres)('SIP service with a LiveKit deployment: the palaver
     deploymentUrl = await deployment.server.listen(0, '127.0.0.1');
     const livekit = { url: deploymentUrl.replace(/^http/, 'ws'), apiKey: DEVELOPMENT_API_KEY, apiSecret: DEVELOPMENT_API_SECRET };
     platforms = await Promise.all(
-      [0, 1].map(() => startTestServer('sqlite', { databaseSchema: schema, config: { databaseUrl: postgresUrl, livekit, realtime: { leaseSeconds: 15 } } })),
+      [0, 1].map(() =>
+        startTestServer('sqlite', {
+          databaseSchema: schema,
+          config: { databaseUrl: postgresUrl, livekit, realtime: { leaseSeconds: 15, appRunEmptySeconds: 0.5 } },
+        }),
+      ),
     );
     urls = await Promise.all(platforms.map((platform) => platform.server.listen(0, '127.0.0.1')));
   }, 60_000);
@@ -62,6 +67,19 @@ describe.runIf(withPostgres)('SIP service with a LiveKit deployment: the palaver
     const trunk = await sip.createSipInboundTrunk('forwarded answers', ['+15550800']);
     const metadata = JSON.stringify({ palaver: { realtime: { general: {}, input: {}, output: {}, generative: { llm: 'builtin-offline' } } } });
     const rule = await sip.createSipDispatchRule({ type: 'individual', roomPrefix: 'call' }, { trunkIds: [trunk.sipTrunkId], metadata });
+    // The answer is named after the room: a room shared by every call (direct) would be taken after the first.
+    await expect(sip.createSipDispatchRule({ type: 'direct', roomName: 'desk' }, { trunkIds: [trunk.sipTrunkId], metadata })).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_argument',
+      message: expect.stringMatching(/room per call/),
+    });
+    const invalid = JSON.stringify({ palaver: { realtime: { general: 5 } } });
+    await expect(sip.createSipDispatchRule({ type: 'individual', roomPrefix: 'x' }, { trunkIds: [trunk.sipTrunkId], metadata: invalid })).rejects.toMatchObject(
+      {
+        status: 400,
+        code: 'invalid_argument',
+      },
+    );
 
     // LiveKit SIP placed the caller in a room of the deployment, as the individual rule names it.
     const room = 'call_+15559801_Fw4rd';
@@ -98,6 +116,35 @@ describe.runIf(withPostgres)('SIP service with a LiveKit deployment: the palaver
       async () => expect((await usage.consumption(store.db, platforms[0]!.server.project, '+15559801', 'conversational_seconds')).used).toBeGreaterThan(0),
       20_000,
     );
+  }, 90_000);
+
+  it('an app run answers a caller the same way, metered to the human the rule names', async () => {
+    const sip = new SipClient(urls[1]!, DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET);
+    const app = await platforms[1]!.client.appTemplates.apply('app_template_echo', { name: 'Echo for forwarded callers' });
+    const trunk = await sip.createSipInboundTrunk('forwarded app', ['+15550801']);
+    const metadata = JSON.stringify({ palaver: { app_run: { app: app.id }, human: 'front-desk' } });
+    const rule = await sip.createSipDispatchRule({ type: 'callee', roomPrefix: 'desk', randomize: true }, { trunkIds: [trunk.sipTrunkId], metadata });
+
+    const room = 'desk_+15550801_Ap9Rn';
+    const attributes = { [SIP_RULE_ID_ATTRIBUTE]: rule.sipDispatchRuleId, [SIP_PHONE_NUMBER_ATTRIBUTE]: '+15559802' };
+    await deployment.server.services.media.transport.ensureRoom({ room });
+    const caller = await deployment.server.services.media.transport.join({ room, identity: 'sip_+15559802', kind: 'sip', attributes });
+    const joined = await signedWebhook(
+      new WebhookEvent({
+        event: 'participant_joined',
+        id: 'EV_ap9rn',
+        room: new Room({ name: room }),
+        participant: new ParticipantInfo({ identity: 'sip_+15559802', kind: ParticipantInfo_Kind.SIP, attributes }),
+      }),
+    );
+    expect(await post(urls[0]!, joined)).toMatchObject({ status: 200, json: { outcome: 'answered', room, run_id: room } });
+    await eventually(() => expect(caller.participants().map((participant) => participant.identity)).toContain(AGENT_IDENTITY), 20_000);
+    await caller.leave();
+    await eventually(() => expect(platforms.some((platform) => platform.server.services.appRuns.hosts(room))).toBe(false), 20_000);
+    const { store, usage } = platforms[0]!.server.services;
+    const consumed = async (human: string) => (await usage.consumption(store.db, platforms[0]!.server.project, human, 'conversational_seconds')).used;
+    await eventually(async () => expect(await consumed('front-desk')).toBeGreaterThan(0), 20_000);
+    expect(await consumed('+15559802')).toBe(0);
   }, 90_000);
 
   it('other events and participants are ignored; a bad signature is 401, a body that is no event 400', async () => {

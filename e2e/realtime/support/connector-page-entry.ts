@@ -7,6 +7,8 @@ const state = {
   session: undefined as RealtimeSession | undefined,
   statuses: [] as string[],
   connectionStates: [] as string[],
+  /** Each reason a resume gave (`network`, `signal`), in order, as the snapshot changed to it. */
+  resumeReasons: [] as string[],
   agentStates: [] as Array<string | null>,
   remainingSeconds: [] as Array<number | null>,
   /** `remainingSecondsWarning` events: the seconds left when time was almost up. */
@@ -51,6 +53,7 @@ function plain(snapshot: RealtimeState) {
       final: item.final,
       text: item.text,
       created_at: item.created_at,
+      speaking_ended_at: item.speaking_ended_at,
     })),
     microphone: { ...snapshot.microphone },
     canPlayAudio: snapshot.canPlayAudio,
@@ -91,6 +94,9 @@ const api = {
     state.session = created;
     created.subscribe(() => {
       state.renders += 1;
+      const now = created.getSnapshot();
+      const reason = now.status === 'reconnecting' ? now.reason : undefined;
+      if (reason && state.resumeReasons.at(-1) !== reason) state.resumeReasons.push(reason);
     });
     created.on('statusChanged', (status) => state.statuses.push(status));
     created.on('connectionStateChanged', (connectionState) => state.connectionStates.push(connectionState));

@@ -156,8 +156,8 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     dispatcher: media.dispatcher,
     conversation,
     logger: logger.child({ component: 'worker-agent' }),
-  });
     recordings,
+  });
   const personas = new PersonaService(store);
   const scenarios = new ScenarioService(store);
   const tools = new ToolService(store, config.llm);
@@ -201,8 +201,8 @@ export async function createServices(dependencies: ServiceDependencies): Promise
       },
       logger: logger.child({ component: 'app-run' }),
       tuning: { emptyGraceMs: config.realtime.appRunEmptySeconds * 1000 },
-    }),
       recordings,
+    }),
     room: new SessionRoom(media),
     usage,
     logger,
@@ -213,8 +213,8 @@ export async function createServices(dependencies: ServiceDependencies): Promise
     },
     tellRoom: (runId, message) => sendRoomData(media, runId, ERROR_TOPIC, JSON.stringify({ message })),
     dispatcher: media.dispatcher,
-  });
     recordings,
+  });
   const partnerAvatars = new PartnerAvatarService({ store, config, voices, media, realtime });
   // Telephony's service half: LiveKit's SIP API on this database (or forwarded to a LiveKit deployment's SIP service).
   const endpoint = media.endpoint;

@@ -5,6 +5,11 @@ const Port = z.coerce.number().int().min(0).max(65535);
 const ModelList = z
   .union([z.array(z.string()), z.string()])
   .transform((value) => (Array.isArray(value) ? value : value.split(',')).map((model) => model.trim()).filter((model) => model !== ''));
+/** `first-last` (environment) or `[first, last]` (code): a UDP port range, first below last. */
+const PortRange = z
+  .union([z.tuple([Port, Port]), z.string().regex(/^\d+-\d+$/, 'must be first-last, e.g. 50000-60000')])
+  .transform((value): [number, number] => (Array.isArray(value) ? value : (value.split('-').map(Number) as [number, number])))
+  .refine(([first, last]) => first > 0 && first < last && last <= 65535, 'must be two ports, the first below the last');
 const Flag = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
   .transform((value) => value === true || value === 'true' || value === '1' || value === 'yes');
@@ -54,6 +59,15 @@ export const ServerConfig = z.object({
       apiSecret: z.string().optional(),
       /** Embedded endpoint: a valid token's room is created when someone joins it (LiveKit's `room.auto_create`). */
       autoCreateRooms: Flag.default(true),
+      /**
+       * Embedded endpoint behind a 1:1 NAT, a port forward or a relay: the IPv4 address its WebRTC host candidates
+       * announce instead of the interface's (LiveKit's `rtc.node_ip`; the ports stay the same).
+       */
+      nodeIp: z.ipv4().optional(),
+      /** Embedded endpoint: bind the WebRTC UDP sockets to this local address only (default all). */
+      rtcBindAddress: z.ipv4().optional(),
+      /** Embedded endpoint: the UDP ports of its WebRTC sockets (LiveKit's `rtc.port_range_start/end`). */
+      rtcPorts: PortRange.optional(),
     })
     .prefault({}),
   webhook: z
@@ -259,6 +273,9 @@ const environmentMap: Record<string, string> = {
   LIVEKIT_API_KEY: 'livekit.apiKey',
   LIVEKIT_API_SECRET: 'livekit.apiSecret',
   PALAVER_MEDIA_AUTO_CREATE_ROOMS: 'livekit.autoCreateRooms',
+  PALAVER_MEDIA_NODE_IP: 'livekit.nodeIp',
+  PALAVER_MEDIA_RTC_BIND_ADDRESS: 'livekit.rtcBindAddress',
+  PALAVER_MEDIA_RTC_PORTS: 'livekit.rtcPorts',
   PALAVER_WEBHOOK_URL: 'webhook.url',
   PALAVER_WEBHOOK_SECRET: 'webhook.secret',
   PALAVER_WEBHOOK_ALLOW_PRIVATE: 'webhook.allowPrivateAddresses',

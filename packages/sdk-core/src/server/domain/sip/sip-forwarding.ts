@@ -25,6 +25,7 @@ import {
 } from '@livekit/protocol';
 import type { SipClient } from 'livekit-server-sdk';
 import type { TwirpAnswer } from '../../engines/media/index.js';
+import { palaverAnswerOf } from './call-answer.js';
 import { bearerToken, parseBody, type RequestJson, TwirpFailure, twirpOk, type TwirpResult } from './twirp-wire.js';
 
 const parse = { ignoreUnknownFields: true } as const;
@@ -75,7 +76,10 @@ const FORWARDS: Record<string, Forward> = {
     new ListSIPDispatchRuleResponse({ items: await client.listSipDispatchRule(ListSIPDispatchRuleRequest.fromJson(json, parse)) }),
   UpdateSIPDispatchRule: (client, json) => {
     const { sipDispatchRuleId, action } = UpdateSIPDispatchRuleRequest.fromJson(json, parse);
-    if (action.case === 'replace') return client.updateSipDispatchRule(sipDispatchRuleId, action.value);
+    if (action.case === 'replace') {
+      assertRoomPerCall(action.value);
+      return client.updateSipDispatchRule(sipDispatchRuleId, action.value);
+    }
     return client.updateSipDispatchRuleFields(sipDispatchRuleId, action.value ?? {});
   },
   DeleteSIPDispatchRule: (client, json) => client.deleteSipDispatchRule(DeleteSIPDispatchRuleRequest.fromJson(json, parse).sipDispatchRuleId),
@@ -113,7 +117,28 @@ function createRule(client: SipClient, request: CreateSIPDispatchRuleRequest): P
           ? { type: 'individual' as const, roomPrefix: kind.value.roomPrefix, pin: kind.value.pin }
           : undefined;
   if (!rule) throw new TwirpFailure('invalid_argument', 'rule is required: dispatch_rule_direct, dispatch_rule_individual or dispatch_rule_callee');
+  assertRoomPerCall(info);
   return client.createSipDispatchRule(rule, info);
+}
+
+/**
+ * A rule's `palaver` answer must be one, and a rule whose answer the platform starts from the deployment's webhooks needs a room per call: the
+ * session or run answering is named after the room LiveKit SIP chose (`ForwardedCallAnswers`), and a room a second
+ * call reuses would find it taken. LiveKit names a room per call for `individual` rules (unless `no_randomness`) and
+ * `callee` rules with `randomize`.
+ */
+function assertRoomPerCall(info: SIPDispatchRuleInfo): void {
+  const palaver = palaverAnswerOf(info.metadata);
+  // LiveKit keeps metadata as it is: the platform, which reads the answer, checks it.
+  if (typeof palaver === 'string') throw new TwirpFailure('invalid_argument', `the rule's palaver answer is invalid: ${palaver}`);
+  if (!palaver || (!palaver.realtime && !palaver.app_run)) return;
+  const kind = info.rule?.rule;
+  const perCall = (kind?.case === 'dispatchRuleIndividual' && !kind.value.noRandomness) || (kind?.case === 'dispatchRuleCallee' && kind.value.randomize);
+  if (!perCall)
+    throw new TwirpFailure(
+      'invalid_argument',
+      'with a LiveKit deployment a palaver answer needs a room per call: use dispatch_rule_individual (without no_randomness) or dispatch_rule_callee with randomize',
+    );
 }
 
 /**

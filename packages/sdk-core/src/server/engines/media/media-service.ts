@@ -128,7 +128,13 @@ export async function createMediaService(config: ServerConfig, logger: Logger, s
     import('./embedded/agent/embedded-agent-transport.js'),
   ]);
   const endpoint = new EmbeddedEndpoint(
-    { autoCreateRooms: config.livekit.autoCreateRooms, ...settings, apiKey: key, apiSecret: secret },
+    {
+      autoCreateRooms: config.livekit.autoCreateRooms,
+      network: { nodeIp: config.livekit.nodeIp, bindAddress: config.livekit.rtcBindAddress, portRange: config.livekit.rtcPorts },
+      ...settings,
+      apiKey: key,
+      apiSecret: secret,
+    },
     logger.child({ component: 'media' }),
   );
   return new MediaService('embedded', key, secret, new EmbeddedAgentTransport(endpoint), endpoint, undefined, endpoint.agentWorkers);

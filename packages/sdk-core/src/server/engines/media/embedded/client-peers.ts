@@ -1,5 +1,6 @@
 import { SignalTarget } from '@livekit/protocol';
 import type { MediaStreamTrack, RTCRtpTransceiver } from 'werift';
+import type { IceNetworkSettings } from './ice-network.js';
 import { MediaPeer, type IceCandidateJson } from './media-peer.js';
 import type { PublishedTrack } from './published-track.js';
 import type { VideoLayerSettings } from './video-layers.js';
@@ -41,29 +42,36 @@ export class ClientPeers {
   constructor(
     readonly protocolVersion: 0 | 1,
     private readonly events: ClientPeersEvents,
+    network: IceNetworkSettings = {},
   ) {
-    this.publisher = new MediaPeer({
-      candidate: (candidate) => events.candidate(candidate, SignalTarget.PUBLISHER),
-      data: (payload, label) => events.data(payload, label === '_reliable'),
-      remoteAudio: (trackId, track) => events.remoteAudio(trackId, track),
-      remoteVideo: (trackId, transceiver) => events.remoteVideo(trackId, transceiver),
-      remoteEnded: (trackId) => events.remoteEnded(trackId),
-      preferredVideoCodec: (trackId) => events.preferredVideoCodec(trackId),
-      connectionState: (state) => {
-        if (protocolVersion === 1) this.reportState(state);
-      },
-      channelOpen: () => events.channelOpen(),
-    });
-    if (protocolVersion === 0) {
-      this.subscriber = new MediaPeer({
-        candidate: (candidate) => events.candidate(candidate, SignalTarget.SUBSCRIBER),
+    this.publisher = new MediaPeer(
+      {
+        candidate: (candidate) => events.candidate(candidate, SignalTarget.PUBLISHER),
         data: (payload, label) => events.data(payload, label === '_reliable'),
-        remoteAudio: () => undefined,
-        remoteVideo: () => undefined,
-        remoteEnded: () => undefined,
-        connectionState: (state) => this.reportState(state),
+        remoteAudio: (trackId, track) => events.remoteAudio(trackId, track),
+        remoteVideo: (trackId, transceiver) => events.remoteVideo(trackId, transceiver),
+        remoteEnded: (trackId) => events.remoteEnded(trackId),
+        preferredVideoCodec: (trackId) => events.preferredVideoCodec(trackId),
+        connectionState: (state) => {
+          if (protocolVersion === 1) this.reportState(state);
+        },
         channelOpen: () => events.channelOpen(),
-      });
+      },
+      network,
+    );
+    if (protocolVersion === 0) {
+      this.subscriber = new MediaPeer(
+        {
+          candidate: (candidate) => events.candidate(candidate, SignalTarget.SUBSCRIBER),
+          data: (payload, label) => events.data(payload, label === '_reliable'),
+          remoteAudio: () => undefined,
+          remoteVideo: () => undefined,
+          remoteEnded: () => undefined,
+          connectionState: (state) => this.reportState(state),
+          channelOpen: () => events.channelOpen(),
+        },
+        network,
+      );
       this.subscriber.createChannels();
     }
   }

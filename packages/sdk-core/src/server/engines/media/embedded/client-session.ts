@@ -94,22 +94,26 @@ export class ClientSession implements RoomMember {
     private readonly settings: EndpointSettings,
     private readonly logger: Logger,
   ) {
-    this.peers = new ClientPeers(parameters.protocolVersion, {
-      candidate: (candidate, target) => this.sendCandidate(candidate, target),
-      offer: (sdp, midToTrackId, offerId) => this.send({ case: 'offer', value: new SessionDescription({ type: 'offer', sdp, id: offerId, midToTrackId }) }),
-      needSections: (audio, video) =>
-        this.send({ case: 'mediaSectionsRequirement', value: new MediaSectionsRequirement({ numAudios: audio, numVideos: video }) }),
-      data: (payload, reliable) => this.receiveData(payload, reliable),
-      remoteAudio: (trackId, track) => this.receiveAudio(trackId, track),
-      remoteVideo: (trackId, transceiver) => this.receiveVideo(trackId, transceiver),
-      remoteEnded: (trackId) => this.remoteTrackEnded(trackId),
-      preferredVideoCodec: (trackId) => {
-        const track = this.pendingTracks.get(trackId) ?? this.receivingVideo.get(trackId);
-        return track?.kind === 'video' ? track.requestedCodec : undefined;
+    this.peers = new ClientPeers(
+      parameters.protocolVersion,
+      {
+        candidate: (candidate, target) => this.sendCandidate(candidate, target),
+        offer: (sdp, midToTrackId, offerId) => this.send({ case: 'offer', value: new SessionDescription({ type: 'offer', sdp, id: offerId, midToTrackId }) }),
+        needSections: (audio, video) =>
+          this.send({ case: 'mediaSectionsRequirement', value: new MediaSectionsRequirement({ numAudios: audio, numVideos: video }) }),
+        data: (payload, reliable) => this.receiveData(payload, reliable),
+        remoteAudio: (trackId, track) => this.receiveAudio(trackId, track),
+        remoteVideo: (trackId, transceiver) => this.receiveVideo(trackId, transceiver),
+        remoteEnded: (trackId) => this.remoteTrackEnded(trackId),
+        preferredVideoCodec: (trackId) => {
+          const track = this.pendingTracks.get(trackId) ?? this.receivingVideo.get(trackId);
+          return track?.kind === 'video' ? track.requestedCodec : undefined;
+        },
+        connected: (connected) => this.peerConnected(connected),
+        channelOpen: () => this.outgoingData.flush(),
       },
-      connected: (connected) => this.peerConnected(connected),
-      channelOpen: () => this.outgoingData.flush(),
-    });
+      settings.network,
+    );
     this.outgoingData = new OutgoingDataQueue((payload, reliable) => this.peers.sendData(payload, reliable));
     this.watchdog = setInterval(() => this.checkAlive(), 1000);
     this.watchdog.unref();

@@ -1,4 +1,5 @@
 import { ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
+import type { IceNetworkSettings } from './ice-network.js';
 
 /** Tunables of the embedded endpoint (tests shorten the timeouts). */
 export interface EndpointSettings {
@@ -11,6 +12,8 @@ export interface EndpointSettings {
   pingTimeoutSeconds: number;
   /** Let a valid token create its room on join (LiveKit's `room.auto_create`). */
   autoCreateRooms: boolean;
+  /** Where the WebRTC sockets listen and the address their candidates announce (LiveKit's `rtc.node_ip`, port range). */
+  network?: IceNetworkSettings | undefined;
 }
 
 export const defaultEndpointSettings: Omit<EndpointSettings, 'apiKey' | 'apiSecret'> = {

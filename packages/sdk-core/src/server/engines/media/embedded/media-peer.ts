@@ -1,4 +1,5 @@
 import { RTCPeerConnection, SessionDescription, type MediaStreamTrack, type RTCDataChannel, type RTCRtpTransceiver, type RtpPacket } from 'werift';
+import { announcedCandidate, announcedSdp, type IceNetworkSettings } from './ice-network.js';
 import { peerConfiguration } from './peer-configuration.js';
 import type { PublishedTrack } from './published-track.js';
 import { sendVideo, type VideoSending } from './video-sending.js';
@@ -49,7 +50,7 @@ export interface MediaPeerEvents {
  * const { sdp, midToTrackId } = await peer.answer(clientOfferSdp);
  */
 export class MediaPeer {
-  readonly pc = new RTCPeerConnection(peerConfiguration());
+  readonly pc: RTCPeerConnection;
   private readonly channels = new Map<string, RTCDataChannel>();
   private readonly bindings = new Map<string, SendBinding>();
   /** Sections receiving a client's track, with its track id (to notice the client unpublishing it). */
@@ -57,9 +58,15 @@ export class MediaPeer {
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly events: MediaPeerEvents) {
+  constructor(
+    private readonly events: MediaPeerEvents,
+    private readonly network: IceNetworkSettings = {},
+  ) {
+    this.pc = new RTCPeerConnection(peerConfiguration(network));
     this.pc.onIceCandidate.subscribe((candidate) => {
-      if (candidate?.candidate) events.candidate(candidate.toJSON());
+      if (!candidate?.candidate) return;
+      const json = candidate.toJSON();
+      events.candidate({ ...json, candidate: announcedCandidate(json.candidate, network.nodeIp) });
     });
     this.pc.onDataChannel.subscribe((channel) => this.adoptChannel(channel));
     this.pc.ontrack = (event) => {
@@ -95,7 +102,7 @@ export class MediaPeer {
       this.bindOntoRecvonlySections();
       const answer = await this.pc.createAnswer();
       await this.pc.setLocalDescription(answer);
-      return { sdp: this.pc.localDescription?.sdp ?? answer.sdp, midToTrackId: this.midToTrackId() };
+      return { sdp: announcedSdp(this.pc.localDescription?.sdp ?? answer.sdp, this.network.nodeIp), midToTrackId: this.midToTrackId() };
     });
   }
 
@@ -109,7 +116,7 @@ export class MediaPeer {
       }
       const offer = await this.pc.createOffer({ iceRestart });
       await this.pc.setLocalDescription(offer);
-      return { sdp: this.pc.localDescription?.sdp ?? offer.sdp, midToTrackId: this.midToTrackId() };
+      return { sdp: announcedSdp(this.pc.localDescription?.sdp ?? offer.sdp, this.network.nodeIp), midToTrackId: this.midToTrackId() };
     });
   }
 

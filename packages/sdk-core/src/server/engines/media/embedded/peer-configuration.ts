@@ -12,6 +12,7 @@ import {
   useTransportWideCC,
   type RTCPeerConnectionConfig,
 } from 'werift';
+import type { IceNetworkSettings } from './ice-network.js';
 
 /** Video feedback: NACK (answered by each sender from its history, sent upstream by each receiver), PLI/FIR, REMB. */
 const videoFeedback = () => [useNACK(), usePLI(), useFIR(), useREMB()];
@@ -22,12 +23,19 @@ const videoFeedback = () => [useNACK(), usePLI(), useFIR(), useREMB()];
  * the `ssrc-audio-level` header extension: publishers' levels drive `SpeakersChanged` (active-speakers.ts).
  * Video is VP8 or H.264 (constrained baseline, packetization mode 1, what browsers and LiveKit's SDKs offer), without
  * RTX (werift's simulcast receiver takes one codec per section; losses are repaired by plain retransmission); the
- * `rtp-stream-id` extensions let simulcast publishers name their layers (decision 0114).
+ * `rtp-stream-id` extensions let simulcast publishers name their layers (decision 0114). `network` binds the sockets
+ * to one address and a port range (the announced address is rewritten by the peer: werift has no 1:1 NAT setting).
+ * With an announced `nodeIp` the endpoint probes no candidate a client signals, only the addresses the client's own
+ * checks come from (as an ICE-lite SFU does): its sockets are reached through the announced address, and a probe
+ * from the unannounced one would give the client a second path that bypasses it (a relay's cut would not cut).
  */
-export function peerConfiguration(): RTCPeerConnectionConfig {
+export function peerConfiguration(network: IceNetworkSettings = {}): RTCPeerConnectionConfig {
   return {
     iceServers: [],
     iceUseIpv6: false,
+    ...(network.bindAddress ? { iceInterfaceAddresses: { udp4: network.bindAddress } } : {}),
+    ...(network.nodeIp ? { iceFilterCandidatePair: () => false } : {}),
+    ...(network.portRange ? { icePortRange: [network.portRange[0], network.portRange[1]] as [number, number] } : {}),
     codecs: {
       audio: [
         new RTCRtpCodecParameters({

@@ -44,7 +44,7 @@ async function joinWithMicrophone(url: string, token: string, sampleRate: number
 }
 
 /**
- * Issue 30 part 5, decision 0120: the session of an unmodified `@livekit/agents` worker (agent.ts) started with
+ * Issue 30 part 5, decision 0122: the session of an unmodified `@livekit/agents` worker (agent.ts) started with
  * `general.recording: true` is recorded by the platform's hidden observer, which is subscribed to the human's and the
  * agent's tracks (decoded from the room's Opus RTP): the human's Flite speech on the left channel, the agent's replay of
  * it on the right, later. Without the option nothing is kept; deleting the ended session deletes the recording.

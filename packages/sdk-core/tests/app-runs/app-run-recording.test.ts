@@ -5,7 +5,7 @@ import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /**
- * Issue 30 part 5, decision 0120: an app run created with `recording: true` has a stereo recording of both sides once
+ * Issue 30 part 5, decision 0122: an app run created with `recording: true` has a stereo recording of both sides once
  * it ended (its human on the left, the graph on the right), made by a hidden participant of its room; one without
  * has none; deleting the ended run deletes it. The human speaks Flite's speech into the room, then the typed-chat
  * example's graph answers aloud (TTS).

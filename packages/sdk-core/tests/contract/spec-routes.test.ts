@@ -44,7 +44,7 @@ const PALAVER_EXTENSIONS = [
   // A session's recording of both sides (`general.recording`), deleted with the session (decision 0112).
   'GET /v1/realtime/{session}/recording',
   'DELETE /v1/realtime/{session}',
-  // An app run's recording (`recording: true`), deleted with the run (decision 0120).
+  // An app run's recording (`recording: true`), deleted with the run (decision 0122).
   'GET /v1/app/run/{run}/recording',
   'DELETE /v1/app/run/{run}',
 ];

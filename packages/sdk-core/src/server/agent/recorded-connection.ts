@@ -67,7 +67,7 @@ export function recordedTransport(
 }
 
 /**
- * The transport a LiveKit Agents worker's session watches its room with (decision 0120): its hidden observer's
+ * The transport a LiveKit Agents worker's session watches its room with (decision 0122): its hidden observer's
  * connection is an {@link observedRecording} of the human's and the worker's agent's tracks when the session asked
  * for `general.recording: true`; the transport itself otherwise.
  *

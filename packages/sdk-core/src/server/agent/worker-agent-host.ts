@@ -25,7 +25,7 @@ export interface RoutingAgentHostDependencies {
   conversation?: ConversationMeter;
   logger: Logger;
   tuning?: Partial<WorkerAgentTuning>;
-  /** Stores the recordings of worker sessions started with `general.recording: true`, made by their observer (decision 0120). */
+  /** Stores the recordings of worker sessions started with `general.recording: true`, made by their observer (decision 0122). */
   recordings?: SessionRecordings;
 }
 

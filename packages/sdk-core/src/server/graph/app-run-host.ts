@@ -24,7 +24,7 @@ export interface AppRunSpec {
   principal: Principal;
   graph: ResolvedGraph;
   publisherMetadata: Record<string, unknown> | undefined;
-  /** Record the run (`recording: true`, decision 0120): `humanIdentity`'s voice is the left channel. */
+  /** Record the run (`recording: true`, decision 0122): `humanIdentity`'s voice is the left channel. */
   recording?: { humanIdentity: string } | undefined;
 }
 

@@ -65,7 +65,7 @@ export interface AppRunServiceDependencies {
   limitCheckMs?: number;
   /** LiveKit Agents dispatch (`media.dispatcher`), for runs that name workers (`livekit_agents`). */
   dispatcher?: AgentDispatcher;
-  /** The runs' recordings (`recording: true`; decision 0120): served and deleted with their run. */
+  /** The runs' recordings (`recording: true`; decision 0122): served and deleted with their run. */
   recordings?: RecordingStore;
 }
 

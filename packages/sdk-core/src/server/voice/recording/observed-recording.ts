@@ -18,7 +18,7 @@ function sideOf(participant: RoomParticipant, target: RecordingTarget): Recorded
 }
 
 /**
- * A hidden observer's room connection that records the conversation it hears (decision 0120): every audio track it
+ * A hidden observer's room connection that records the conversation it hears (decision 0122): every audio track it
  * is subscribed to (on the embedded endpoint the room's Opus RTP decoded in process, on a LiveKit deployment the
  * tracks `@livekit/rtc-node` subscribed to) goes on the human's or the agent's channel of one
  * {@link SessionRecorder}. Leaving the room stores the file with `recordings`. The observer must read no track

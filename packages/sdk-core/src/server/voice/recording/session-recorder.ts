@@ -89,7 +89,7 @@ export interface RecordedConversation {
 }
 
 /**
- * Records both sides of a voice conversation (decisions 0112, 0120): the human on the left channel, the agent on
+ * Records both sides of a voice conversation (decisions 0112, 0122): the human on the left channel, the agent on
  * the right, each placed on the session's clock (a side that was silent, muted or between turns is padded with
  * silence), at 16 kHz. The built-in agent taps the frames where it already has them (the human's track as its
  * pipeline reads it, its own PCM as queued for the room; what a barge-in drops is taken back out); a hidden observer

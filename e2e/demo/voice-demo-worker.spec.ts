@@ -1,16 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Browser } from '@playwright/test';
 import { createClient } from '@palaver/sdk-core';
 import { createServer, type PalaverServer } from '@palaver/sdk-core/server';
 import { wavFile } from '@palaver/sdk-core/testing';
 import { startVoiceDemo, type VoiceDemo } from '../../examples/voice-demo/demo-server.js';
 import { withChromium } from '../media/support/chromium.js';
+import { startExampleWorker, stopExampleWorker } from '../support/livekit-agents-worker.js';
 import { chromiumAvailable } from '../media/support/media-fixture.js';
 
 const API_KEY = 'demo-worker-key';
 const API_SECRET = 'demo-worker-secret-0123456789-0123456789';
-const workerFolder = fileURLToPath(new URL('../../examples/livekit-agents-worker/', import.meta.url));
 
 interface WorkerFixtures {
   platform: { server: PalaverServer; demo: VoiceDemo };
@@ -40,35 +38,6 @@ const test = base.extend<{}, WorkerFixtures>({
 
 test.skip(!chromiumAvailable(), 'Debian Chromium (/usr/bin/chromium) is not installed');
 
-/** The example worker (`examples/livekit-agents-worker`), started as its README says, its health check on a free port. */
-function startWorker(platformUrl: string): { process: ChildProcess; log: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'agent.ts', 'start'], {
-    cwd: workerFolder,
-    env: {
-      ...process.env,
-      LIVEKIT_URL: platformUrl.replace(/^http/, 'ws'),
-      LIVEKIT_API_KEY: API_KEY,
-      LIVEKIT_API_SECRET: API_SECRET,
-      PALAVER_WORKER_PORT: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let log = '';
-  child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  return { process: child, log: () => log };
-}
-
-async function stopWorker(child: ChildProcess): Promise<void> {
-  if (!child.pid || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(-child.pid, 'SIGTERM');
-  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 test('with a LiveKit Agents worker registered, the demo offers it as the agent and calls it', async ({ platform, quietBrowser }) => {
   const page = await (await quietBrowser.newContext({ viewport: { width: 1100, height: 820 } })).newPage();
   await page.goto(platform.demo.url);
@@ -76,7 +45,7 @@ test('with a LiveKit Agents worker registered, the demo offers it as the agent a
   // No worker yet: no agent choice, Palaver's voice agent it is.
   await expect(page.getByTestId('agent')).toHaveCount(0);
 
-  const worker = startWorker(platform.server.url!);
+  const worker = startExampleWorker(platform.server.url!, { key: API_KEY, secret: API_SECRET });
   try {
     const client = createClient({ baseUrl: platform.server.url!, apiKey: platform.server.apiKey, maxRetries: 0 });
     await expect
@@ -112,6 +81,6 @@ test('with a LiveKit Agents worker registered, the demo offers it as the agent a
   } catch (error) {
     throw new Error(`${(error as Error).message}\nworker log:\n${worker.log().slice(-4000)}`);
   } finally {
-    await stopWorker(worker.process);
+    await stopExampleWorker(worker.process);
   }
 });

@@ -166,6 +166,62 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
     }
   });
 
+  it("answers the human's transcript_resume for the worker's session: the lines the platform observed, final, oldest first, to them only", async () => {
+    const { session, connection_details } = await client.realtime.start({
+      config: { general: { agent: { type: 'livekit_worker', agent_name: AGENT_NAME } }, input: {}, output: {}, generative: { llm: 'builtin-offline' } },
+    });
+    const { room, heard } = await joinAsHuman(connection_details.url, connection_details.token);
+    const bystanderToken = new AccessToken(API_KEY, API_SECRET, { identity: 'bystander' });
+    bystanderToken.addGrant({ roomJoin: true, room: session.id });
+    const bystander = await joinAsHuman(mediaUrl, await bystanderToken.toJwt());
+    const replayed =
+      (into: Array<{ text: string; agent: boolean; final: boolean; created_at: string }>) =>
+      (payload: Uint8Array, _from: unknown, _kind: unknown, topic?: string) => {
+        if (topic === 'message') into.push(JSON.parse(new TextDecoder().decode(payload)) as (typeof into)[number]);
+      };
+    const lines: Array<{ text: string; agent: boolean; final: boolean; created_at: string }> = [];
+    const overheard: typeof lines = [];
+    room.on(RoomEvent.DataReceived, replayed(lines));
+    bystander.room.on(RoomEvent.DataReceived, replayed(overheard));
+    try {
+      await eventually(() => heard.some((line) => line.text === 'Hello! Type something and I will echo it.'), 'the greeting');
+      await client.realtime.speak(session.id, { text: 'A word from the platform.' });
+      await eventually(() => heard.some((line) => line.text === 'A word from the platform.'), 'the spoken text');
+      // The agent says nothing on `message`: what comes back is the platform's observation of its text streams.
+      expect(lines).toEqual([]);
+      await room.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify({ after: null })), {
+        reliable: true,
+        topic: 'transcript_resume',
+        destination_identities: ['palaver-observer'],
+      });
+      await eventually(() => lines.length >= 2 || undefined, `the replay (got ${JSON.stringify(lines)})`);
+      expect(lines.map(({ text, agent, final }) => ({ text, agent, final }))).toEqual([
+        { text: 'Hello! Type something and I will echo it.', agent: true, final: true },
+        { text: 'A word from the platform.', agent: true, final: true },
+      ]);
+      expect(Date.parse(lines[0]!.created_at)).toBeLessThanOrEqual(Date.parse(lines[1]!.created_at));
+      // Asking from the second line's time gives that line only; the bystander's request is not answered, nor is it sent the replay.
+      await room.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify({ after: lines[1]!.created_at })), {
+        reliable: true,
+        topic: 'transcript_resume',
+        destination_identities: ['palaver-observer'],
+      });
+      await eventually(() => lines.length >= 3 || undefined, 'the second replay');
+      await bystander.room.localParticipant!.publishData(new TextEncoder().encode(JSON.stringify({ after: null })), {
+        reliable: true,
+        topic: 'transcript_resume',
+        destination_identities: ['palaver-observer'],
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(lines.slice(2).map((line) => line.text)).toEqual(['A word from the platform.']);
+      expect(overheard).toEqual([]);
+      expect((await client.realtime.end(session.id)).state).toBe('ended');
+    } finally {
+      await bystander.room.disconnect();
+      await room.disconnect();
+    }
+  });
+
   it('ending the session through the API takes the agent out of the room', async () => {
     const { session, connection_details } = await client.realtime.start({
       config: { general: { agent: { type: 'livekit_worker', agent_name: AGENT_NAME } }, input: {}, output: {}, generative: { llm: 'builtin-offline' } },

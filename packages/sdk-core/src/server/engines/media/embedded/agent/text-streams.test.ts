@@ -21,6 +21,22 @@ describe('text streams', () => {
     await expect(writer.write('late')).rejects.toThrow(/closed/);
   });
 
+  it("carries the header's time and merges the trailer's attributes when the stream ends (LiveKit's final flag may come there)", async () => {
+    const streams: IncomingTextStream[] = [];
+    const incoming = new IncomingTextStreams((stream) => streams.push(stream));
+    const opened = Date.now();
+    const writer = new OutgoingTextStream('lk.transcription', { 'lk.segment_id': 'SG_1', 'lk.transcription_final': 'false' }, async (packet) => {
+      if (packet.case === 'streamTrailer') packet.value.attributes = { 'lk.transcription_final': 'true' };
+      incoming.handle(packet, 'agent');
+    });
+    await writer.write('said');
+    expect(streams[0]!.timestamp).toBeGreaterThanOrEqual(opened);
+    expect(streams[0]!.attributes['lk.transcription_final']).toBe('false');
+    await writer.close();
+    expect(await streams[0]!.readAll()).toBe('said');
+    expect(streams[0]!.attributes).toEqual({ 'lk.segment_id': 'SG_1', 'lk.transcription_final': 'true' });
+  });
+
   it('ignores chunks from another sender and topics nobody wants', async () => {
     const streams: IncomingTextStream[] = [];
     const incoming = new IncomingTextStreams(

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { createVoiceAgentHost } from '../agent/voice-agent-host.js';
 import { createRoutingAgentHost } from '../agent/worker-agent-host.js';
@@ -30,7 +31,7 @@ import { sendRoomData } from '../domain/realtime/room-data.js';
 import { ERROR_TOPIC } from '../../contract/wire.js';
 import { SessionLeases } from '../domain/realtime/session-leases.js';
 import { SipService } from '../domain/sip/sip-service.js';
-import type { SipEndpoint } from '../engines/telephony/index.js';
+import type { SipEndpoint, SipTlsOptions } from '../engines/telephony/index.js';
 import type { AgentTransport } from '../engines/media/index.js';
 import { DEV_PROJECT_ID } from '../domain/auth/projects.js';
 import { ScenarioService } from '../domain/scenarios/scenario-service.js';
@@ -319,7 +320,24 @@ export async function closeServices(services: Services): Promise<void> {
   services.metrics.close();
 }
 
-/** Starts the SIP endpoint on the configured port (UDP and TCP), answering with the SIP service's directory. */
+/** The TLS listener's certificate and key (and extra CAs) read from the configured paths; a missing file says which. */
+async function sipTlsOptions(sip: ServerConfig['sip']): Promise<SipTlsOptions> {
+  const read = async (path: string, setting: string) => {
+    try {
+      return await readFile(path);
+    } catch (error) {
+      throw new Error(`${setting} (${path}) could not be read: ${(error as Error).message}`);
+    }
+  };
+  return {
+    port: sip.tlsPort ?? 5061,
+    cert: await read(sip.tlsCert!, 'PALAVER_SIP_TLS_CERT'),
+    key: await read(sip.tlsKey!, 'PALAVER_SIP_TLS_KEY'),
+    ...(sip.tlsCa ? { ca: await read(sip.tlsCa, 'PALAVER_SIP_TLS_CA') } : {}),
+  };
+}
+
+/** Starts the SIP endpoint on the configured port (UDP and TCP, and TLS when set), answering with the SIP service's directory. */
 async function startSipEndpoint(config: ServerConfig, transport: AgentTransport, sip: SipService, speech: Speech, logger: Logger): Promise<SipEndpoint> {
   // Loaded only when configured: RTP brings werift and the codecs (lazy-start.test.ts).
   const { SipEndpoint, speechPrompts } = await import('../engines/telephony/index.js');
@@ -332,6 +350,7 @@ async function startSipEndpoint(config: ServerConfig, transport: AgentTransport,
     sessionTimer: { expiresSeconds: config.sip.sessionExpiresSeconds, minSeconds: config.sip.minSessionExpiresSeconds },
     // A rule's PIN is asked for out loud, in the platform's offline voice.
     prompts: speechPrompts(speech.tts),
+    ...(config.sip.tlsPort !== undefined ? { tls: await sipTlsOptions(config.sip) } : {}),
     directory: sip.directory,
     // The call's host on the bus is released: a transfer asked on another instance no longer comes here.
     onCallEnded: (call) => void sip.callReleased(call),

@@ -93,6 +93,17 @@ export const ServerConfig = z.object({
       sessionExpiresSeconds: z.coerce.number().int().min(1).default(1800),
       /** The smallest Session-Expires accepted (our Min-SE; RFC 4028's floor is 90, smaller only for tests). */
       minSessionExpiresSeconds: z.coerce.number().int().min(1).default(90),
+      /** SIP over TLS on this port too (5061 by convention); off unless set, and then `tlsCert` and `tlsKey` are required. */
+      tlsPort: Port.optional(),
+      /** Paths of the PEM certificate chain and private key the TLS listener presents. */
+      tlsCert: z.string().min(1).optional(),
+      tlsKey: z.string().min(1).optional(),
+      /** Path of PEM certificates trusted for outbound TLS besides Node's CAs (a provider's private CA). */
+      tlsCa: z.string().min(1).optional(),
+    })
+    .refine((sip) => sip.tlsPort === undefined || (sip.tlsCert !== undefined && sip.tlsKey !== undefined), {
+      message: 'PALAVER_SIP_TLS_PORT needs PALAVER_SIP_TLS_CERT and PALAVER_SIP_TLS_KEY (paths of a PEM certificate and its key)',
+      path: ['tlsPort'],
     })
     .prefault({}),
   /** Realtime sessions: how the instance hosting an agent proves it is alive. */
@@ -288,6 +299,10 @@ const environmentMap: Record<string, string> = {
   PALAVER_SIP_INVITES_PER_SECOND: 'sip.invitesPerSecond',
   PALAVER_SIP_SESSION_EXPIRES: 'sip.sessionExpiresSeconds',
   PALAVER_SIP_MIN_SE: 'sip.minSessionExpiresSeconds',
+  PALAVER_SIP_TLS_PORT: 'sip.tlsPort',
+  PALAVER_SIP_TLS_CERT: 'sip.tlsCert',
+  PALAVER_SIP_TLS_KEY: 'sip.tlsKey',
+  PALAVER_SIP_TLS_CA: 'sip.tlsCa',
   PALAVER_SESSION_LEASE_SECONDS: 'realtime.leaseSeconds',
   PALAVER_APP_RUN_EMPTY_SECONDS: 'realtime.appRunEmptySeconds',
   OPENAI_API_KEY: 'llm.openaiApiKey',

@@ -24,6 +24,10 @@ export interface BaresipOptions {
   autoAnswer?: boolean;
   /** The phone's number (its account's user: baresip answers calls to it, 404 to others); default +15550100. */
   number?: string;
+  /** SIP over TLS: the CA file the phone trusts (and its own certificate, to listen for TLS as a callee). */
+  tls?: { caFile: string; certificate?: string };
+  /** The account's media encryption (`srtp` best effort, `srtp-mand` RTP/SAVP only); loads baresip's srtp module. */
+  mediaenc?: 'srtp' | 'srtp-mand';
 }
 
 /**
@@ -53,7 +57,7 @@ export class Baresip {
     const stereo = options.sampleRate === 48_000;
     const samples = stereo ? Int16Array.from({ length: options.microphone.length * 2 }, (_, index) => options.microphone[index >> 1]!) : options.microphone;
     writeFileSync(join(dir, 'microphone.wav'), encodeWav(samples, options.sampleRate ?? 8000, stereo ? 2 : 1));
-    const modules = [...(options.codecs ?? ['g711']), 'aufile', 'sndfile', 'account', 'ctrl_tcp', 'menu'];
+    const modules = [...(options.codecs ?? ['g711']), ...(options.mediaenc ? ['srtp'] : []), 'aufile', 'sndfile', 'account', 'ctrl_tcp', 'menu'];
     writeFileSync(
       join(dir, 'config'),
       [
@@ -66,10 +70,15 @@ export class Baresip {
         'audio_player aubridge,nil',
         'audio_alert aubridge,nil',
         `snd_path ${dir}`,
+        ...(options.tls ? [`sip_cafile ${options.tls.caFile}`, ...(options.tls.certificate ? [`sip_certificate ${options.tls.certificate}`] : [])] : []),
         '',
       ].join('\n'),
     );
-    writeFileSync(join(dir, 'accounts'), `<sip:${options.number ?? '+15550100'}@127.0.0.1>;regint=0;answermode=${options.autoAnswer ? 'auto' : 'manual'}\n`);
+    const mediaenc = options.mediaenc ? `;mediaenc=${options.mediaenc}` : '';
+    writeFileSync(
+      join(dir, 'accounts'),
+      `<sip:${options.number ?? '+15550100'}@127.0.0.1>;regint=0;answermode=${options.autoAnswer ? 'auto' : 'manual'}${mediaenc}\n`,
+    );
     const child = spawn('baresip', ['-f', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
     const phone = new Baresip(child, dir, sipPort, controlPort);
     child.stdout.on('data', (chunk: Buffer) => (phone.output += chunk.toString()));

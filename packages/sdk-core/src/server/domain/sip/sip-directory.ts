@@ -1,10 +1,11 @@
-import { SIPTransport } from '@livekit/protocol';
+import { SIPMediaEncryption, SIPTransport, type SIPMediaConfig } from '@livekit/protocol';
 import type {
   InboundCallIdentity,
   InboundCallRoute,
   InboundTrunkMatch,
   OutboundTrunk,
   SipDirectory,
+  SipMediaEncryption,
   SipTrunkCredentials,
 } from '../../kernel/ports/sip-directory.js';
 import { planAnswer } from './call-answer.js';
@@ -79,15 +80,34 @@ export class StoredSipDirectory implements SipDirectory {
       authUsername: trunk.authUsername,
       authPassword: trunk.authPassword,
       headers: { ...trunk.headers },
+      mediaEncryption: encryptionOf(trunk),
     };
   }
 }
 
-/** The transport the endpoint dials a trunk with: TCP when asked for, UDP otherwise (`AUTO` included). */
+/** The transport the endpoint dials a trunk with: TCP or TLS when asked for, UDP otherwise (`AUTO` included). */
 export function outboundTransportOf(transport: SIPTransport): OutboundTrunk['transport'] {
+  if (transport === SIPTransport.SIP_TRANSPORT_TLS) return 'tls';
   return transport === SIPTransport.SIP_TRANSPORT_TCP ? 'tcp' : 'udp';
 }
 
-function credentialsOf(project: string, trunk: { sipTrunkId: string; authUsername: string; authPassword: string }): SipTrunkCredentials {
-  return { trunkId: trunk.sipTrunkId, project, authUsername: trunk.authUsername, authPassword: trunk.authPassword };
+function credentialsOf(project: string, trunk: { sipTrunkId: string; authUsername: string; authPassword: string } & EncryptionFields): SipTrunkCredentials {
+  return { trunkId: trunk.sipTrunkId, project, authUsername: trunk.authUsername, authPassword: trunk.authPassword, mediaEncryption: encryptionOf(trunk) };
+}
+
+interface EncryptionFields {
+  mediaEncryption: SIPMediaEncryption;
+  media?: SIPMediaConfig;
+}
+
+/** A trunk's SRTP setting: `media.encryption` when set, else the deprecated `media_encryption` (as LiveKit reads them). */
+function encryptionOf(trunk: EncryptionFields): SipMediaEncryption {
+  switch (trunk.media?.encryption ?? trunk.mediaEncryption) {
+    case SIPMediaEncryption.SIP_MEDIA_ENCRYPT_REQUIRE:
+      return 'required';
+    case SIPMediaEncryption.SIP_MEDIA_ENCRYPT_ALLOW:
+      return 'allowed';
+    default:
+      return 'disabled';
+  }
 }

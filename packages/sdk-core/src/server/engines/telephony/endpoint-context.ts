@@ -29,7 +29,10 @@ export interface EndpointContext {
   sessionTimer: SessionTimerSettings;
   /** Live calls by SIP Call-ID. */
   calls: Map<string, SipCall>;
-  contact(protocol: SipPeer['protocol']): string;
+  /** Our Contact for a dialog over `protocol`; `secure` when the dialog's URI is `sips:` (a `sips:` Contact over TLS). */
+  contact(protocol: SipPeer['protocol'], secure?: boolean): string;
+  /** `host:port` for Via headers over `protocol` (TLS has its own port). */
+  sentBy(protocol: SipPeer['protocol']): string;
   /** Sends a message outside any transaction (the ACK of a 2xx). */
   sendStateless(request: SipRequest, peer: SipPeer): void;
   /** A call ended: its bookkeeping goes. */

@@ -17,7 +17,7 @@ import { placeOutboundCall } from './outbound/outbound-call.js';
 import { MediaClock } from './rtp/media-clock.js';
 import { ClientTransactions } from './transaction/client-transactions.js';
 import { ServerTransactions, type ServerTransaction } from './transaction/server-transactions.js';
-import { SipTransport, type SipPeer } from './transport/sip-transport.js';
+import { SipTransport, type SipPeer, type SipTlsOptions } from './transport/sip-transport.js';
 
 export interface SipEndpointOptions {
   /** Address to listen on (UDP and TCP) and to bind RTP to. */
@@ -40,6 +40,8 @@ export interface SipEndpointOptions {
   sessionTimer?: Partial<SessionTimerSettings>;
   /** Speaks the PIN prompts (`speechPrompts` over the platform's TTS); absent = the PIN is keyed in silence. */
   prompts?: PromptSpeaker;
+  /** SIP over TLS on a second port (5061 by convention), with this certificate and key; absent = UDP and TCP only. */
+  tls?: SipTlsOptions;
 }
 
 /** The `Require` options a caller may ask for (anything else gets 420). */
@@ -82,11 +84,12 @@ export class SipEndpoint implements SipCalls {
         if (response) this.sip.sendRaw(response, peer);
       },
       onError: (error) => options.logger.warn({ err: error }, 'SIP transport error'),
+      ...(options.tls ? { tls: options.tls } : {}),
     });
     this.server = new ServerTransactions((message, peer) => this.sip.send(message, peer));
     const client = new ClientTransactions(
       (message, peer) => this.sip.send(message, peer),
-      (peer) => `SIP/2.0/${peer.protocol.toUpperCase()} ${this.advertised}:${this.sip.port}`,
+      (peer) => `SIP/2.0/${peer.protocol.toUpperCase()} ${this.sentBy(peer.protocol)}`,
     );
     const calls = new Map<string, SipCall>();
     this.context = {
@@ -100,9 +103,10 @@ export class SipEndpoint implements SipCalls {
       bindAddress: options.host,
       port: options.port,
       calls,
-      contact: (protocol) => `<sip:palaver@${this.hostPart}:${this.sip.port}${protocol === 'tcp' ? ';transport=tcp' : ''}>`,
       sessionTimer: { ...DEFAULT_SESSION_TIMER, ...options.sessionTimer },
       prompts: options.prompts,
+      contact: (protocol, secure) => contactUri(this.sentBy(protocol), protocol, secure),
+      sentBy: (protocol) => this.sentBy(protocol),
       sendStateless: (request, peer) => this.sip.send(request, peer),
       callEnded: (call) => {
         if (calls.get(call.callId) === call) calls.delete(call.callId);
@@ -117,6 +121,11 @@ export class SipEndpoint implements SipCalls {
     return this.sip.port;
   }
 
+  /** The SIP over TLS port (0 when TLS is off). */
+  get tlsPort(): number {
+    return this.sip.tlsPort;
+  }
+
   /** Calls in progress (answered or being set up). */
   get activeCalls(): number {
     return this.context.calls.size;
@@ -129,7 +138,10 @@ export class SipEndpoint implements SipCalls {
   async start(): Promise<void> {
     await this.sip.listen();
     this.context.port = this.sip.port;
-    this.options.logger.info({ port: this.sip.port, host: this.options.host }, 'SIP endpoint listening (UDP and TCP)');
+    this.options.logger.info(
+      { port: this.sip.port, host: this.options.host, ...(this.options.tls ? { tlsPort: this.sip.tlsPort } : {}) },
+      this.options.tls ? 'SIP endpoint listening (UDP, TCP and TLS)' : 'SIP endpoint listening (UDP and TCP)',
+    );
   }
 
   async close(): Promise<void> {
@@ -192,6 +204,11 @@ export class SipEndpoint implements SipCalls {
 
   private get hostPart(): string {
     return this.advertised.includes(':') ? `[${this.advertised}]` : this.advertised;
+  }
+
+  /** `host:port` of Via and Contact for messages sent over `protocol` (the TLS port for TLS). */
+  private sentBy(protocol: SipPeer['protocol']): string {
+    return `${this.hostPart}:${this.sip.portFor(protocol)}`;
   }
 
   private receive(message: SipMessage, peer: SipPeer): void {
@@ -297,4 +314,13 @@ export class SipEndpoint implements SipCalls {
     }
     return bucket;
   }
+}
+
+/**
+ * The endpoint's Contact for a dialog over `protocol`: `sips:` when the dialog is secure (its Request-URI was
+ * `sips:`, RFC 3261 8.1.1.8), else `sip:` with the transport named (`;transport=tls` keeps in-dialog requests on TLS).
+ */
+function contactUri(sentBy: string, protocol: SipPeer['protocol'], secure = false): string {
+  if (secure && protocol === 'tls') return `<sips:palaver@${sentBy}>`;
+  return `<sip:palaver@${sentBy}${protocol === 'udp' ? '' : `;transport=${protocol}`}>`;
 }

@@ -49,7 +49,15 @@ export interface SipTrunkCredentials {
   /** Digest credentials the caller must answer with; both empty = no authentication. */
   authUsername: string;
   authPassword: string;
+  /** SRTP for the call's media (the trunk's `media.encryption`, or its older `media_encryption`); default disabled. */
+  mediaEncryption?: SipMediaEncryption;
 }
+
+/**
+ * LiveKit's `SIPMediaEncryption`: `disabled` plain RTP only, `allowed` SRTP when the other side offers or accepts it,
+ * `required` SRTP only (a plain offer is refused with 488). Keys are exchanged in SDP (SDES, RFC 4568).
+ */
+export type SipMediaEncryption = 'disabled' | 'allowed' | 'required';
 
 export type InboundTrunkMatch = { kind: 'trunk'; trunk: SipTrunkCredentials } | { kind: 'address-refused'; trunkId: string };
 
@@ -75,10 +83,11 @@ export interface OutboundTrunk {
   project: string;
   /** SIP address of the provider (`host[:port]`) and transport. */
   address: string;
-  transport: 'udp' | 'tcp';
+  transport: 'udp' | 'tcp' | 'tls';
   /** The number calls come from (the From user). */
   number: string;
   authUsername: string;
   authPassword: string;
   headers: Record<string, string>;
+  mediaEncryption?: SipMediaEncryption;
 }

@@ -10,7 +10,7 @@ import type { SipDialog } from './sip-dialog.js';
 export function acknowledgeInvite(context: EndpointContext, dialog: SipDialog, invite: SipRequest): void {
   const peer = dialog.peer;
   const ack = dialog.ack(parseCSeq(invite.headers.get('cseq')!).seq);
-  const via = `SIP/2.0/${peer.protocol.toUpperCase()} ${context.advertisedAddress}:${context.port};branch=z9hG4bK${randomBytes(10).toString('hex')};rport`;
+  const via = `SIP/2.0/${peer.protocol.toUpperCase()} ${context.sentBy(peer.protocol)};branch=z9hG4bK${randomBytes(10).toString('hex')};rport`;
   const sent: SipRequest = { ...ack, headers: new SipHeaders([['Via', via], ...ack.headers.list()]) };
   context.sendStateless(sent, peer);
   context.client.rememberAck(invite, sent, peer);

@@ -21,6 +21,11 @@ export const ALLOW = 'INVITE, ACK, BYE, CANCEL, OPTIONS, REFER, NOTIFY, UPDATE, 
 /** The extensions the endpoint supports (replaces, session timers, reliable provisionals). */
 export const SUPPORTED = 'replaces, timer, 100rel';
 
+/** A `sips:` Request-URI: the dialog is secure and our Contact is `sips:` too (RFC 3261 12.1.1). */
+function isSips(uri: string): boolean {
+  return /^sips:/i.test(uri);
+}
+
 /** A new INVITE still being set up; CANCEL ends it with 487. */
 export interface PendingInvite {
   transaction: ServerTransaction;
@@ -126,7 +131,7 @@ async function openCall(
     request.headers.get('from')!,
     parseNameAddress(remoteContact ?? request.headers.get('from')!).uri,
     transaction.peer,
-    context.contact(transaction.peer.protocol),
+    context.contact(transaction.peer.protocol, isSips(request.uri)),
   );
   dialog.acceptRemoteSeq(parseCSeq(request.headers.get('cseq')!).seq);
   dialog.routeSet = routeSetOfRequest(request);

@@ -19,18 +19,19 @@ import { ALLOW } from '../inbound/inbound-invite.js';
 import { negotiate, OFFERED_CODECS, OFFERED_DTMF_PAYLOAD_TYPE, SdpError, writeSdp } from '../sdp/sdp-negotiation.js';
 import type { SipPeer } from '../transport/sip-transport.js';
 
-async function trunkPeer(address: string, transport: 'udp' | 'tcp'): Promise<SipPeer> {
+async function trunkPeer(address: string, transport: SipPeer['protocol']): Promise<SipPeer> {
   const match = /^\[?([^\]]+?)\]?(?::(\d+))?$/.exec(address.replace(/^sips?:/, ''));
   const host = match?.[1] ?? address;
-  const port = match?.[2] ? Number(match[2]) : 5060;
+  const port = match?.[2] ? Number(match[2]) : transport === 'tls' ? 5061 : 5060;
   const ip = isIP(host) ? host : (await lookup(host)).address;
-  return { protocol: transport, address: ip, port };
+  // Over TLS the provider's certificate must name the host we were given, not the address it resolved to.
+  return { protocol: transport, address: ip, port, ...(transport === 'tls' ? { serverName: host } : {}) };
 }
 
-function calleeUri(callTo: string, trunkAddress: string): string {
+function calleeUri(callTo: string, trunkAddress: string, transport: SipPeer['protocol']): string {
   if (/^sips?:/i.test(callTo)) return callTo;
   const user = callTo.replace(/^tel:/i, '');
-  return `sip:${user}@${trunkAddress.replace(/^sips?:/, '')}`;
+  return `sip:${user}@${trunkAddress.replace(/^sips?:/, '')}${transport === 'udp' ? '' : `;transport=${transport}`}`;
 }
 
 /**
@@ -42,7 +43,7 @@ export async function placeOutboundCall(context: EndpointContext, request: Outbo
   const { trunk } = request;
   const peer = await trunkPeer(trunk.address, trunk.transport);
   const callId = `${randomBytes(12).toString('hex')}@palaver`;
-  const remoteUri = calleeUri(request.callTo, trunk.address);
+  const remoteUri = calleeUri(request.callTo, trunk.address, peer.protocol);
   const local = `<sip:${trunk.number || 'palaver'}@${context.advertisedAddress}>;tag=${newTag()}`;
   const dialog = new SipDialog(callId, local, `<${remoteUri}>`, remoteUri, peer, context.contact(peer.protocol), 0);
   let call: SipCall | undefined;
@@ -198,7 +199,7 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
 }
 
 function withVia(context: EndpointContext, request: SipRequest, peer: SipPeer): SipRequest {
-  const via = `SIP/2.0/${peer.protocol.toUpperCase()} ${context.advertisedAddress}:${context.port};branch=z9hG4bK${randomBytes(10).toString('hex')};rport`;
+  const via = `SIP/2.0/${peer.protocol.toUpperCase()} ${context.sentBy(peer.protocol)};branch=z9hG4bK${randomBytes(10).toString('hex')};rport`;
   return { ...request, headers: new SipHeaders([['Via', via], ...request.headers.list()]) };
 }
 

@@ -1,14 +1,28 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
+import { checkServerIdentity, connect as connectTls, createServer as createTlsServer, rootCertificates, type Server as TlsServer } from 'node:tls';
 import { parseSipMessage, serializeSipMessage, SipParseError, type SipMessage } from '../message/sip-message.js';
 import { MAX_SIP_MESSAGE_BYTES, SipStreamFramer } from './sip-stream-framer.js';
 
 /** Where a message came from or goes to. Responses go back the way the request came (symmetric, RFC 3581). */
 export interface SipPeer {
-  protocol: 'udp' | 'tcp';
+  protocol: 'udp' | 'tcp' | 'tls';
   address: string;
   port: number;
+  /** TLS only: the name the other side's certificate must carry (a trunk's host name); default its address. */
+  serverName?: string;
+}
+
+/** SIP over TLS (RFC 3261 26.2.1, `sips:`): a second listening port (5061 by convention) and how to reach TLS peers. */
+export interface SipTlsOptions {
+  /** 0 picks a free one. */
+  port: number;
+  /** PEM certificate chain and private key the listener presents. */
+  cert: string | Buffer;
+  key: string | Buffer;
+  /** PEM certificates trusted for outbound TLS besides Node's bundled CAs (a provider's private CA, a test's own). */
+  ca?: string | Buffer;
 }
 
 export interface SipTransportOptions {
@@ -18,14 +32,20 @@ export interface SipTransportOptions {
   /** A datagram or frame that is not SIP: the raw bytes, for a best-effort 400. */
   onMalformed(data: Buffer, peer: SipPeer, error: Error): void;
   onError(error: Error): void;
+  /** Also listen for SIP over TLS; absent = UDP and TCP only. */
+  tls?: SipTlsOptions;
 }
 
 /** Idle TCP connections close after this (a trunk reconnects when it has something to say). */
 const TCP_IDLE_MS = 5 * 60_000;
 
+/** How long a TLS handshake to a peer may take before the connection is dropped. */
+const TLS_HANDSHAKE_MS = 10_000;
+
 /**
- * SIP over UDP and TCP on one port (RFC 3261 section 18). TCP connections are kept per peer address so
- * requests and responses of a dialog reuse the connection the peer opened.
+ * SIP over UDP and TCP on one port (RFC 3261 section 18), and over TLS on a second one when configured. TCP and TLS
+ * connections are kept per peer address so requests and responses of a dialog reuse the connection the peer opened;
+ * both are framed the same way ({@link SipStreamFramer}).
  *
  * @example
  * const transport = new SipTransport({ host: '127.0.0.1', port: 5060, onMessage, onMalformed, onError });
@@ -35,13 +55,25 @@ const TCP_IDLE_MS = 5 * 60_000;
 export class SipTransport {
   private udp: UdpSocket | undefined;
   private tcp: Server | undefined;
+  private tlsServer: TlsServer | undefined;
   private readonly connections = new Map<string, Socket>();
   private boundPort = 0;
+  private boundTlsPort = 0;
 
   constructor(private readonly options: SipTransportOptions) {}
 
   get port(): number {
     return this.boundPort;
+  }
+
+  /** The TLS port (0 when TLS is off). */
+  get tlsPort(): number {
+    return this.boundTlsPort;
+  }
+
+  /** The port a protocol listens on: what Via and Contact carry for messages sent that way. */
+  portFor(protocol: SipPeer['protocol']): number {
+    return protocol === 'tls' ? this.boundTlsPort : this.boundPort;
   }
 
   get host(): string {
@@ -62,6 +94,19 @@ export class SipTransport {
     udp.bind(this.boundPort, this.options.host);
     await once(udp, 'listening');
     this.udp = udp;
+    if (this.options.tls) await this.listenTls(this.options.tls);
+  }
+
+  private async listenTls(options: SipTlsOptions): Promise<void> {
+    const server = createTlsServer({ cert: options.cert, key: options.key, handshakeTimeout: TLS_HANDSHAKE_MS }, (socket) => this.adopt(socket, 'tls'));
+    server.on('error', (error: Error) => this.options.onError(error));
+    // A client that fails its handshake (wrong certificate, not TLS at all) is only that connection's problem.
+    server.on('tlsClientError', () => undefined);
+    server.listen(options.port, this.options.host);
+    await once(server, 'listening');
+    this.tlsServer = server;
+    const address = server.address();
+    this.boundTlsPort = typeof address === 'object' && address ? address.port : options.port;
   }
 
   send(message: SipMessage, peer: SipPeer): void {
@@ -73,11 +118,11 @@ export class SipTransport {
       this.udp?.send(data, peer.port, peer.address);
       return;
     }
-    const key = `${peer.address}:${peer.port}`;
+    const key = connectionKey(peer.protocol, peer.address, peer.port);
     let socket = this.connections.get(key);
     if (!socket || socket.destroyed) {
-      socket = connect({ host: peer.address, port: peer.port });
-      this.adopt(socket, key);
+      socket = peer.protocol === 'tls' ? this.connectTls(peer) : connect({ host: peer.address, port: peer.port });
+      this.adopt(socket, peer.protocol, key);
     }
     socket.write(data);
   }
@@ -88,16 +133,32 @@ export class SipTransport {
     await Promise.all([
       new Promise<void>((resolve) => (this.udp ? this.udp.close(() => resolve()) : resolve())),
       new Promise<void>((resolve) => (this.tcp ? this.tcp.close(() => resolve()) : resolve())),
+      new Promise<void>((resolve) => (this.tlsServer ? this.tlsServer.close(() => resolve()) : resolve())),
     ]);
   }
 
-  private adopt(socket: Socket, knownKey?: string): void {
-    const key = knownKey ?? `${normalizeAddress(socket.remoteAddress ?? '')}:${socket.remotePort}`;
+  /** A TLS connection to a peer, its certificate checked against `serverName` (Node's CAs and the configured `ca`). */
+  private connectTls(peer: SipPeer): Socket {
+    const tls = this.options.tls;
+    const serverName = peer.serverName ?? peer.address;
+    return connectTls({
+      host: peer.address,
+      port: peer.port,
+      // SNI carries host names only (RFC 6066 3); an IP address is still checked against the certificate's IP SANs.
+      ...(isIP(serverName) ? {} : { servername: serverName }),
+      checkServerIdentity: (_host, certificate) => checkServerIdentity(serverName, certificate),
+      ...(tls?.ca ? { ca: [...rootCertificates, tls.ca.toString()] } : {}),
+      ...(tls ? { cert: tls.cert, key: tls.key } : {}),
+    });
+  }
+
+  private adopt(socket: Socket, protocol: 'tcp' | 'tls' = 'tcp', knownKey?: string): void {
+    const key = knownKey ?? connectionKey(protocol, normalizeAddress(socket.remoteAddress ?? ''), socket.remotePort ?? 0);
     this.connections.set(key, socket);
     const framer = new SipStreamFramer();
     socket.setTimeout(TCP_IDLE_MS, () => socket.destroy());
     socket.on('data', (chunk: Buffer) => {
-      const peer: SipPeer = { protocol: 'tcp', address: normalizeAddress(socket.remoteAddress ?? ''), port: socket.remotePort ?? 0 };
+      const peer: SipPeer = { protocol, address: normalizeAddress(socket.remoteAddress ?? ''), port: socket.remotePort ?? 0 };
       let frames: Buffer[];
       try {
         frames = framer.push(chunk);
@@ -128,6 +189,10 @@ export class SipTransport {
     }
     this.options.onMessage(message, peer);
   }
+}
+
+function connectionKey(protocol: SipPeer['protocol'], address: string, port: number): string {
+  return `${protocol}:${address}:${port}`;
 }
 
 /** `::ffff:127.0.0.1` -> `127.0.0.1` (a dual-stack socket's view of an IPv4 peer). */

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentRoomConnection } from '../../src/server/engines/media/agent-transport.js';
+import { SipEndpoint } from '../../src/server/engines/telephony/index.js';
+import { createLogger } from '../../src/server/kernel/logger.js';
+import type { SipMediaEncryption } from '../../src/server/kernel/ports/sip-directory.js';
+import { analyseFrames, eventually, nextAudioTrack, playTone } from '../../src/testing/media-test-support.js';
+import { dominantFrequency, sineTone } from '../../src/testing/tone-analysis.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { Baresip } from './support/baresip.js';
+import { requireBaresip } from './support/sip-tools.js';
+import { OPEN_NUMBER, testDirectory } from './support/test-directory.js';
+import { requireOpenssl, selfSignedCertificate, type TestCertificate } from './support/tls-certificate.js';
+
+const hasTools = requireBaresip() && requireOpenssl();
+const CALLER_TONE_HZ = 440;
+const ROOM_TONE_HZ = 1000;
+const CANDIDATES = [CALLER_TONE_HZ, ROOM_TONE_HZ, 700, 1500];
+/** Numbers whose trunk sets media encryption (LiveKit's `media_encryption`). */
+const SRTP_REQUIRED_NUMBER = '+15550010';
+const SRTP_ALLOWED_NUMBER = '+15550011';
+const ENCRYPTION: Record<string, SipMediaEncryption> = { [SRTP_REQUIRED_NUMBER]: 'required', [SRTP_ALLOWED_NUMBER]: 'allowed' };
+
+/**
+ * Secure phone calls with Debian's baresip: SIP over TLS (a throwaway self-signed certificate the phone trusts), and
+ * SRTP media (SDES keys in `a=crypto`) as a trunk's media encryption asks: audio is heard both ways through the
+ * encryption, and a trunk that requires it refuses a plain offer with 488.
+ */
+describe.skipIf(!hasTools)('secure phone calls (TLS, SRTP) with baresip', () => {
+  let test: TestServer;
+  let endpoint: SipEndpoint;
+  let certificate: TestCertificate;
+  const directory = testDirectory();
+  const agents: AgentRoomConnection[] = [];
+
+  beforeAll(async () => {
+    certificate = selfSignedCertificate();
+    test = await startTestServer('sqlite');
+    await test.server.listen(0, '127.0.0.1');
+    const media = test.server.services.media;
+    const find = directory.findInboundTrunk.bind(directory);
+    directory.findInboundTrunk = async (call) => {
+      const encryption = ENCRYPTION[call.toUser];
+      if (!encryption) return find(call);
+      const match = await find({ ...call, toUser: OPEN_NUMBER });
+      return match?.kind === 'trunk' ? { kind: 'trunk', trunk: { ...match.trunk, mediaEncryption: encryption } } : match;
+    };
+    // What answers: an agent in the caller's room playing a tone.
+    const dispatch = directory.dispatch.bind(directory);
+    directory.dispatch = async (call, trunk) => {
+      const route = (await dispatch(call, trunk))!;
+      await media.transport.ensureRoom({ room: route.roomName });
+      const agent = await media.transport.join({ room: route.roomName });
+      agents.push(agent);
+      void playTone(await agent.publishAudio(), ROOM_TONE_HZ, 15_000).catch(() => undefined);
+      return route;
+    };
+    endpoint = new SipEndpoint({
+      host: '127.0.0.1',
+      port: 0,
+      tls: { port: 0, cert: certificate.cert, key: certificate.key },
+      directory,
+      transport: media.transport,
+      logger: createLogger('silent'),
+    });
+    await endpoint.start();
+  });
+
+  afterAll(async () => {
+    await endpoint?.close();
+    await test?.close();
+  });
+
+  /** Dials `uri` from a baresip phone playing a tone, checks both tones are heard, hangs up; returns the phone's log. */
+  async function callAndHear(phone: Baresip, uri: string, check: () => void): Promise<string> {
+    agents.length = 0;
+    try {
+      phone.command('dial', uri);
+      await phone.waitForEvent('CALL_ESTABLISHED');
+      const agent = await eventually(() => agents[0] ?? Promise.reject(new Error('no agent yet')));
+      const track = await nextAudioTrack(agent, 'sip_+15550100');
+      expect((await analyseFrames(track.frames(), CANDIDATES, 500, 1500)).frequency).toBe(CALLER_TONE_HZ);
+      check();
+      phone.command('hangup');
+      await phone.waitForEvent('CALL_CLOSED');
+      await eventually(() => expect(endpoint.activeCalls).toBe(0));
+    } finally {
+      await phone.stop();
+    }
+    const { pcm, sampleRate } = phone.heard();
+    expect(dominantFrequency(pcm.subarray(sampleRate, sampleRate * 3), sampleRate, CANDIDATES).frequency).toBe(ROOM_TONE_HZ);
+    return phone.log;
+  }
+
+  it('takes a call over TLS: the dialog stays on TLS, audio is heard both ways', async () => {
+    expect(endpoint.tlsPort).toBeGreaterThan(0);
+    const phone = await Baresip.start({ microphone: sineTone(CALLER_TONE_HZ, 8000, 20_000, 0.4), tls: { caFile: certificate.certFile } });
+    await callAndHear(phone, `sip:${OPEN_NUMBER}@127.0.0.1:${endpoint.tlsPort};transport=tls`, () => {
+      const [call] = endpoint.calls();
+      expect(call?.dialog.peer.protocol).toBe('tls');
+      expect(call?.dialog.contact).toBe(`<sip:palaver@127.0.0.1:${endpoint.tlsPort};transport=tls>`);
+    });
+  }, 60_000);
+});

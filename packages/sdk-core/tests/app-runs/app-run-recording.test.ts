@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { audibleMs, fliteSpeech, HumanParticipant, loudWindowsMs, readWav } from '../../src/testing.js';
+import { AUDIBLE_RMS, audibleMs, fliteSpeech, HumanParticipant, loudWindowsMs, readWav } from '../../src/testing.js';
 import { eventually } from '../../src/testing/media-test-support.js';
 import { storeKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -51,9 +51,10 @@ describe.each(await storeKinds())('app run recordings (%s)', (kind) => {
     await human.say(speech, 300);
     const askedAt = performance.now();
     await client.appRuns.pushPadValue(run.id, { node: 'chat', pad: 'output', value: { type: 'string', value: 'What is the weather like today?' } });
-    await eventually(() => expect(human.firstAudibleAfter(askedAt)).toBeDefined(), 20_000);
-    // The whole answer: nothing audible for a second after the last audible frame.
-    await eventually(() => expect(performance.now() - human.lastAudible()!.at).toBeGreaterThan(1000), 30_000);
+    // A good part of the answer reached the human before they leave (the run, and its recording, end then).
+    const audibleHeardMs = () =>
+      human.heard.filter((frame) => frame.at >= askedAt && frame.rms > AUDIBLE_RMS).reduce((ms, frame) => ms + frame.samples.length / 48, 0);
+    await eventually(() => expect(audibleHeardMs()).toBeGreaterThan(1500), 30_000);
     await endRun(client, run.id, human);
     expect(await rowsOf(run.id)).toHaveLength(1);
 

@@ -14,7 +14,8 @@ export interface RecordingTarget {
 
 /** The side a participant's audio is recorded on: agents (a worker's, an app run's graph) right, humans left. */
 function sideOf(participant: RoomParticipant, target: RecordingTarget): RecordedSideName {
-  return participant.identity === target.humanIdentity || participant.kind !== 'agent' ? 'human' : 'agent';
+  if (participant.identity === target.humanIdentity) return 'human';
+  return participant.kind === 'agent' ? 'agent' : 'human';
 }
 
 /**

@@ -8,7 +8,7 @@ import { chromiumAvailable, eventually, expect, test as base, type ConnectorFixt
  * Issue 30: a session answered by an unmodified LiveKit Agents worker (the example worker, which speaks only LiveKit's
  * protocol: `lk.transcription` delta streams, the human's words sent as theirs) has its transcript in the connector,
  * and lines sent while the client was away come back once, in order, after the resume, from the platform's observer
- * (decision 0120). A built-in agent's transcript stays its `message` packets, one line per utterance.
+ * (decision 0123). A built-in agent's transcript stays its `message` packets, one line per utterance.
  */
 const KEY = 'worker-transcript-key';
 const SECRET = 'worker-transcript-secret-0123456789-0123456789';

@@ -27,7 +27,7 @@ export function transcriptLineKey(line: Pick<SDKSessionTranscription, 'id' | 'ag
 
 /**
  * LiveKit's transcript text streams as Palaver's transcript lines (`SDKSessionTranscription`), read the same way by
- * the connector and by the platform's observer of a worker-run session (decision 0120). A line is an
+ * the connector and by the platform's observer of a worker-run session (decision 0123). A line is an
  * `lk.transcription` segment (`lk.segment_id`; each stream carries its whole text so far: one delta stream per segment,
  * or one complete stream per update) or one `lk.chat` stream. It is final once a stream ends that is not marked
  * `lk.transcription_final: false`, or ends as the agent's own speech (LiveKit Agents send it as one delta stream per

@@ -47,7 +47,7 @@ export const TRANSCRIBED_TRACK_ATTRIBUTE = 'lk.transcribed_track_id';
 export const TRANSCRIPT_RESUME_TOPIC = 'transcript_resume';
 /**
  * The platform's hidden participant in the room of a session whose agent is a LiveKit Agents worker: it observes the
- * worker's transcription streams and answers `transcript_resume` with them (decision 0120), so the client asks it too.
+ * worker's transcription streams and answers `transcript_resume` with them (decision 0123), so the client asks it too.
  */
 export const PLATFORM_OBSERVER_IDENTITY = 'palaver-observer';
 /** Data topic of partner avatar actions: `{action, at}` as JSON. */

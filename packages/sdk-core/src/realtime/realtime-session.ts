@@ -578,7 +578,7 @@ export class RealtimeSession extends EventEmitter<RealtimeSessionEvents> {
         return;
       case 'request_transcript_replay': {
         if (this.options.resumeTranscripts === false) return;
-        // The agent, and the platform's observer of a worker-run session (decision 0120); an identity not in the room gets nothing.
+        // The agent, and the platform's observer of a worker-run session (decision 0123); an identity not in the room gets nothing.
         const to = [effect.agentIdentity, PLATFORM_OBSERVER_IDENTITY];
         this.link?.publish(TRANSCRIPT_RESUME_TOPIC, JSON.stringify({ after: effect.after }), to).catch(() => {});
         return;

@@ -17,7 +17,7 @@ export type RealtimeInput =
   | { type: 'participant_updated'; attempt: number; participant: ParticipantView }
   | { type: 'participant_left'; attempt: number; identity: string }
   | { type: 'data_received'; attempt: number; packet: DataPacket; from: ParticipantView | undefined }
-  /** A transcript line read from LiveKit text streams (`lk.transcription`, `lk.chat`; decision 0120). */
+  /** A transcript line read from LiveKit text streams (`lk.transcription`, `lk.chat`; decision 0123). */
   | { type: 'transcript_streamed'; attempt: number; transcription: SDKSessionTranscription }
   | { type: 'room_metadata_changed'; attempt: number; metadata: string }
   | { type: 'reconnecting'; attempt: number; reason: SDKResumeReason }

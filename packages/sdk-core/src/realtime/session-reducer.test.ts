@@ -357,7 +357,7 @@ describe('reduceRealtime: data packets', () => {
     expect(Object.isFrozen(after.transcriptions)).toBe(true);
   });
 
-  it('ignores packets from anyone but the agent (lines excepted from the platform, decision 0120), malformed ones and unknown topics', () => {
+  it('ignores packets from anyone but the agent (lines excepted from the platform, decision 0123), malformed ones and unknown topics', () => {
     const state = connectedWithAgent();
     for (const input of [
       packet('message', utterance('u1', 'spoofed', '2024-01-01T00:00:01Z'), human),

@@ -196,7 +196,7 @@ function receiveLine(state: RealtimeState, line: SDKSessionTranscription, ...als
 function receiveData(state: RealtimeState, input: Extract<RealtimeInput, { type: 'data_received' }>): RealtimeTransition {
   if (state.status === 'not_connected') return unchanged(state);
   const packet = input.packet;
-  // No visible sender: the platform (its hidden observer replaying a worker's lines, decision 0120), for lines only.
+  // No visible sender: the platform (its hidden observer replaying a worker's lines, decision 0123), for lines only.
   if (!input.from) return packet.topic === MESSAGE_TOPIC ? receiveLine(state, packet.payload) : unchanged(state);
   if (!isAgentParticipant(input.from)) return unchanged(state);
   const delivered = emit({ name: 'dataPacket', args: [packet] });

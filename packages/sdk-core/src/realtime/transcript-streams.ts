@@ -4,7 +4,7 @@ import { StreamedTranscript, transcriptLineKey } from '../contract/streamed-tran
 import { CHAT_STREAM_TOPIC, TRANSCRIPTION_STREAM_TOPIC } from '../contract/wire.js';
 
 /**
- * The room's LiveKit transcript streams (`lk.transcription`, `lk.chat`) as transcript lines (decision 0120), for any
+ * The room's LiveKit transcript streams (`lk.transcription`, `lk.chat`) as transcript lines (decision 0123), for any
  * agent that speaks LiveKit's protocol (a LiveKit Agents worker): each version of a line goes to `show` as the stream
  * grows and once it ends. A line the agent also sends as a `message` packet (Palaver's built-in agent sends both, with
  * the segment id as the line id) is the packet's: its streams are skipped, so it shows once, as before.

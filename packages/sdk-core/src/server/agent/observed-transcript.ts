@@ -7,7 +7,7 @@ import { answerTranscriptResumes, TranscriptLog } from './transcript-replay.js';
 /**
  * The transcript of a worker-run session as the platform's observer sees it: the `lk.transcription` and `lk.chat`
  * text streams read as the connector reads them (`StreamedTranscript`), every version logged for `transcript_resume`
- * (decision 0120) at the agent's time (the stream's header time plus the time since it arrived here, so the client's
+ * (decision 0123) at the agent's time (the stream's header time plus the time since it arrived here, so the client's
  * `after`, a `created_at` on the agent's clock, compares without skew).
  *
  * @example

@@ -108,4 +108,23 @@ describe.skipIf(!hasSipp)('outbound early media (SIPp callee)', () => {
       await callee;
     }
   }, 60_000);
+
+  it('PRACKs a reliable 183 (100rel) and then takes the 200 OK', async () => {
+    const port = await freeUdpPort();
+    const callee = runSippServer(port, ['-sf', scenario('reliable-early-media-callee.xml'), '-m', '1']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const transport = test.server.services.media.transport;
+    await transport.ensureRoom({ room: 'room-reliable' });
+    const watcher = await transport.join({ room: 'room-reliable', identity: 'watcher', hidden: true });
+    const statuses: string[] = [];
+    watcher.on('participantJoined', (participant) => participant.kind === 'sip' && statuses.push(participant.attributes[SIP_CALL_STATUS_ATTRIBUTE] ?? ''));
+    watcher.on('participantUpdated', (participant) => participant.kind === 'sip' && statuses.push(participant.attributes[SIP_CALL_STATUS_ATTRIBUTE] ?? ''));
+    await endpoint.placeCall({ ...outboundCall(port, 'room-reliable'), waitUntilAnswered: true });
+    await eventually(() => expect(statuses).toEqual(['dialing', 'ringing', 'active']));
+    await transport.deleteRoom('room-reliable');
+    const result = await callee;
+    expect(result.code, result.output).toBe(0);
+    await eventually(() => expect(endpoint.activeCalls).toBe(0));
+    await watcher.leave();
+  }, 60_000);
 });

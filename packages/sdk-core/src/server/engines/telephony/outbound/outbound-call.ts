@@ -17,6 +17,7 @@ import { allowsUpdate, sessionTimerFor } from '../dialog/session-refresh.js';
 import { sessionRequestHeaders, sessionTermsAsUac } from '../dialog/session-timer.js';
 import { ALLOW } from '../inbound/inbound-invite.js';
 import { negotiate, OFFERED_CODECS, OFFERED_DTMF_PAYLOAD_TYPE, SdpError, writeSdp } from '../sdp/sdp-negotiation.js';
+import { provisionalAcknowledger } from './reliable-provisionals.js';
 import type { SipPeer } from '../transport/sip-transport.js';
 
 async function trunkPeer(address: string, transport: SipPeer['protocol']): Promise<SipPeer> {
@@ -121,7 +122,7 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
     const built = call.dialog.request('INVITE', {
       headers: [
         ['Allow', ALLOW],
-        ['Supported', 'timer'],
+        ['Supported', 'timer, 100rel'],
         ...sessionRequestHeaders(sessionSeconds, context.sessionTimer),
         ['Content-Type', 'application/sdp'],
         ...extra,
@@ -134,7 +135,9 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
   let sent = invite();
   let ringingTimer: NodeJS.Timeout | undefined;
   let timedOut = false;
+  const acknowledgeReliable = provisionalAcknowledger(call, peer);
   const onProvisional = (response: SipResponse) => {
+    acknowledgeReliable(response);
     if (response.status === 180 || response.status === 183) void bridge.setAttributes({ [SIP_CALL_STATUS_ATTRIBUTE]: 'ringing' }).catch(() => undefined);
     acceptEarlyMedia(context, call, response);
   };

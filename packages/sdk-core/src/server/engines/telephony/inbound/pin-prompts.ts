@@ -28,6 +28,8 @@ export async function askForPin(context: EndpointContext, call: SipCall, pin: Pi
   };
   pin.onWrong = (triesLeft) => say(triesLeft > 0 ? PIN_PROMPTS.wrong : PIN_PROMPTS.failed);
   say(PIN_PROMPTS.enter);
+  // The other prompts are synthesised now, behind the first, so a wrong PIN is answered at once.
+  for (const text of [PIN_PROMPTS.wrong, PIN_PROMPTS.failed]) context.prompts?.(text).catch(() => undefined);
   const accepted = await pin.result;
   if (!accepted) await speaking;
   call.stopPlaying();

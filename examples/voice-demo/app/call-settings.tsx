@@ -103,8 +103,8 @@ export function CallSettings({
         <input
           type="checkbox"
           data-testid="record"
-          checked={choices.record && choices.worker === ''}
-          disabled={ownAgent}
+          checked={choices.record}
+          disabled={disabled}
           onChange={(event) => onChange({ ...choices, record: event.target.checked })}
         />
         <span>Record the call (both sides, to download after it)</span>

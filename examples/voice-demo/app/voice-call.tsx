@@ -21,9 +21,11 @@ function timeLimit(): number {
 
 function sessionConfig(choices: CallChoices, suggestedLlm: string): RealtimeSessionConfigCreate {
   // A LiveKit Agents worker's agent brings its own behaviour: the session names only it (the other sections are optional).
-  if (choices.worker) return { general: { time_limit_s: timeLimit(), agent: { type: 'livekit_worker', agent_name: choices.worker } } };
+  // Either is recorded when asked (the platform's observer records a worker's session: decision 0122).
+  const recording = choices.record ? { recording: true } : {};
+  if (choices.worker) return { general: { time_limit_s: timeLimit(), agent: { type: 'livekit_worker', agent_name: choices.worker }, ...recording } };
   return {
-    general: { time_limit_s: timeLimit(), ...(choices.record ? { recording: true } : {}) },
+    general: { time_limit_s: timeLimit(), ...recording },
     input: { interruptable: true },
     generative: {
       llm: choices.llm || suggestedLlm,
@@ -67,7 +69,7 @@ export function VoiceCall({ platformUrl }: { platformUrl: string }) {
       // A fresh token per call: the one from page load may have expired.
       const current = await fetchSessionTicket();
       setTicket(current);
-      setRecorded(choices.record && !choices.worker ? { token: current.token } : undefined);
+      setRecorded(choices.record ? { token: current.token } : undefined);
       await agent.connect({ token: current.token, config: sessionConfig(choices, current.llm) });
     } catch (error) {
       setProblem((error as Error).message);

@@ -62,6 +62,34 @@ describe('SessionRecorder', () => {
     expect(recorder.finish().durationMs).toBe(700);
   });
 
+  it('records a track nobody else reads on the side it is given, and mixes sources that overlap on one side', async () => {
+    let now = 0;
+    const recorder = new SessionRecorder(() => now);
+    // Two agents speak at once from 0 ms (a graph and a worker in an app run), 100 ms each.
+    await recorder.record(trackOf([frame(100, 1000)], 'graph'), 'agent');
+    await recorder.record(trackOf([frame(100, 500)], 'worker'), 'agent');
+    // A second human track starts at 300 ms.
+    now = 300;
+    await recorder.record(trackOf([frame(100, 700)], 'guest'), 'human');
+    const { wav, durationMs } = recorder.finish();
+    // Mixed, not appended one after the other: the agent side is 100 ms long, the file as long as the human's 400 ms.
+    expect(durationMs).toBe(400);
+    const [left, right] = channelsOf(wav);
+    const at = (ms: number) => (ms * RECORDING_SAMPLE_RATE) / 1000;
+    expect(right.slice(at(10), at(90)).every((sample) => sample === 1500)).toBe(true);
+    expect(right.slice(at(110)).every((sample) => sample === 0)).toBe(true);
+    expect(left.slice(0, at(290)).every((sample) => sample === 0)).toBe(true);
+    expect(left.slice(at(310), at(390)).every((sample) => sample === 700)).toBe(true);
+  });
+
+  it('clips mixed sources at the PCM16 range', async () => {
+    const recorder = new SessionRecorder(() => 0);
+    await recorder.record(trackOf([frame(20, 30_000)]), 'human');
+    await recorder.record(trackOf([frame(20, 30_000)]), 'human');
+    const [left] = channelsOf(recorder.finish().wav);
+    expect(left.slice(10, 300).every((sample) => sample === 32_767)).toBe(true);
+  });
+
   it("passes the human's frames and the track's other properties through to the pipeline", async () => {
     const recorder = new SessionRecorder(() => 0);
     const track = recorder.tapTrack(trackOf([frame(20, 5)]));

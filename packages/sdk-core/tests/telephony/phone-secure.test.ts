@@ -7,7 +7,7 @@ import { analyseFrames, eventually, nextAudioTrack, playTone } from '../../src/t
 import { dominantFrequency, sineTone } from '../../src/testing/tone-analysis.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { Baresip } from './support/baresip.js';
-import { requireBaresip } from './support/sip-tools.js';
+import { inviteText, rawSip, requireBaresip, statusOf } from './support/sip-tools.js';
 import { OPEN_NUMBER, testDirectory } from './support/test-directory.js';
 import { requireOpenssl, selfSignedCertificate, type TestCertificate } from './support/tls-certificate.js';
 
@@ -98,6 +98,47 @@ describe.skipIf(!hasTools)('secure phone calls (TLS, SRTP) with baresip', () => 
       const [call] = endpoint.calls();
       expect(call?.dialog.peer.protocol).toBe('tls');
       expect(call?.dialog.contact).toBe(`<sip:palaver@127.0.0.1:${endpoint.tlsPort};transport=tls>`);
+      expect(call?.rtp.encrypted).toBe(false);
     });
   }, 60_000);
+
+  it.each([
+    ['srtp-mand', 'RTP/SAVP', SRTP_REQUIRED_NUMBER],
+    ['srtp', 'RTP/AVP', SRTP_ALLOWED_NUMBER],
+  ] as const)(
+    'SRTP over TLS (baresip mediaenc=%s, %s offer): audio is decrypted and heard both ways',
+    async (mediaenc, protocol, number) => {
+      const phone = await Baresip.start({ microphone: sineTone(CALLER_TONE_HZ, 8000, 20_000, 0.4), tls: { caFile: certificate.certFile }, mediaenc });
+      await callAndHear(phone, `sip:${number}@127.0.0.1:${endpoint.tlsPort};transport=tls`, () => {
+        const [call] = endpoint.calls();
+        expect(call?.rtp.negotiated).toMatchObject({ protocol, crypto: { tag: expect.any(Number) } });
+        expect(call?.rtp.encrypted).toBe(true);
+        expect(call?.rtp.stats.unauthenticated).toBe(0);
+      });
+    },
+    60_000,
+  );
+
+  it('a trunk that requires SRTP refuses a plain offer with 488; one with encryption disabled refuses RTP/SAVP with 488', async () => {
+    agents.length = 0;
+    const plain = await rawSip(endpoint.port, inviteText({ to: SRTP_REQUIRED_NUMBER, callId: 'plain-to-required', branch: 'z9hG4bKplain1' }));
+    expect(statusOf(plain.at(-1))).toBe(488);
+    expect(plain.at(-1)).toMatch(/Media encryption is required/);
+    const savp = [
+      'v=0',
+      'o=caller 1 1 IN IP4 127.0.0.1',
+      's=-',
+      'c=IN IP4 127.0.0.1',
+      't=0 0',
+      'm=audio 40000 RTP/SAVP 0',
+      'a=rtpmap:0 PCMU/8000',
+      `a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${Buffer.alloc(30, 7).toString('base64')}`,
+      '',
+    ].join('\r\n');
+    const refused = await rawSip(endpoint.port, inviteText({ to: OPEN_NUMBER, callId: 'savp-to-disabled', branch: 'z9hG4bKsavp1', sdp: savp }));
+    expect(statusOf(refused.at(-1))).toBe(488);
+    expect(refused.at(-1)).toMatch(/media encryption is disabled/);
+    expect(endpoint.activeCalls).toBe(0);
+    expect(agents).toHaveLength(0);
+  });
 });

@@ -93,6 +93,7 @@ function refreshOrOffer(context: EndpointContext, transaction: ServerTransaction
     dtmfPayloadType: media.dtmfPayloadType,
     dtmfClockRate: media.dtmfClockRate,
     direction: answerDirection(media.direction),
+    ...call.rtp.answerSecurity(),
   });
   const onHold = media.direction === 'sendonly' || media.direction === 'inactive';
   void call.bridge?.setAttributes({ [SIP_CALL_STATUS_ATTRIBUTE]: onHold ? 'on-hold' : 'active' }).catch(() => undefined);

@@ -58,6 +58,13 @@ export async function admitCall(context: EndpointContext, request: SipRequest, s
     if (verdict === 'missing' || verdict === 'stale') return { status: 401, headers: [['WWW-Authenticate', context.digest.challenge(verdict === 'stale')]] };
     if (verdict === 'wrong') return { status: 403, reason: 'Wrong credentials' };
   }
+  // The trunk's media encryption decides whether the offer is taken plain, encrypted, or refused (488).
+  try {
+    offer = negotiate(request.body.toString('utf8'), undefined, trunk.mediaEncryption ?? 'disabled');
+  } catch (error) {
+    if (error instanceof SdpError) return { status: error.status, reason: error.message };
+    throw error;
+  }
   const route = await context.directory.dispatch(identity, trunk);
   if (!route) return { status: 404, reason: 'No dispatch rule for this call' };
   return { identity, offer, trunk, route, session };

@@ -70,6 +70,7 @@ export async function handleInboundInvite(context: EndpointContext, transaction:
     dtmfPayloadType: offer.dtmfPayloadType,
     dtmfClockRate: offer.dtmfClockRate,
     direction: answerDirection(offer.direction),
+    ...call.rtp.answerSecurity(),
   });
   if (ringing && !(await ringing)) {
     transaction.respond(createResponse(request, 500, { toTag: pending.toTag, reason: 'No PRACK for the reliable 180' }));

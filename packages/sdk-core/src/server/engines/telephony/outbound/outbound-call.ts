@@ -16,8 +16,8 @@ import { nextHop, routeSetOfResponse } from '../dialog/route-set.js';
 import { allowsUpdate, sessionTimerFor } from '../dialog/session-refresh.js';
 import { sessionRequestHeaders, sessionTermsAsUac } from '../dialog/session-timer.js';
 import { ALLOW } from '../inbound/inbound-invite.js';
-import { negotiate, OFFERED_CODECS, OFFERED_DTMF_PAYLOAD_TYPE, SdpError, writeSdp } from '../sdp/sdp-negotiation.js';
 import { provisionalAcknowledger } from './reliable-provisionals.js';
+import { negotiate, OFFERED_CODECS, OFFERED_DTMF_PAYLOAD_TYPE, offerSecurity, SdpError, writeSdp } from '../sdp/sdp-negotiation.js';
 import type { SipPeer } from '../transport/sip-transport.js';
 
 async function trunkPeer(address: string, transport: SipPeer['protocol']): Promise<SipPeer> {
@@ -114,6 +114,7 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
     codecs: OFFERED_CODECS,
     dtmfPayloadType: OFFERED_DTMF_PAYLOAD_TYPE,
     direction: 'sendrecv',
+    ...offerSecurity(trunk.mediaEncryption ?? 'disabled', call.rtp.localKeys),
   });
   const extra: Array<[string, string]> = [...Object.entries(trunk.headers), ...Object.entries(request.headers)];
   call.localSdp = offer;
@@ -184,7 +185,10 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
   context.client.rememberAck(sent, ack, call.dialog.peer);
   try {
     // The 2xx's answer wins; without one, the early media's answer (a 183's SDP) stands.
-    if (response.body.length > 0 || !call.rtp.negotiated) call.rtp.configure(negotiate(response.body.toString('utf8'), ['PCMU', 'PCMA']));
+    const answer = response.body.length > 0 ? response.body.toString('utf8') : undefined;
+    if (answer || !call.rtp.negotiated) call.rtp.configure(negotiate(answer ?? '', ['PCMU', 'PCMA'], trunk.mediaEncryption ?? 'disabled'));
+    // An early answer taken plain does not satisfy a trunk that requires SRTP.
+    if (trunk.mediaEncryption === 'required' && !call.rtp.encrypted) throw new SdpError(488, 'Media encryption is required and the callee answered plain RTP');
   } catch (error) {
     await call.hangUp('failed');
     throw error instanceof SdpError ? new SipCallFailed(488, error.message) : error;

@@ -2,10 +2,12 @@ import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 import { randomInt } from 'node:crypto';
 import { RtpHeader, RtpPacket } from 'werift';
-import type { NegotiatedMedia } from '../sdp/sdp-negotiation.js';
+import { newSrtpKeys, type SrtpKeys } from '../sdp/sdp-crypto.js';
+import type { LocalDescription, NegotiatedMedia } from '../sdp/sdp-negotiation.js';
 import { createCallCodec, type CallCodec } from './call-codec.js';
 import { DtmfReceiver, dtmfCode, dtmfPayloads, type DtmfEvent } from './dtmf.js';
 import { JitterBuffer } from './jitter-buffer.js';
+import { SrtpProtection } from './srtp-protection.js';
 
 /** RFC 3389 comfort noise: carries no speech, ignored. */
 const COMFORT_NOISE_PAYLOAD_TYPE = 13;
@@ -22,7 +24,8 @@ export interface RtpSessionListener {
 /**
  * One call's RTP (RFC 3550) on its own UDP port: decodes the caller's audio through a jitter buffer, reads
  * RFC 4733 DTMF, ignores comfort noise, and sends the room's audio back to where the caller's packets come
- * from (symmetric RTP, so callers behind NAT hear us), or to the SDP's address until the first packet.
+ * from (symmetric RTP, so callers behind NAT hear us), or to the SDP's address until the first packet. When the
+ * SDP agreed on SRTP (`a=crypto`), packets are protected both ways ({@link SrtpProtection}) with {@link localKeys}.
  *
  * @example
  * const rtp = await RtpSession.open('127.0.0.1', listener);
@@ -43,8 +46,11 @@ export class RtpSession {
   private marker = true;
   private sendingDtmf = false;
   private closed = false;
-  /** Counters for tests and the bench. */
-  readonly stats = { received: 0, sent: 0, ignored: 0, comfortNoise: 0 };
+  private srtp: SrtpProtection | undefined;
+  /** Our SRTP master key and salt for this call (in our `a=crypto` line when the call is encrypted). */
+  readonly localKeys: SrtpKeys = newSrtpKeys();
+  /** Counters for tests and the bench (`unauthenticated`: SRTP packets that failed their check). */
+  readonly stats = { received: 0, sent: 0, ignored: 0, comfortNoise: 0, unauthenticated: 0 };
 
   private constructor(
     private readonly socket: Socket,
@@ -79,6 +85,19 @@ export class RtpSession {
       this.remote = { address: media.remoteAddress, port: media.remotePort };
       this.latched = false;
     }
+    if (!media.crypto) this.srtp = undefined;
+    else if (!this.srtp?.receivesWith(media.crypto.remote)) this.srtp = new SrtpProtection(this.localKeys, media.crypto.remote);
+  }
+
+  /** Whether media is SRTP. */
+  get encrypted(): boolean {
+    return this.srtp !== undefined;
+  }
+
+  /** What our SDP answer says about encryption: the offer's profile, and our keys under its crypto tag when SRTP. */
+  answerSecurity(): Pick<LocalDescription, 'protocol' | 'crypto'> {
+    const crypto = this.media?.crypto;
+    return { protocol: this.media?.protocol ?? 'RTP/AVP', ...(crypto ? { crypto: { tag: crypto.tag, keys: this.localKeys } } : {}) };
   }
 
   /** Whether the other side wants our audio now (not on hold). */
@@ -131,21 +150,28 @@ export class RtpSession {
     this.marker = false;
     this.sequence = (this.sequence + 1) & 0xffff;
     this.stats.sent += 1;
-    this.socket.send(new RtpPacket(header, Buffer.from(payload)).serialize(), this.remote.port, this.remote.address);
+    const packet = this.srtp ? this.srtp.protect(header, Buffer.from(payload)) : new RtpPacket(header, Buffer.from(payload)).serialize();
+    this.socket.send(packet, this.remote.port, this.remote.address);
   }
 
   private receive(data: Buffer, address: string, port: number): void {
     if (this.closed || !this.media || data.length < 12 || data[0]! >> 6 !== 2) return;
+    // RTCP multiplexed on the port (payload types 72-76 with the marker bit) is not audio (nor SRTP to check).
+    const rawType = data[1]! & 0x7f;
+    if (rawType >= 72 && rawType <= 76) return;
+    const plain = this.srtp ? this.srtp.unprotect(data) : data;
+    if (!plain) {
+      this.stats.unauthenticated += 1;
+      return;
+    }
     let packet: RtpPacket;
     try {
-      packet = RtpPacket.deSerialize(data);
+      packet = RtpPacket.deSerialize(plain);
     } catch {
       this.stats.ignored += 1;
       return;
     }
     const payloadType = packet.header.payloadType;
-    // RTCP multiplexed on the port (payload types 72-76 with the marker bit) is not audio.
-    if (payloadType >= 72 && payloadType <= 76) return;
     const isDtmf = payloadType === this.media.dtmfPayloadType;
     // Comfort noise (RFC 3389) and anything not negotiated carry nothing to play.
     if (!isDtmf && payloadType !== this.media.codec.payloadType) {

@@ -1,4 +1,6 @@
 import * as sdpTransform from 'sdp-transform';
+import type { SipMediaEncryption } from '../../../kernel/ports/sip-directory.js';
+import { chooseCrypto, cryptoLine, SRTP_SUITE, type NegotiatedCrypto, type SrtpKeys } from './sdp-crypto.js';
 
 /** An SDP the endpoint cannot use: `status` is the SIP answer (400 unreadable, 488 nothing in common). */
 export class SdpError extends Error {
@@ -22,6 +24,9 @@ export interface AudioCodec {
 
 export type MediaDirection = 'sendrecv' | 'sendonly' | 'recvonly' | 'inactive';
 
+/** Plain RTP, or SRTP's profile (RFC 3711); a best-effort SRTP offer is `RTP/AVP` with `a=crypto` lines. */
+export type MediaProtocol = 'RTP/AVP' | 'RTP/SAVP';
+
 /** The media both sides agreed on, as read from the other side's SDP. */
 export interface NegotiatedMedia {
   codec: AudioCodec;
@@ -33,6 +38,10 @@ export interface NegotiatedMedia {
   remotePort: number;
   /** The other side's direction: `sendonly` or `inactive` (or address 0.0.0.0) means we are on hold. */
   direction: MediaDirection;
+  /** The m-line's profile (default `RTP/AVP`); our answer uses the same. */
+  protocol?: MediaProtocol;
+  /** SRTP (SDES): the crypto line taken and the other side's keys; undefined = plain RTP. */
+  crypto?: NegotiatedCrypto;
 }
 
 const STATIC: Record<number, AudioCodec> = {
@@ -76,12 +85,20 @@ function dtmfOf(media: MediaSection, clockRate: number): { payloadType: number |
   return { payloadType: chosen?.payload, clockRate: chosen?.rate ?? clockRate };
 }
 
-/** Reads an offer (or answer) and picks the first audio codec the endpoint speaks, in the other side's order. */
-export function negotiate(text: string, supported: readonly AudioCodecName[] = ['PCMU', 'PCMA', 'opus']): NegotiatedMedia {
+/**
+ * Reads an offer (or answer) and picks the first audio codec the endpoint speaks, in the other side's order, and
+ * whether media is encrypted as `encryption` (the trunk's) allows: `required` takes SRTP only, `disabled` plain RTP
+ * only (an `RTP/SAVP` offer gets 488, a best-effort offer's `a=crypto` is ignored), `allowed` either.
+ */
+export function negotiate(
+  text: string,
+  supported: readonly AudioCodecName[] = ['PCMU', 'PCMA', 'opus'],
+  encryption: SipMediaEncryption = 'allowed',
+): NegotiatedMedia {
   const session = parse(text);
   const audio = session.media.find((media) => media.type === 'audio' && media.port > 0);
   if (!audio) throw new SdpError(488, 'The SDP offers no audio stream');
-  if (audio.protocol !== 'RTP/AVP') throw new SdpError(488, `Media protocol ${audio.protocol} is not supported (RTP/AVP only)`);
+  const { protocol, crypto } = mediaSecurity(audio, encryption);
   const codec = codecsOf(audio).find((candidate) => supported.includes(candidate.name));
   if (!codec) throw new SdpError(488, 'No common audio codec (PCMU, PCMA or Opus)');
   const remoteAddress = audio.connection?.ip ?? session.connection?.ip;
@@ -89,7 +106,29 @@ export function negotiate(text: string, supported: readonly AudioCodecName[] = [
   const declared = audio.direction ?? session.direction ?? 'sendrecv';
   const direction: MediaDirection = remoteAddress === '0.0.0.0' ? (declared === 'sendrecv' ? 'sendonly' : declared) : declared;
   const dtmf = dtmfOf(audio, codec.clockRate);
-  return { codec, dtmfPayloadType: dtmf.payloadType, dtmfClockRate: dtmf.clockRate, remoteAddress, remotePort: audio.port, direction };
+  return {
+    codec,
+    dtmfPayloadType: dtmf.payloadType,
+    dtmfClockRate: dtmf.clockRate,
+    remoteAddress,
+    remotePort: audio.port,
+    direction,
+    protocol,
+    ...(crypto ? { crypto } : {}),
+  };
+}
+
+/** The media section's profile and the crypto line taken, or the 488 that `encryption` asks for. */
+function mediaSecurity(audio: MediaSection, encryption: SipMediaEncryption): { protocol: MediaProtocol; crypto: NegotiatedCrypto | undefined } {
+  if (audio.protocol !== 'RTP/AVP' && audio.protocol !== 'RTP/SAVP') {
+    throw new SdpError(488, `Media protocol ${audio.protocol} is not supported (RTP/AVP, or RTP/SAVP with SDES keys)`);
+  }
+  const protocol: MediaProtocol = audio.protocol;
+  const crypto = chooseCrypto(audio);
+  if (protocol === 'RTP/SAVP' && encryption === 'disabled') throw new SdpError(488, 'SRTP (RTP/SAVP) is not accepted: media encryption is disabled');
+  if (protocol === 'RTP/SAVP' && !crypto) throw new SdpError(488, `No usable SRTP key: an a=crypto line with ${SRTP_SUITE} and one inline key is required`);
+  if (!crypto && encryption === 'required') throw new SdpError(488, `Media encryption is required: SRTP (RTP/SAVP with a=crypto ${SRTP_SUITE})`);
+  return { protocol, crypto: encryption === 'disabled' ? undefined : crypto };
 }
 
 export interface LocalDescription {
@@ -102,6 +141,10 @@ export interface LocalDescription {
   /** Default the first codec's clock rate. */
   dtmfClockRate?: number;
   direction: MediaDirection;
+  /** Default `RTP/AVP`. */
+  protocol?: MediaProtocol;
+  /** Our SRTP keys under the crypto line's tag (an answer repeats the offer's tag). */
+  crypto?: { tag: number; keys: SrtpKeys };
 }
 
 /** Writes the endpoint's SDP (offer or answer). */
@@ -130,12 +173,13 @@ export function writeSdp(local: LocalDescription): string {
       {
         type: 'audio',
         port: local.port,
-        protocol: 'RTP/AVP',
+        protocol: local.protocol ?? 'RTP/AVP',
         payloads: rtp.map((entry) => entry.payload).join(' '),
         rtp,
         fmtp,
         ptime: 20,
         direction: local.direction,
+        ...(local.crypto ? { crypto: [cryptoLine(local.crypto.tag, local.crypto.keys)] } : {}),
       },
     ],
   };
@@ -147,6 +191,15 @@ export function answerDirection(remote: MediaDirection): MediaDirection {
   if (remote === 'sendonly') return 'recvonly';
   if (remote === 'recvonly') return 'sendonly';
   return remote;
+}
+
+/**
+ * How an outbound offer is secured by the trunk's media encryption (as LiveKit SIP offers): `disabled` plain RTP,
+ * `allowed` best effort (`RTP/AVP` with our `a=crypto`, so a callee without SRTP still answers), `required` `RTP/SAVP`.
+ */
+export function offerSecurity(encryption: SipMediaEncryption, keys: SrtpKeys): Pick<LocalDescription, 'protocol' | 'crypto'> {
+  if (encryption === 'disabled') return {};
+  return { protocol: encryption === 'required' ? 'RTP/SAVP' : 'RTP/AVP', crypto: { tag: 1, keys } };
 }
 
 /** The codecs the endpoint offers on outbound calls, in preference order. */

@@ -73,14 +73,14 @@ describe.each(await storeKinds())("a LiveKit Agents worker's session recording (
     if (schema) await dropSchema(postgresUrl, schema);
   });
 
-  const rowsOf = (sessionId: string) =>
-    server.services.store.db.selectFrom('realtime_recordings').select(['session_id']).where('session_id', '=', sessionId).execute();
+  const rowsOf = (platform: PalaverServer, sessionId: string) =>
+    platform.services.store.db.selectFrom('realtime_recordings').select(['session_id']).where('session_id', '=', sessionId).execute();
 
-  /** A worker session (recorded or not) with its human in the room, the agent listening. */
-  async function startSession(recording: boolean | undefined) {
+  /** A worker session (recorded or not) of `platform` with its human in the room, the agent listening. */
+  async function startSession(recording: boolean | undefined, platform = { server, client }) {
     const general = { agent: { type: 'livekit_worker' as const, agent_name: AGENT_NAME }, ...(recording === undefined ? {} : { recording }) };
-    const { session, connection_details } = await client.realtime.start({ config: { general } });
-    const speech = await fliteSpeech(server.services.speech, 'the platform records what I say to the worker');
+    const { session, connection_details } = await platform.client.realtime.start({ config: { general } });
+    const speech = await fliteSpeech(platform.server.services.speech, 'the platform records what I say to the worker');
     const human = await joinWithMicrophone(connection_details.url, connection_details.token, speech.sampleRate);
     const agent = await eventually(
       () => [...human.room.remoteParticipants.values()].find((participant) => participant.identity.startsWith('agent-')),
@@ -90,8 +90,12 @@ describe.each(await storeKinds())("a LiveKit Agents worker's session recording (
     return { session, speech, human, agent };
   }
 
-  it('records both sides: the human on the left channel, the worker agent on the right, on the session clock', async () => {
-    const { session, speech, human, agent } = await startSession(true);
+  /**
+   * The human speaks, the agent plays it back, the session ends; then `platform`'s recording of it holds the speech on
+   * each side, the human's before the agent's. Resolves with the WAV's length in samples.
+   */
+  async function recordConversation(platform: { server: PalaverServer; client: PalaverClient; url: string }): Promise<{ sessionId: string; frames: number }> {
+    const { session, speech, human, agent } = await startSession(true, platform);
     try {
       await human.say(speech.pcm, 300);
       await human.room.localParticipant!.sendText('replay', { topic: 'lk.chat' });
@@ -101,10 +105,10 @@ describe.each(await storeKinds())("a LiveKit Agents worker's session recording (
       );
       const speechMs = speech.speechEndMs - speech.speechStartMs;
       expect(Number(/(\d+) ms/.exec(played.text)![1])).toBeGreaterThan(speechMs);
-      expect((await client.realtime.end(session.id)).state).toBe('ended');
-      await eventually(async () => (await rowsOf(session.id)).length === 1, 'the recording to be stored');
+      expect((await platform.client.realtime.end(session.id)).state).toBe('ended');
+      await eventually(async () => (await rowsOf(platform.server, session.id)).length === 1, 'the recording to be stored');
 
-      const response = await fetch(`${url}/v1/realtime/${session.id}/recording`, { headers: { 'x-api-key': server.apiKey } });
+      const response = await fetch(`${platform.url}/v1/realtime/${session.id}/recording`, { headers: { 'x-api-key': platform.server.apiKey } });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('audio/wav');
       const wav = readWav(new Uint8Array(await response.arrayBuffer()));
@@ -115,13 +119,31 @@ describe.each(await storeKinds())("a LiveKit Agents worker's session recording (
       expect(audibleMs(right, wav.sampleRate)).toBeGreaterThan(speechMs * 0.5);
       // The human spoke first and the agent played it back after: the left's speech ends before the right's begins.
       expect(loudWindowsMs(left, wav.sampleRate).at(-1)!).toBeLessThan(loudWindowsMs(right, wav.sampleRate)[0]!);
-      expect((await client.realtime.recording(session.id)).size).toBe(44 + left.length * 4);
-
-      await client.realtime.delete(session.id);
-      expect(await rowsOf(session.id)).toEqual([]);
-      await expect(client.realtime.recording(session.id)).rejects.toMatchObject({ status: 404 });
+      return { sessionId: session.id, frames: left.length };
     } finally {
       await human.room.disconnect();
+    }
+  }
+
+  it('records both sides: the human on the left channel, the worker agent on the right, on the session clock', async () => {
+    const { sessionId, frames } = await recordConversation({ server, client, url });
+    expect((await client.realtime.recording(sessionId)).size).toBe(44 + frames * 4);
+    await client.realtime.delete(sessionId);
+    expect(await rowsOf(server, sessionId)).toEqual([]);
+    await expect(client.realtime.recording(sessionId)).rejects.toMatchObject({ status: 404 });
+  });
+
+  // The observer joins a LiveKit deployment through rtc-node as it joins the embedded endpoint in process: one design.
+  it.runIf(kind === 'sqlite')('records the same way on a Palaver that uses a LiveKit deployment (the observer subscribes over the network)', async () => {
+    // This Palaver's media is "a LiveKit deployment": the first server's endpoint, where the worker is registered.
+    const scaled = await createTestPlatform({ env: { LIVEKIT_URL: url.replace(/^http/, 'ws'), LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET } });
+    try {
+      const scaledUrl = await scaled.server.listen(0, '127.0.0.1');
+      expect(scaled.server.services.media.transport.kind).toBe('livekit');
+      const scaledClient = createClient({ baseUrl: scaledUrl, apiKey: scaled.server.apiKey, maxRetries: 0 });
+      await recordConversation({ server: scaled.server, client: scaledClient, url: scaledUrl });
+    } finally {
+      await scaled.close();
     }
   });
 
@@ -131,7 +153,7 @@ describe.each(await storeKinds())("a LiveKit Agents worker's session recording (
       await human.say(speech.pcm, 300);
       expect((await client.realtime.end(session.id)).state).toBe('ended');
       await eventually(async () => (await client.realtime.retrieve(session.id)).state === 'ended', 'the session to end');
-      expect(await rowsOf(session.id)).toEqual([]);
+      expect(await rowsOf(server, session.id)).toEqual([]);
       await expect(client.realtime.recording(session.id)).rejects.toMatchObject({ status: 404, type: 'not_found' });
     } finally {
       await human.room.disconnect();

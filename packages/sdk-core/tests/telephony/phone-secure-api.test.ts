@@ -1,0 +1,105 @@
+import { SIPMediaEncryption, SIPTransport } from '@livekit/protocol';
+import { SipClient } from 'livekit-server-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_IDENTITY, SIP_CALL_STATUS_ATTRIBUTE } from '../../src/contract/wire.js';
+import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
+import { AUDIBLE_RMS, rms } from '../../src/testing/agent-harness.js';
+import { analyseFrames, eventually, nextAudioTrack } from '../../src/testing/media-test-support.js';
+import { sineTone } from '../../src/testing/tone-analysis.js';
+import { humanClient } from '../support/human-clients.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { Baresip } from './support/baresip.js';
+import { requireBaresip } from './support/sip-tools.js';
+import { requireOpenssl, selfSignedCertificate } from './support/tls-certificate.js';
+
+const ready = requireBaresip() && requireOpenssl();
+const CALLEE = '+15550124';
+const PHONE_TONE_HZ = 440;
+
+/**
+ * An outbound call over TLS with SRTP required, as a user sets it up: the server's TLS listener and trusted CA come
+ * from its `sip.tls*` settings (PALAVER_SIP_TLS_*), the outbound trunk says transport TLS and media encryption
+ * required (livekit-server-sdk's SipClient), and baresip answers over TLS with SRTP mandatory. The agent's greeting
+ * is heard at the phone and the phone's tone in the room, both through SRTP.
+ */
+describe.skipIf(!ready)('an outbound call over TLS with SRTP required', () => {
+  let test: TestServer;
+  let sip: SipClient;
+  const certificate = ready ? selfSignedCertificate() : undefined;
+
+  beforeAll(async () => {
+    test = await startTestServer('sqlite', {
+      config: { sip: { port: 0, tlsPort: 0, tlsCert: certificate!.certFile, tlsKey: certificate!.keyFile, tlsCa: certificate!.certFile } },
+    });
+    const url = await test.server.listen(0, '127.0.0.1');
+    sip = new SipClient(url, test.server.services.media.apiKey, DEVELOPMENT_API_SECRET);
+  });
+
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it('dials the phone over TLS, offers RTP/SAVP, and the greeting and the phone are heard through SRTP', async () => {
+    const telephony = test.server.services.telephony!;
+    expect(telephony.tlsPort).toBeGreaterThan(0);
+    const phone = await Baresip.start({
+      // Quiet while the agent greets (a tone would be heard as the callee talking), then a tone.
+      microphone: Int16Array.from([...new Int16Array(8000 * 8), ...sineTone(PHONE_TONE_HZ, 8000, 20_000, 0.2)]),
+      autoAnswer: true,
+      number: CALLEE,
+      tls: { caFile: certificate!.certFile, certificate: certificate!.pemFile },
+      mediaenc: 'srtp-mand',
+    });
+    try {
+      // baresip listens for TLS one port above its UDP/TCP port.
+      const trunk = await sip.createSipOutboundTrunk('secure', `127.0.0.1:${phone.sipPort + 1}`, ['+15550199'], {
+        transport: SIPTransport.SIP_TRANSPORT_TLS,
+        mediaEncryption: SIPMediaEncryption.SIP_MEDIA_ENCRYPT_REQUIRE,
+      });
+      const callee = await humanClient(test, 'secure-callee');
+      const { session } = await callee.realtime.start({
+        config: { general: {}, input: {}, output: { answer_message: 'Hello, this is Palaver calling you back.' }, generative: { llm: 'builtin-offline' } },
+      });
+      const watcher = await test.server.services.media.transport.join({ room: session.id, identity: 'watcher', hidden: true });
+      await eventually(() => expect(watcher.participants().some((participant) => participant.identity === AGENT_IDENTITY)).toBe(true), 20_000);
+      const agentStates: string[] = [];
+      watcher.on(
+        'participantUpdated',
+        (participant) => participant.identity === AGENT_IDENTITY && agentStates.push(participant.attributes['lk.agent.state'] ?? ''),
+      );
+
+      await sip.createSipParticipant(trunk.sipTrunkId, CALLEE, session.id, { participantIdentity: 'secure-callee', waitUntilAnswered: true });
+      await phone.waitForEvent('CALL_ESTABLISHED');
+      const answeredAt = Date.now();
+      const [call] = telephony.calls();
+      expect(call?.dialog.peer.protocol).toBe('tls');
+      expect(call?.rtp.negotiated).toMatchObject({ protocol: 'RTP/SAVP', crypto: { tag: 1 } });
+      expect(call?.rtp.encrypted).toBe(true);
+      await eventually(() =>
+        expect(watcher.participants().find((participant) => participant.identity === 'secure-callee')?.attributes[SIP_CALL_STATUS_ATTRIBUTE]).toBe('active'),
+      );
+      // The greeting was said (speaking) and is over (listening again).
+      await eventually(() => {
+        expect(agentStates).toContain('speaking');
+        expect(agentStates.at(-1)).toBe('listening');
+      }, 20_000);
+      const track = await nextAudioTrack(watcher, 'secure-callee');
+      // The tone starts 8 s into the call: what the room hears from then on.
+      const skipMs = Math.max(500, 8500 - (Date.now() - answeredAt));
+      expect((await analyseFrames(track.frames(), [PHONE_TONE_HZ, 700, 1000, 1500], skipMs, 1500)).frequency).toBe(PHONE_TONE_HZ);
+      expect(call?.rtp.stats.unauthenticated).toBe(0);
+      await callee.realtime.end(session.id);
+      await phone.waitForEvent('CALL_CLOSED');
+      await watcher.leave();
+      await sip.deleteSipTrunk(trunk.sipTrunkId);
+    } finally {
+      await phone.stop();
+    }
+    // What the phone recorded holds the greeting (baresip decrypted it).
+    const heard = phone.heard();
+    let loudest = 0;
+    for (let offset = 0; offset + 1600 <= heard.pcm.length; offset += 1600) loudest = Math.max(loudest, rms(heard.pcm.subarray(offset, offset + 1600)));
+    expect(loudest).toBeGreaterThan(AUDIBLE_RMS);
+    await eventually(() => expect(telephony.activeCalls).toBe(0));
+  }, 90_000);
+});

@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { RoomAgentDispatch, RoomConfiguration } from '@livekit/protocol';
 import { Room, RoomEvent } from '@livekit/rtc-node';
 import { createClient, type PalaverClient } from '@palaver/sdk-core';
@@ -8,20 +6,10 @@ import { AccessToken, AgentDispatchClient } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { AGENT_NAME } from './agent.js';
+import { eventually, startWorker, type WorkerProcess } from './worker-process.js';
 
 const API_KEY = 'worker-test-key';
 const API_SECRET = 'worker-test-secret-0123456789-0123456789';
-const here = fileURLToPath(new URL('.', import.meta.url));
-
-async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** A LiveKit client in the room that records the transcriptions it receives. */
 async function joinAsHuman(url: string, token: string): Promise<{ room: Room; heard: Array<{ from: string; text: string }> }> {
@@ -44,36 +32,19 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
   let client: PalaverClient;
   let url: string;
   let mediaUrl: string;
-  let worker: ChildProcess;
-  let workerLog = '';
+  let worker: WorkerProcess;
 
   beforeAll(async () => {
     server = await createServer({ env: { LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET }, config: { logLevel: 'silent' } });
     url = await server.listen(0, '127.0.0.1');
     mediaUrl = url.replace(/^http/, 'ws');
     client = createClient({ baseUrl: url, apiKey: server.apiKey, maxRetries: 0 });
-    worker = spawn(process.execPath, ['--import', 'tsx', 'agent.ts', 'start'], {
-      cwd: here,
-      // PALAVER_WORKER_PORT=0: the health check on a free port, so a worker already running here (8081) does not matter.
-      env: { ...process.env, LIVEKIT_URL: mediaUrl, LIVEKIT_API_KEY: API_KEY, LIVEKIT_API_SECRET: API_SECRET, NODE_ENV: 'test', PALAVER_WORKER_PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group: the worker forks job processes, and all of them go at the end.
-      detached: true,
-    });
-    worker.stdout!.on('data', (chunk: Buffer) => (workerLog += chunk.toString()));
-    worker.stderr!.on('data', (chunk: Buffer) => (workerLog += chunk.toString()));
     const workers = server.services.media.endpoint!.agentWorkers;
-    await eventually(() => workers.hasWorker(AGENT_NAME), `the worker to register (log: ${workerLog})`, 30_000);
+    worker = await startWorker(mediaUrl, { key: API_KEY, secret: API_SECRET }, () => workers.hasWorker(AGENT_NAME));
   }, 60_000);
 
   afterAll(async () => {
-    if (worker?.pid && worker.exitCode === null) {
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      process.kill(-worker.pid, 'SIGTERM');
-      const timer = setTimeout(() => process.kill(-worker.pid!, 'SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await worker?.stop();
     await server?.close();
   });
 
@@ -131,7 +102,7 @@ describe('a LiveKit Agents worker on the embedded endpoint', () => {
   });
 
   it('serves its health check on PALAVER_WORKER_PORT (0: a free port, not the 8081 `@livekit/agents` would take)', async () => {
-    const port = Number(await eventually(() => /listening on port (\d+)/.exec(workerLog)?.[1], `the health check to listen (log: ${workerLog})`));
+    const port = Number(await eventually(() => /listening on port (\d+)/.exec(worker.log())?.[1], `the health check to listen (log: ${worker.log()})`));
     expect(port).not.toBe(8081);
     const health = await fetch(`http://127.0.0.1:${port}/`);
     expect(health.status).toBe(200);

@@ -147,6 +147,26 @@ describe.runIf(withPostgres)('SIP service with a LiveKit deployment: the palaver
     expect(await consumed('+15559802')).toBe(0);
   }, 90_000);
 
+  it('an answer that cannot start is refused each time it is delivered (the claim is given back for a retry)', async () => {
+    const sip = new SipClient(urls[0]!, DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET);
+    const trunk = await sip.createSipInboundTrunk('forwarded broken answer', ['+15550802']);
+    const metadata = JSON.stringify({ palaver: { realtime: { general: {}, input: {}, output: {}, generative: { llm: 'no-such-llm' } } } });
+    const rule = await sip.createSipDispatchRule({ type: 'individual', roomPrefix: 'call' }, { trunkIds: [trunk.sipTrunkId], metadata });
+    const participant = new ParticipantInfo({
+      identity: 'sip_+15559803',
+      kind: ParticipantInfo_Kind.SIP,
+      attributes: { [SIP_RULE_ID_ATTRIBUTE]: rule.sipDispatchRuleId },
+    });
+    const joined = await signedWebhook(
+      new WebhookEvent({ event: 'participant_joined', id: 'EV_broken', room: new Room({ name: 'call_+15559803_Br0k' }), participant }),
+    );
+    for (const url of [urls[0]!, urls[1]!]) {
+      const answer = await post(url, joined);
+      expect(answer.status).toBe(400);
+      expect(answer.json).toMatchObject({ type: 'invalid_input', message: expect.stringMatching(/no-such-llm/) });
+    }
+  });
+
   it('other events and participants are ignored; a bad signature is 401, a body that is no event 400', async () => {
     const room = new Room({ name: 'some-room' });
     const left = await signedWebhook(new WebhookEvent({ event: 'room_finished', id: 'EV_1', room }));

@@ -1,5 +1,7 @@
 import type { Store } from '../../store/database.js';
 import { serialiseOn } from '../../store/dialect/index.js';
+import { APP_RUN_KIND } from '../apps/app-run-service.js';
+import { REALTIME_SESSION_KIND } from '../realtime/realtime-session-repository.js';
 
 /** The document kind that records which call a room's platform answer was started for. */
 const KIND = 'sip_call_answer';
@@ -51,8 +53,18 @@ export class AnsweredCalls {
     });
   }
 
-  /** Forgets a claim whose answer could not start, so a retried webhook may start it. */
+  /**
+   * Forgets a claim whose answer could not start, so a retried webhook may start it, unless the answer's session or
+   * run was made before it failed (its id is the room's: a retry could not make it again).
+   */
   async release(room: string): Promise<void> {
+    const made = await this.store.db
+      .selectFrom('documents')
+      .select('id')
+      .where('kind', 'in', [REALTIME_SESSION_KIND, APP_RUN_KIND])
+      .where('id', '=', room)
+      .executeTakeFirst();
+    if (made) return;
     await this.store.db.deleteFrom('documents').where('kind', '=', KIND).where('id', '=', room).execute();
   }
 }

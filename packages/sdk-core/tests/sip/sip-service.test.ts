@@ -145,7 +145,10 @@ describe.each(await storeKinds())('SIP service with SipClient (%s)', (kind) => {
     };
 
     const match = await directory.findInboundTrunk(call);
-    expect(match).toEqual({ kind: 'trunk', trunk: { trunkId: trunk.sipTrunkId, project: test.server.project, authUsername: 'carrier', authPassword: 'pw' } });
+    expect(match).toEqual({
+      kind: 'trunk',
+      trunk: { trunkId: trunk.sipTrunkId, project: test.server.project, authUsername: 'carrier', authPassword: 'pw', mediaEncryption: 'disabled' },
+    });
     expect(await directory.findInboundTrunk({ ...call, sourceAddress: '203.0.113.5' })).toEqual({ kind: 'address-refused', trunkId: trunk.sipTrunkId });
     expect(await directory.findInboundTrunk({ ...call, toUser: '+15550999' })).toBeUndefined();
 

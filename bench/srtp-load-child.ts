@@ -2,13 +2,17 @@
  * The callers of the sip-security bench, in a process of their own (their CPU is not the server's): N calls to the
  * endpoint, each streaming 20 ms PCMU packets for the hold and receiving what comes back, plain RTP or SRTP (SDES)
  * with the endpoint's own SRTP and SDP parts, so both modes cost the callers the same. Prints one JSON line when the
- * calls are up (`{"up":n}`) and one when they are done (`{"received":[...],"unauthenticated":n}`). Each caller's
- * media is an RtpSession of the endpoint (the same encoder, decoder and SRTP as the server side).
+ * calls are up (`{"up":n}`) and one when they are done (`{"received":[...],"unauthenticated":n}`). The callers
+ * are kept cheap so they keep up on a loaded machine: one PCMU packet serialized once per call and sent every 20 ms
+ * (new sequence number and timestamp, SRTP-protected with the endpoint's own SrtpProtection), and what comes back
+ * counted (SRTP: checked and decrypted, as a phone would), never decoded.
  *
  * Run by sip-security.bench.ts: `node --import tsx srtp-load-child.ts <sipPort> <number> <plain|srtp> <calls> <holdS>`.
  */
 import { createSocket, type Socket } from 'node:dgram';
-import { RtpSession } from '../packages/sdk-core/src/server/engines/telephony/rtp/rtp-session.js';
+import { createCallCodec } from '../packages/sdk-core/src/server/engines/telephony/rtp/call-codec.js';
+import { SrtpProtection } from '../packages/sdk-core/src/server/engines/telephony/rtp/srtp-protection.js';
+import { newSrtpKeys } from '../packages/sdk-core/src/server/engines/telephony/sdp/sdp-crypto.js';
 import { negotiate, offerSecurity, writeSdp } from '../packages/sdk-core/src/server/engines/telephony/sdp/sdp-negotiation.js';
 
 const [sipPort, number, mode, callCount, holdSeconds] = process.argv.slice(2);
@@ -18,7 +22,13 @@ const secure = mode === 'srtp';
 
 interface Caller {
   sip: Socket;
-  rtp: RtpSession;
+  rtp: Socket;
+  remote: { address: string; port: number };
+  srtp: SrtpProtection | undefined;
+  /** The call's RTP packet (PCMU, 160 bytes of a 440 Hz tone): sequence number and timestamp rewritten per send. */
+  packet: Buffer;
+  received: number;
+  unauthenticated: number;
   bye(): void;
 }
 
@@ -29,17 +39,17 @@ async function bind(): Promise<Socket> {
 }
 
 async function call(index: number): Promise<Caller> {
-  const sip = await bind();
-  const rtp = await RtpSession.open('127.0.0.1', { audio: () => undefined, dtmf: () => undefined });
+  const [sip, rtp] = [await bind(), await bind()];
+  const keys = newSrtpKeys();
   const sdp = writeSdp({
     address: '127.0.0.1',
-    port: rtp.port,
+    port: rtp.address().port,
     sessionId: index,
     version: 1,
     codecs: [{ name: 'PCMU', payloadType: 0, clockRate: 8000, channels: 1 }],
     dtmfPayloadType: undefined,
     direction: 'sendrecv',
-    ...offerSecurity(secure ? 'required' : 'disabled', rtp.localKeys),
+    ...offerSecurity(secure ? 'required' : 'disabled', keys),
   });
   const callId = `load-${mode}-${index}-${Date.now()}`;
   const local = `127.0.0.1:${sip.address().port}`;
@@ -69,9 +79,32 @@ async function call(index: number): Promise<Caller> {
   });
   const to = /^To: (.*)$/m.exec(answer)![1]!.trim();
   send(head('ACK', 1, to));
-  rtp.configure(negotiate(answer.slice(answer.indexOf('\r\n\r\n') + 4), ['PCMU'], secure ? 'required' : 'disabled'));
-  return { sip, rtp, bye: () => send(head('BYE', 2, to)) };
+  const media = negotiate(answer.slice(answer.indexOf('\r\n\r\n') + 4), ['PCMU'], secure ? 'required' : 'disabled');
+  const packet = Buffer.concat([Buffer.from([0x80, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]), TONE]);
+  packet.writeUInt32BE(0x1000 + index, 8);
+  const caller: Caller = {
+    sip,
+    rtp,
+    remote: { address: media.remoteAddress, port: media.remotePort },
+    srtp: media.crypto ? new SrtpProtection(keys, media.crypto.remote) : undefined,
+    packet,
+    received: 0,
+    unauthenticated: 0,
+    bye: () => send(head('BYE', 2, to)),
+  };
+  rtp.on('message', (data) => {
+    if (!caller.srtp || caller.srtp.unprotect(data)) caller.received += 1;
+    else caller.unauthenticated += 1;
+  });
+  return caller;
 }
+
+/** 20 ms of a 440 Hz tone in G.711 u-law (what the telephony bench's SIPp streams), by the endpoint's own encoder. */
+const TONE = Buffer.from(
+  createCallCodec({ name: 'PCMU', payloadType: 0, clockRate: 8000, channels: 1 }).encode(
+    Int16Array.from({ length: 960 }, (_, index) => Math.round(Math.sin((2 * Math.PI * 440 * index) / 48_000) * 8000)),
+  ),
+);
 
 const callers: Caller[] = [];
 for (let index = 0; index < calls; index += 1) {
@@ -80,10 +113,14 @@ for (let index = 0; index < calls; index += 1) {
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 console.log(JSON.stringify({ up: callers.length }));
-// A 440 Hz tone, 20 ms at 48 kHz per packet, as the telephony bench's SIPp streams.
-const frame = Int16Array.from({ length: 960 }, (_, index) => Math.round(Math.sin((2 * Math.PI * 440 * index) / 48_000) * 8000));
+let sequence = 0;
 const tick = setInterval(() => {
-  for (const caller of callers) caller.rtp.sendFrame(frame);
+  sequence += 1;
+  for (const caller of callers) {
+    caller.packet.writeUInt16BE(sequence & 0xffff, 2);
+    caller.packet.writeUInt32BE((sequence * 160) >>> 0, 4);
+    caller.rtp.send(caller.srtp ? caller.srtp.protectPacket(caller.packet) : caller.packet, caller.remote.port, caller.remote.address);
+  }
 }, 20);
 await new Promise((resolve) => setTimeout(resolve, holdMs));
 clearInterval(tick);
@@ -91,8 +128,8 @@ for (const caller of callers) caller.bye();
 await new Promise((resolve) => setTimeout(resolve, 500));
 console.log(
   JSON.stringify({
-    received: callers.map((caller) => caller.rtp.stats.received),
-    unauthenticated: callers.reduce((sum, caller) => sum + caller.rtp.stats.unauthenticated, 0),
+    received: callers.map((caller) => caller.received),
+    unauthenticated: callers.reduce((sum, caller) => sum + caller.unauthenticated, 0),
   }),
 );
 for (const caller of callers) {

@@ -1,4 +1,4 @@
-import { ProtectionProfileAes128CmHmacSha1_80, SrtpSession, type RtpHeader } from 'werift';
+import { ProtectionProfileAes128CmHmacSha1_80, RtpHeader, SrtpSession } from 'werift';
 import type { SrtpKeys } from '../sdp/sdp-crypto.js';
 
 /**
@@ -25,6 +25,12 @@ export class SrtpProtection {
   /** The SRTP packet: header, encrypted payload, 80-bit tag. */
   protect(header: RtpHeader, payload: Buffer): Buffer {
     return this.session.encrypt(payload, header);
+  }
+
+  /** {@link protect} for a whole plain RTP packet (header and payload serialized). */
+  protectPacket(packet: Buffer): Buffer {
+    const header = RtpHeader.deSerialize(packet);
+    return this.session.encrypt(packet.subarray(header.payloadOffset), header);
   }
 
   /** The plain RTP packet, or undefined when the packet does not authenticate (wrong key, forged, damaged). */

@@ -14,9 +14,11 @@
  *
  * 4. Only with TELEPHONY_ONLY=turns (minutes of real-time audio): the phone caller's turn detection tuned on the
  *    turn corpus through G.711 and reported on held-out voices (`phone-turn-tuning.ts`).
+ * 5. Only with TELEPHONY_ONLY=recognition (tens of minutes of decoding): word error and confidences of the room
+ *    decoder and the phone caller's adapted one (decision 0124) on phone and room audio (`phone-recognition.ts`).
  *
  * Run: `pnpm bench telephony`; TELEPHONY_TURNS (5), TELEPHONY_CALLS (50), TELEPHONY_HOLD_S (60), TELEPHONY_ONLY
- * (setup, voice, cpu, turns: the parts to run). Needs sipp and baresip (sip-tester, baresip), sox, and pocketsphinx.
+ * (setup, voice, cpu, turns, recognition: the parts to run). Needs sipp and baresip (sip-tester, baresip), sox, and pocketsphinx.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -36,6 +38,7 @@ import {
   sessionSpec,
   wavFile,
 } from '@palaver/sdk-core/testing';
+import { phoneRecognition } from './phone-recognition.js';
 import { phoneTurnTaking } from './phone-turn-tuning.js';
 import { fixed, median, percentile } from './statistics.js';
 
@@ -436,6 +439,7 @@ try {
   if (wanted('cpu')) await cpuPerCall();
   // Minutes of real-time corpus audio: only when asked for.
   if (only.includes('turns')) await phoneTurnTaking(test.server.services.speech);
+  if (only.includes('recognition')) await phoneRecognition();
 } finally {
   await test.close();
 }

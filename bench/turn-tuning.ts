@@ -2,7 +2,14 @@
  * Held-out turn detection for `pnpm bench voice-agent`: the end-of-turn waits are tuned on the corpus said by some
  * voices and reported on the same corpus said by voices nothing was tuned on.
  */
-import { runTurnCorpus, type CorpusStt, type TurnCorpusItem, type TurnCorpusOutcome, type TurnDetectionOptions } from '@palaver/sdk-core/testing';
+import {
+  runTurnCorpus,
+  type CorpusStt,
+  type TurnCorpusItem,
+  type TurnCorpusOptions,
+  type TurnCorpusOutcome,
+  type TurnDetectionOptions,
+} from '@palaver/sdk-core/testing';
 import { fixed, percentile } from './statistics.js';
 
 /** The premature rate the issue allows, on pauses up to `PAUSE_LIMIT_MS`. */
@@ -15,6 +22,8 @@ export interface CorpusRun {
   /** The STT per utterance (hosted: a fake vendor of its own); the platform's otherwise. */
   sttFor?: (item: TurnCorpusItem) => Promise<CorpusStt>;
   concurrency: number;
+  /** `sip`: the speaker is a phone caller (the recogniser adapted to narrowband speech, decision 0124). */
+  participantKind?: TurnCorpusOptions['participantKind'];
 }
 
 export interface CorpusSummary {
@@ -47,6 +56,7 @@ export async function runCorpus(speech: Speech, settings: TurnDetectionOptions, 
     audio: run.audio,
     concurrency: run.concurrency,
     ...(run.sttFor ? { sttFor: run.sttFor } : {}),
+    ...(run.participantKind ? { participantKind: run.participantKind } : {}),
   });
   const within = outcomes.filter((outcome) => pauseOf(outcome.item) <= PAUSE_LIMIT_MS);
   const prematureCount = within.filter((outcome) => outcome.premature).length;

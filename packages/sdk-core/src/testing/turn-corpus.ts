@@ -19,6 +19,8 @@ export interface TurnCorpusOptions {
   audio?: (item: TurnCorpusItem) => Promise<{ pcm: Int16Array; sampleRate: number }>;
   /** The STT per utterance; by default `speech.stt`. */
   sttFor?: (item: TurnCorpusItem) => Promise<CorpusStt>;
+  /** Who speaks: `sip`, a phone caller (its recogniser the one adapted to narrowband speech, decision 0124); else a room human. */
+  participantKind?: RemoteAudioTrack['participant']['kind'];
 }
 
 /** One utterance of the turn-taking corpus: words, a pause inside, more words. */
@@ -67,11 +69,11 @@ export function turnCorpus(): { folder: string; items: TurnCorpusItem[] } {
 }
 
 /** A microphone that plays `pcm` (48 kHz) in real time in 20 ms frames, then ends. */
-function realTimeTrack(pcm: Int16Array, id: string): RemoteAudioTrack {
+function realTimeTrack(pcm: Int16Array, id: string, kind: RemoteAudioTrack['participant']['kind'] = 'standard'): RemoteAudioTrack {
   return {
     trackSid: `TR_${id}`,
     name: 'microphone',
-    participant: { identity: `corpus-${id}`, name: id, metadata: '', attributes: {} } as RemoteAudioTrack['participant'],
+    participant: { identity: `corpus-${id}`, name: id, metadata: '', attributes: {}, kind } as RemoteAudioTrack['participant'],
     async *frames(): AsyncIterable<AudioFrame> {
       const samples = (FRAME_RATE * FRAME_MS) / 1000;
       const started = performance.now();
@@ -117,7 +119,7 @@ export async function runTurnCorpus(
       const early: string[] = [];
       let resumptions = 0;
       const listener = new HumanListener({
-        track: realTimeTrack(padded, item.id),
+        track: realTimeTrack(padded, item.id, options.participantKind),
         vad,
         stt: heardWith.stt,
         turnDetection,

@@ -183,6 +183,13 @@ export class HumanListener {
     this.stallTimer = setInterval(() => this.fillStall(), STALL_CHECK_MS);
     this.stallTimer.unref();
     if (options.stt instanceof StreamingListeningStt) this.trackStream = this.openTrackStream(options.stt);
+    // A phone caller's decoders (adapted to narrowband speech) load now, not at the caller's first words.
+    else if (this.narrowband) options.stt?.warmUp?.({ narrowband: true }).catch(() => undefined);
+  }
+
+  /** A phone caller: its speech came through G.711 (300-3400 Hz). */
+  private get narrowband(): boolean {
+    return this.options.track.participant.kind === 'sip';
   }
 
   private openTrackStream(stt: StreamingListeningStt): TrackStream {
@@ -454,7 +461,7 @@ export class HumanListener {
     if (this.trackStream) return this.trackStream.session();
     if (this.options.stt instanceof StreamingListeningStt) return undefined;
     try {
-      return this.options.stt?.createSession({ sampleRate: VAD_SAMPLE_RATE });
+      return this.options.stt?.createSession({ sampleRate: VAD_SAMPLE_RATE, narrowband: this.narrowband });
     } catch (error) {
       this.options.callbacks.failed(error instanceof Error ? error : new Error(String(error)));
       return undefined;

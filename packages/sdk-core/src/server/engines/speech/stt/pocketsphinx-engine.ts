@@ -10,6 +10,7 @@ import {
 } from '../workers/pocketsphinx-protocol.js';
 import { siblingModule } from '../workers/spawn-worker.js';
 import { EngineUnavailableError, SupervisedWorker, type JobHandle, type WorkerRestartListener } from '../workers/supervised-worker.js';
+import { PHONE_MLLR_MATRIX } from './phone-mllr.js';
 import { POCKETSPHINX_SEARCH, type PocketsphinxSearch } from './pocketsphinx-search.js';
 import { BaseSttSession, type SttEngine, type SttSession, type SttSessionOptions } from './stt-engine.js';
 
@@ -28,6 +29,12 @@ export interface PocketsphinxEngineOptions extends Partial<PocketsphinxOptions> 
   utteranceTimeoutMs?: number;
   /** Told when the supervisor replaces a crashed or hung decoder worker. */
   onWorkerRestart?: WorkerRestartListener | undefined;
+  /**
+   * The transform of the model for narrowband sessions (phone callers, `SttSessionOptions.narrowband`): by default
+   * `PHONE_MLLR_MATRIX` (decision 0124), `null` to hear them with the room's decoders. Those sessions get decoders of
+   * their own (the same pool size), started with the first of them.
+   */
+  narrowbandMllrMatrix?: string | null;
 }
 
 export const DEFAULT_POCKETSPHINX_OPTIONS: PocketsphinxOptions = {
@@ -61,6 +68,8 @@ export class PocketsphinxEngine implements SttEngine {
   private readonly idle: SupervisedWorker[] = [];
   private readonly waiting: Array<{ resolve: (worker: SupervisedWorker) => void; reject: (error: Error) => void }> = [];
   private readonly settings: PocketsphinxOptions;
+  /** The decoders of narrowband sessions, with the phone transform. */
+  private narrowband: PocketsphinxEngine | undefined;
   /** Utterances given up while they waited for a decoder. */
   readonly stats = { givenUp: 0 };
 
@@ -71,7 +80,13 @@ export class PocketsphinxEngine implements SttEngine {
       modelDirectory: options.modelDirectory ?? DEFAULT_POCKETSPHINX_OPTIONS.modelDirectory,
       decoderArguments: { ...POCKETSPHINX_SEARCH[options.search ?? 'accurate'], ...options.decoderArguments },
       niceness: options.niceness ?? DEFAULT_POCKETSPHINX_OPTIONS.niceness,
+      ...(options.mllrMatrix ? { mllrMatrix: options.mllrMatrix } : {}),
     };
+  }
+
+  /** The configuration its decoders start with. */
+  get decoderSettings(): Readonly<PocketsphinxOptions> {
+    return this.settings;
   }
 
   /** Starts the first decoder if needed (~0.3-0.8 s) and reports whether it loaded. */
@@ -88,15 +103,25 @@ export class PocketsphinxEngine implements SttEngine {
     }
   }
 
-  async warmUp(): Promise<void> {
+  /** Starts the first decoder (of narrowband sessions: `{ narrowband: true }`, e.g. when a phone caller joins). */
+  async warmUp(options: { narrowband?: boolean } = {}): Promise<void> {
+    if (options.narrowband) return this.narrowbandEngine().warmUp();
     if (this.workers.length === 0) this.idle.push(this.addWorker());
     await this.workers[0]!.warmUp();
   }
 
   createSession(options: SttSessionOptions): SttSession {
+    if (options.narrowband) return this.narrowbandEngine().createSession({ ...options, narrowband: false });
     const reason = this.workers[0]?.unavailable;
     if (reason) throw new EngineUnavailableError(reason);
     return new PocketsphinxSession(this, options, this.options.interimIntervalMs ?? 150);
+  }
+
+  /** The engine narrowband sessions are decoded by: this one's settings with the phone transform (or this one, without). */
+  narrowbandEngine(): PocketsphinxEngine {
+    const matrix = this.options.narrowbandMllrMatrix === undefined ? PHONE_MLLR_MATRIX : this.options.narrowbandMllrMatrix;
+    if (matrix === null || this.options.mllrMatrix) return this;
+    return (this.narrowband ??= new PocketsphinxEngine({ ...this.options, mllrMatrix: matrix, narrowbandMllrMatrix: null }));
   }
 
   /**
@@ -135,7 +160,7 @@ export class PocketsphinxEngine implements SttEngine {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((worker) => worker.close()));
+    await Promise.all([...this.workers.map((worker) => worker.close()), this.narrowband?.close()]);
   }
 
   private addWorker(): SupervisedWorker {

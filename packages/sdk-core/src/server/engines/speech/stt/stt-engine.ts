@@ -26,6 +26,11 @@ export interface SttSessionOptions {
   sampleRate: number;
   /** BCP 47 language hint; engines with a single model ignore it. */
   language?: string;
+  /**
+   * The speech came through a telephone channel (G.711, 300-3400 Hz: a SIP caller): engines with a model adapted to
+   * it use it (pocketsphinx: `PHONE_MLLR_MATRIX`, decision 0124), the others ignore it.
+   */
+  narrowband?: boolean;
   signal?: AbortSignal;
 }
 
@@ -69,7 +74,8 @@ export interface SttEngine {
   readonly provider: string;
   status(): Promise<EngineStatus>;
   createSession(options: SttSessionOptions): SttSession;
-  warmUp?(): Promise<void>;
+  /** Loads what the first utterance needs (`narrowband`: what a phone caller's do). */
+  warmUp?(options?: { narrowband?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -10,6 +10,11 @@ export interface PocketsphinxOptions {
   /** Search settings passed to the decoder as command-line flags (`{ '-beam': '1e-40' }`); see DECODER_PRESETS. */
   decoderArguments?: Record<string, string>;
   /**
+   * An MLLR transform of the acoustic model's means (sphinxtrain's `mllr_solve` text format), such as
+   * `PHONE_MLLR_MATRIX` for phone callers' speech; the worker writes it to a temporary file the decoder reads (`-mllr`).
+   */
+  mllrMatrix?: string;
+  /**
    * Niceness of the decoder's thread (Linux: only that thread); above 0, under load the main thread (media, VAD) and
    * the speech synthesis keep the core and the decoders take what is left, so a backlog slows the transcript, not
    * audio. Other processes' threads win over the decoders too, hence 0 by default.

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LibraryHandle } from 'koffi';
 import { importOptional } from '../../../kernel/optional-package.js';
@@ -33,6 +33,15 @@ function lowerPriority(niceness: number | undefined): void {
   } catch {
     // Not permitted here (another OS, a sandbox): the decoder runs at the process' priority.
   }
+}
+
+/** The transform as a file for `-mllr` (the library reads only files), removed when the worker exits. */
+function mllrFile(matrix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), 'palaver-mllr-'));
+  const file = join(folder, 'mllr_matrix');
+  writeFileSync(file, matrix);
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  return file;
 }
 
 serveJobs(async (rawOptions) => {
@@ -77,6 +86,7 @@ serveJobs(async (rawOptions) => {
     // The library logs verbosely to stderr; the worker reports what matters itself.
     ...argument('-logfn', '/dev/null'),
     ...Object.entries(options.decoderArguments ?? {}).flatMap(([name, value]) => argument(name, value)),
+    ...(options.mllrMatrix ? argument('-mllr', mllrFile(options.mllrMatrix)) : []),
     'void*',
     null,
   );

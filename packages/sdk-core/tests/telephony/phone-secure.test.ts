@@ -7,7 +7,7 @@ import { analyseFrames, eventually, nextAudioTrack, playTone } from '../../src/t
 import { dominantFrequency, sineTone } from '../../src/testing/tone-analysis.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { Baresip } from './support/baresip.js';
-import { inviteText, rawSip, requireBaresip, statusOf } from './support/sip-tools.js';
+import { inviteText, rawSip, RawSipPeer, requireBaresip, statusOf } from './support/sip-tools.js';
 import { OPEN_NUMBER, testDirectory } from './support/test-directory.js';
 import { requireOpenssl, selfSignedCertificate, type TestCertificate } from './support/tls-certificate.js';
 
@@ -140,5 +140,59 @@ describe.skipIf(!hasTools)('secure phone calls (TLS, SRTP) with baresip', () => 
     expect(refused.at(-1)).toMatch(/media encryption is disabled/);
     expect(endpoint.activeCalls).toBe(0);
     expect(agents).toHaveLength(0);
+  });
+
+  it('a re-INVITE (hold) in an SRTP call is answered with the same key, and the call stays encrypted', async () => {
+    agents.length = 0;
+    const peer = await RawSipPeer.open();
+    const key = Buffer.alloc(30, 9).toString('base64');
+    const sdp = (direction: string) =>
+      [
+        'v=0',
+        'o=caller 1 1 IN IP4 127.0.0.1',
+        's=-',
+        'c=IN IP4 127.0.0.1',
+        't=0 0',
+        'm=audio 40002 RTP/SAVP 0',
+        'a=rtpmap:0 PCMU/8000',
+        `a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${key}`,
+        `a=${direction}`,
+        '',
+      ].join('\r\n');
+    const inDialog = (method: string, seq: number, toTag: string, body = '') =>
+      [
+        `${method} sip:palaver@127.0.0.1:${endpoint.port} SIP/2.0`,
+        `Via: SIP/2.0/UDP 127.0.0.1:{port};branch=z9hG4bK${method}${seq}srtp;rport`,
+        'From: <sip:+15550100@127.0.0.1>;tag=caller1',
+        `To: <sip:${SRTP_REQUIRED_NUMBER}@127.0.0.1>;tag=${toTag}`,
+        'Call-ID: srtp-hold',
+        `CSeq: ${seq} ${method}`,
+        'Contact: <sip:+15550100@127.0.0.1:{port}>',
+        ...(body ? ['Content-Type: application/sdp'] : []),
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        '',
+        body,
+      ].join('\r\n');
+    try {
+      peer.send(endpoint.port, inviteText({ to: SRTP_REQUIRED_NUMBER, callId: 'srtp-hold', branch: 'z9hG4bKsrtphold', sdp: sdp('sendrecv') }));
+      const answered = await peer.waitFor((message) => statusOf(message) === 200 && message.includes('CSeq: 1 INVITE'), 15_000);
+      expect(answered).toMatch(/m=audio \d+ RTP\/SAVP 0/);
+      const ours = /a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:(\S+)/.exec(answered)?.[1];
+      expect(ours).toBeDefined();
+      const toTag = /^To: .*;tag=([^;\s]+)/m.exec(answered)![1]!;
+      peer.send(endpoint.port, inDialog('ACK', 1, toTag));
+      peer.send(endpoint.port, inDialog('INVITE', 2, toTag, sdp('sendonly')));
+      const held = await peer.waitFor((message) => statusOf(message) === 200 && message.includes('CSeq: 2 INVITE'));
+      expect(held).toMatch(/m=audio \d+ RTP\/SAVP 0/);
+      expect(held).toContain(`a=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:${ours}`);
+      expect(held).toMatch(/a=recvonly/);
+      peer.send(endpoint.port, inDialog('ACK', 2, toTag));
+      expect(endpoint.calls()[0]?.rtp.encrypted).toBe(true);
+      peer.send(endpoint.port, inDialog('BYE', 3, toTag));
+      await peer.waitFor((message) => statusOf(message) === 200 && message.includes('CSeq: 3 BYE'));
+      await eventually(() => expect(endpoint.activeCalls).toBe(0));
+    } finally {
+      peer.close();
+    }
   });
 });

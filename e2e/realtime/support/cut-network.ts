@@ -16,7 +16,7 @@ export interface CuttableServer {
  * @example
  * const { server, relay, close } = await startCuttableServer();
  */
-export async function startCuttableServer(logLevel: 'warn' | 'silent' = 'warn'): Promise<CuttableServer> {
+export async function startCuttableServer(logLevel: 'debug' | 'info' | 'warn' | 'silent' = 'warn'): Promise<CuttableServer> {
   const relay = await startUdpRelay();
   const server = await createServer({
     env: {},

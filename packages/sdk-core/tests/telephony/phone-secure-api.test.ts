@@ -1,11 +1,13 @@
 import { SIPMediaEncryption, SIPTransport } from '@livekit/protocol';
-import { SipClient } from 'livekit-server-sdk';
+import { SipCallError, SipClient } from 'livekit-server-sdk';
+import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_IDENTITY, SIP_CALL_STATUS_ATTRIBUTE } from '../../src/contract/wire.js';
 import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
 import { AUDIBLE_RMS, rms } from '../../src/testing/agent-harness.js';
 import { analyseFrames, eventually, nextAudioTrack } from '../../src/testing/media-test-support.js';
 import { sineTone } from '../../src/testing/tone-analysis.js';
+import { failureOf } from '../support/failure-of.js';
 import { humanClient } from '../support/human-clients.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { Baresip } from './support/baresip.js';
@@ -102,4 +104,28 @@ describe.skipIf(!ready)('an outbound call over TLS with SRTP required', () => {
     expect(loudest).toBeGreaterThan(AUDIBLE_RMS);
     await eventually(() => expect(telephony.activeCalls).toBe(0));
   }, 90_000);
+
+  it('a TLS trunk whose certificate is not trusted fails the call at once with 503, naming why', async () => {
+    const telephony = test.server.services.telephony!;
+    // A provider with a certificate nobody configured as trusted (not the CA the server was given).
+    const stranger = selfSignedCertificate();
+    const provider = createTlsServer({ cert: stranger.cert, key: stranger.key }, (socket) => socket.destroy());
+    provider.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (provider.address() as { port: number }).port;
+      const trunk = await sip.createSipOutboundTrunk('untrusted', `127.0.0.1:${port}`, ['+15550199'], { transport: SIPTransport.SIP_TRANSPORT_TLS });
+      const failure = await failureOf(
+        sip.createSipParticipant(trunk.sipTrunkId, CALLEE, 'room-untrusted', { participantIdentity: 'untrusted-callee', waitUntilAnswered: true }),
+      );
+      expect(failure).toBeInstanceOf(SipCallError);
+      // 503 (a transport error), not the 408 of a transaction that waited 32 s for nothing.
+      expect((failure as SipCallError).sipStatusCode).toBe(503);
+      expect((failure as SipCallError).message).toMatch(/certificate/i);
+      await eventually(() => expect(telephony.activeCalls).toBe(0));
+      await sip.deleteSipTrunk(trunk.sipTrunkId);
+    } finally {
+      provider.close();
+    }
+  });
 });

@@ -84,6 +84,10 @@ export class SipEndpoint implements SipCalls {
         if (response) this.sip.sendRaw(response, peer);
       },
       onError: (error) => options.logger.warn({ err: error }, 'SIP transport error'),
+      onConnectionFailed: (peer, error) => {
+        options.logger.info({ peer, reason: error.message }, 'SIP connection failed');
+        this.context.client.transportFailed(peer, error.message);
+      },
       ...(options.tls ? { tls: options.tls } : {}),
     });
     this.server = new ServerTransactions((message, peer) => this.sip.send(message, peer));

@@ -32,6 +32,8 @@ export interface SipTransportOptions {
   /** A datagram or frame that is not SIP: the raw bytes, for a best-effort 400. */
   onMalformed(data: Buffer, peer: SipPeer, error: Error): void;
   onError(error: Error): void;
+  /** A TCP or TLS connection failed (refused, reset, a certificate not trusted): what waits on it can fail at once. */
+  onConnectionFailed?(peer: SipPeer, error: Error): void;
   /** Also listen for SIP over TLS; absent = UDP and TCP only. */
   tls?: SipTlsOptions;
 }
@@ -122,7 +124,7 @@ export class SipTransport {
     let socket = this.connections.get(key);
     if (!socket || socket.destroyed) {
       socket = peer.protocol === 'tls' ? this.connectTls(peer) : connect({ host: peer.address, port: peer.port });
-      this.adopt(socket, peer.protocol, key);
+      this.adopt(socket, peer.protocol, key, peer);
     }
     socket.write(data);
   }
@@ -152,7 +154,7 @@ export class SipTransport {
     });
   }
 
-  private adopt(socket: Socket, protocol: 'tcp' | 'tls' = 'tcp', knownKey?: string): void {
+  private adopt(socket: Socket, protocol: 'tcp' | 'tls' = 'tcp', knownKey?: string, dialled?: SipPeer): void {
     const key = knownKey ?? connectionKey(protocol, normalizeAddress(socket.remoteAddress ?? ''), socket.remotePort ?? 0);
     this.connections.set(key, socket);
     const framer = new SipStreamFramer();
@@ -172,7 +174,11 @@ export class SipTransport {
       }
       for (const frame of frames) this.receive(frame, peer);
     });
-    socket.on('error', () => socket.destroy());
+    socket.on('error', (error) => {
+      const peer = dialled ?? { protocol, address: normalizeAddress(socket.remoteAddress ?? ''), port: socket.remotePort ?? 0 };
+      this.options.onConnectionFailed?.(peer, error);
+      socket.destroy();
+    });
     socket.on('close', () => {
       if (this.connections.get(key) === socket) this.connections.delete(key);
     });

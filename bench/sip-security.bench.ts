@@ -143,10 +143,18 @@ async function openTls(): Promise<TLSSocket> {
 
 async function setupOverTls(reuse: boolean): Promise<number[]> {
   const times: number[] = [];
-  let shared: { socket: TLSSocket; next: () => Promise<string> } | undefined;
+  interface Connection {
+    socket: TLSSocket;
+    next: () => Promise<string>;
+  }
+  const open = async (): Promise<Connection> => {
+    const socket = await openTls();
+    return { socket, next: tlsAnswers(socket) };
+  };
+  let shared: Connection | undefined;
   for (let index = 0; index < 30; index += 1) {
     const started = performance.now();
-    const connection = shared ?? (await openTls().then((socket) => ({ socket, next: tlsAnswers(socket) })));
+    const connection: Connection = shared ?? (await open());
     if (reuse) shared = connection;
     const local = `127.0.0.1:${connection.socket.localPort}`;
     const answered = connection.next();

@@ -59,7 +59,7 @@ execFileSync(
 
 const keys = { apiKey: 'bench-sip-security', apiSecret: 'bench-sip-security-secret-0123456789abcdef' };
 const test = await createTestPlatform({
-  config: { livekit: keys, sip: { port: 0, tlsPort: 0, tlsCert: certFile, tlsKey: keyFile, maxCalls: CALLS + 20, invitesPerSecond: CALLS * 2 } },
+  config: { livekit: keys, sip: { port: 0, tlsPort: 0, tlsCert: certFile, tlsKey: keyFile, maxCalls: CALLS + 20, invitesPerSecond: Math.max(100, CALLS * 2) } },
 });
 const url = await test.server.listen(0, '127.0.0.1');
 const telephony = test.server.services.telephony!;

@@ -142,7 +142,7 @@ describe.skipIf(!hasTools)('secure phone calls (TLS, SRTP) with baresip', () => 
     expect(agents).toHaveLength(0);
   });
 
-  it('a re-INVITE (hold) in an SRTP call is answered with the same key, and the call stays encrypted', async () => {
+  it('a re-INVITE (hold) in an SRTP call is answered with the same key; one offering plain RTP gets 488', async () => {
     agents.length = 0;
     const peer = await RawSipPeer.open();
     const key = Buffer.alloc(30, 9).toString('base64');
@@ -159,10 +159,11 @@ describe.skipIf(!hasTools)('secure phone calls (TLS, SRTP) with baresip', () => 
         `a=${direction}`,
         '',
       ].join('\r\n');
-    const inDialog = (method: string, seq: number, toTag: string, body = '') =>
+    // A non-2xx's ACK belongs to its INVITE's transaction: `branchOf` names that INVITE.
+    const inDialog = (method: string, seq: number, toTag: string, body = '', branchOf = method) =>
       [
         `${method} sip:palaver@127.0.0.1:${endpoint.port} SIP/2.0`,
-        `Via: SIP/2.0/UDP 127.0.0.1:{port};branch=z9hG4bK${method}${seq}srtp;rport`,
+        `Via: SIP/2.0/UDP 127.0.0.1:{port};branch=z9hG4bK${branchOf}${seq}srtp;rport`,
         'From: <sip:+15550100@127.0.0.1>;tag=caller1',
         `To: <sip:${SRTP_REQUIRED_NUMBER}@127.0.0.1>;tag=${toTag}`,
         'Call-ID: srtp-hold',
@@ -188,8 +189,17 @@ describe.skipIf(!hasTools)('secure phone calls (TLS, SRTP) with baresip', () => 
       expect(held).toMatch(/a=recvonly/);
       peer.send(endpoint.port, inDialog('ACK', 2, toTag));
       expect(endpoint.calls()[0]?.rtp.encrypted).toBe(true);
-      peer.send(endpoint.port, inDialog('BYE', 3, toTag));
-      await peer.waitFor((message) => statusOf(message) === 200 && message.includes('CSeq: 3 BYE'));
+      // A re-INVITE cannot take an encrypted call back to plain RTP.
+      const plainOffer = sdp('sendrecv')
+        .replace('RTP/SAVP', 'RTP/AVP')
+        .replace(/a=crypto.*\r\n/, '');
+      peer.send(endpoint.port, inDialog('INVITE', 3, toTag, plainOffer));
+      const refused = await peer.waitFor((message) => statusOf(message) >= 300 && message.includes('CSeq: 3 INVITE'));
+      expect(statusOf(refused)).toBe(488);
+      peer.send(endpoint.port, inDialog('ACK', 3, toTag, '', 'INVITE'));
+      expect(endpoint.calls()[0]?.rtp.encrypted).toBe(true);
+      peer.send(endpoint.port, inDialog('BYE', 4, toTag));
+      await peer.waitFor((message) => statusOf(message) === 200 && message.includes('CSeq: 4 BYE'));
       await eventually(() => expect(endpoint.activeCalls).toBe(0));
     } finally {
       peer.close();

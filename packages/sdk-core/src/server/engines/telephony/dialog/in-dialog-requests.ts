@@ -76,7 +76,7 @@ function refreshOrOffer(context: EndpointContext, transaction: ServerTransaction
   let media = current;
   if (request.body.length > 0) {
     try {
-      media = negotiate(request.body.toString('utf8'), current ? [current.codec.name] : undefined);
+      media = negotiate(request.body.toString('utf8'), current ? [current.codec.name] : undefined, call.rtp.renegotiation);
     } catch (error) {
       if (error instanceof SdpError) return transaction.respond(createResponse(request, error.status, { reason: error.message }));
       throw error;

@@ -19,7 +19,9 @@ export function sessionTimerFor(context: EndpointContext, call: SipCall, peerAll
         acknowledgeInvite(context, call.dialog, invite);
         if (response.body.length > 0) {
           try {
-            call.rtp.configure(negotiate(response.body.toString('utf8'), call.rtp.negotiated ? [call.rtp.negotiated.codec.name] : undefined));
+            call.rtp.configure(
+              negotiate(response.body.toString('utf8'), call.rtp.negotiated ? [call.rtp.negotiated.codec.name] : undefined, call.rtp.renegotiation),
+            );
           } catch {
             // An answer we cannot read keeps the media as it was.
           }

@@ -2,6 +2,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 import { randomInt } from 'node:crypto';
 import { RtpHeader, RtpPacket } from 'werift';
+import type { SipMediaEncryption } from '../../../kernel/ports/sip-directory.js';
 import { newSrtpKeys, type SrtpKeys } from '../sdp/sdp-crypto.js';
 import type { LocalDescription, NegotiatedMedia } from '../sdp/sdp-negotiation.js';
 import { createCallCodec, type CallCodec } from './call-codec.js';
@@ -92,6 +93,11 @@ export class RtpSession {
   /** Whether media is SRTP. */
   get encrypted(): boolean {
     return this.srtp !== undefined;
+  }
+
+  /** What a new offer or answer in this call may do (a re-INVITE's): an encrypted call stays encrypted (else 488). */
+  get renegotiation(): SipMediaEncryption {
+    return this.srtp ? 'required' : 'allowed';
   }
 
   /** What our SDP answer says about encryption: the offer's profile, and our keys under its crypto tag when SRTP. */

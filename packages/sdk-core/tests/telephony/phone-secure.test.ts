@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect as connectTls } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRoomConnection } from '../../src/server/engines/media/agent-transport.js';
 import { SipEndpoint } from '../../src/server/engines/telephony/index.js';
@@ -101,6 +103,42 @@ describe.skipIf(!hasTools)('secure phone calls (TLS, SRTP) with baresip', () => 
       expect(call?.rtp.encrypted).toBe(false);
     });
   }, 60_000);
+
+  it('a sips: INVITE over TLS gets a sips: Contact (RFC 3261 8.1.1.8)', async () => {
+    // baresip 1.0 cannot dial sips: from its control socket (it makes sip:sips:...), so a raw TLS client asks.
+    const socket = connectTls({ host: '127.0.0.1', port: endpoint.tlsPort, ca: certificate.cert });
+    await once(socket, 'secureConnect');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const sdp = ['v=0', 'o=caller 1 1 IN IP4 127.0.0.1', 's=-', 'c=IN IP4 127.0.0.1', 't=0 0', 'm=audio 40004 RTP/AVP 0', 'a=rtpmap:0 PCMU/8000', ''].join(
+      '\r\n',
+    );
+    const local = `127.0.0.1:${socket.localPort}`;
+    const head = (method: string, seq: number, to: string) => [
+      `${method} sips:${OPEN_NUMBER}@127.0.0.1:${endpoint.tlsPort} SIP/2.0`,
+      `Via: SIP/2.0/TLS ${local};branch=z9hG4bKsips${method}${seq}`,
+      'From: <sips:+15550100@127.0.0.1>;tag=sips1',
+      `To: ${to}`,
+      'Call-ID: sips-call',
+      `CSeq: ${seq} ${method}`,
+      `Contact: <sips:+15550100@${local}>`,
+    ];
+    try {
+      socket.write(
+        [...head('INVITE', 1, `<sips:${OPEN_NUMBER}@127.0.0.1>`), 'Content-Type: application/sdp', `Content-Length: ${sdp.length}`, '', sdp].join('\r\n'),
+      );
+      await eventually(() => expect(received).toMatch(/SIP\/2\.0 200 OK[\s\S]*\r\n\r\n/), 15_000);
+      const ok = received.slice(received.indexOf('SIP/2.0 200 OK'));
+      expect(/^Contact: (.*)$/m.exec(ok)?.[1]?.trim()).toBe(`<sips:palaver@127.0.0.1:${endpoint.tlsPort}>`);
+      expect(/^Via: (.*)$/m.exec(ok)?.[1]).toContain(`SIP/2.0/TLS ${local}`);
+      const to = /^To: (.*)$/m.exec(ok)![1]!.trim();
+      socket.write([...head('ACK', 1, to), 'Content-Length: 0', '', ''].join('\r\n'));
+      socket.write([...head('BYE', 2, to), 'Content-Length: 0', '', ''].join('\r\n'));
+      await eventually(() => expect(endpoint.activeCalls).toBe(0));
+    } finally {
+      socket.destroy();
+    }
+  });
 
   it.each([
     ['srtp-mand', 'RTP/SAVP', SRTP_REQUIRED_NUMBER],

@@ -49,9 +49,9 @@ async function said(voices: readonly CorpusVoice[], path: 'phone' | 'room', sent
   return utterances;
 }
 
-/** Decodes every utterance whole with the server's recogniser: a room human's decoder, or a phone caller's (`narrowband`). */
+/** Decodes every utterance whole: with a room human's decoder, or a phone caller's adapted one (`narrowband`, `phoneAdaptation`). */
 export async function recognitionOf(utterances: readonly Utterance[], narrowband: boolean): Promise<RecognitionFigures> {
-  const engine = new PocketsphinxEngine({ poolSize: 1 });
+  const engine = new PocketsphinxEngine({ poolSize: 1, phoneAdaptation: true });
   await engine.warmUp();
   let errors = 0;
   let words = 0;

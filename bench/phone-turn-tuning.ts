@@ -4,11 +4,12 @@
  * heard by the platform's offline recogniser. How far the words' confidences are trusted (`unsureWordConfidence`,
  * `mostlyUnsureProbability`) is tried on the tuning voices; the server's settings and the best of the others are then
  * reported on held-out voices (decision 0107: none is within the cut-in target but the server's). First, the server's
- * settings with the room decoder and with the phone caller's adapted one (decision 0124); TELEPHONY_TURNS_GRID=no stops there.
+ * settings with the room decoder and with the phone caller's adapted one (`phoneAdaptation`, decision 0124); TELEPHONY_TURNS_GRID=no stops there.
  */
 import {
   DEFAULT_TURN_DETECTION,
   HELD_OUT_VOICES,
+  PocketsphinxEngine,
   TUNING_VOICES,
   phoneLine,
   voicedTurnCorpus,
@@ -35,8 +36,8 @@ const GRID: ReadonlyArray<{ unsureWordConfidence: number; mostlyUnsureProbabilit
   { unsureWordConfidence: 0.3, mostlyUnsureProbability: 0.6 },
 ];
 
-/** The corpus through the phone line, heard as a phone caller (`adapted`: the phone decoder of decision 0124) or not. */
-function phoneRun(corpus: Awaited<ReturnType<typeof voicedTurnCorpus>>, adapted = true): CorpusRun {
+/** The corpus through the phone line, heard by the server's recogniser or as a phone caller by `adapted` (decision 0124). */
+function phoneRun(corpus: Awaited<ReturnType<typeof voicedTurnCorpus>>, adapted?: PocketsphinxEngine): CorpusRun {
   return {
     items: corpus.items,
     audio: async (item: TurnCorpusItem) => {
@@ -44,7 +45,7 @@ function phoneRun(corpus: Awaited<ReturnType<typeof voicedTurnCorpus>>, adapted 
       return phoneLine(said.pcm, said.sampleRate);
     },
     concurrency: 3,
-    ...(adapted ? { participantKind: 'sip' as const } : {}),
+    ...(adapted ? { participantKind: 'sip' as const, sttFor: async () => ({ stt: adapted, release: async () => undefined }) } : {}),
   };
 }
 
@@ -73,16 +74,19 @@ export async function phoneTurnTaking(speech: Speech): Promise<void> {
   const server: TurnDetectionOptions = DEFAULT_TURN_DETECTION;
   console.log(`\nphone turn detection: the corpus through G.711 (PCMU) and the SIP endpoint's decoder, offline recogniser`);
   console.log(`  tuning voices ${TUNING_VOICES.map((voice) => voice.id).join(', ')}; held out ${HELD_OUT_VOICES.map((voice) => voice.id).join(', ')}`);
-  console.log(`  server settings, the room decoder (as before decision 0124) and the phone caller's adapted one:`);
+  console.log(`  server settings, the room decoder (the server's) and the phone caller's adapted one (phoneAdaptation):`);
+  const adaptedStt = new PocketsphinxEngine({ phoneAdaptation: true });
+  await adaptedStt.warmUp({ narrowband: true });
   for (const [group, corpus] of [
     ['tuning voices', tuning],
     ['held-out voices', heldOut],
   ] as const) {
-    for (const adapted of [false, true]) {
+    for (const adapted of [undefined, adaptedStt]) {
       const summary = await runCorpus(speech, server, phoneRun(corpus, adapted));
       console.log(`    ${group}, ${adapted ? 'phone decoder' : 'room decoder '}: ${summaryLine(summary)}\n          read as ${readings(summary.outcomes)}`);
     }
   }
+  await adaptedStt.close();
   if (process.env.TELEPHONY_TURNS_GRID === 'no') return;
   console.log(`  on the tuning voices (target: premature <= ${PREMATURE_TARGET * 100} %, then the fastest end); unsure word below / mostly unsure at most:`);
   let best: { settings: (typeof GRID)[number]; summary: CorpusSummary } | undefined;

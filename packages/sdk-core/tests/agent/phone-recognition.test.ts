@@ -16,6 +16,7 @@ import {
   type TtsEngine,
   type TurnCorpusItem,
 } from '../../src/testing.js';
+import { createSpeech } from '../../src/server/engines/speech/create-speech.js';
 import { PHONE_MLLR_MATRIX } from '../../src/server/engines/speech/stt/phone-mllr.js';
 import type { SttEngine, SttSessionOptions } from '../../src/server/engines/speech/stt/stt-engine.js';
 import { pocketsphinxAvailable } from '../speech/speech-test-support.js';
@@ -46,7 +47,7 @@ function wordsHeard(reference: string, heard: string): string[] {
 }
 
 describe.skipIf(!pocketsphinxAvailable())("a phone caller's recogniser: the offline model adapted to narrowband speech (decision 0124)", () => {
-  const stt = new PocketsphinxEngine({ poolSize: 1 });
+  const stt = new PocketsphinxEngine({ poolSize: 1, phoneAdaptation: true });
   const engines: Record<string, TtsEngine> = { flite: new FliteEngine(), 'espeak-ng': new EspeakEngine() };
   afterAll(() => Promise.all([stt.close(), ...Object.values(engines).map((engine) => engine.close())]));
   // Both decoders loaded first (~0.5-1 s each): a cold one would miss the corpus harness's wait for the last final.
@@ -74,7 +75,21 @@ describe.skipIf(!pocketsphinxAvailable())("a phone caller's recogniser: the offl
     const { mllrMatrix, ...phone } = stt.narrowbandEngine().decoderSettings;
     expect(mllrMatrix).toBeDefined();
     expect(phone).toEqual(stt.decoderSettings);
-    expect(new PocketsphinxEngine({ narrowbandMllrMatrix: null }).narrowbandEngine().decoderSettings.mllrMatrix).toBeUndefined();
+    // Without phoneAdaptation (the default), phone callers are heard by the room decoders.
+    const plain = new PocketsphinxEngine();
+    expect(plain.narrowbandEngine()).toBe(plain);
+  });
+
+  it("the server's phoneAdaptation setting: off by default (phone callers get the room decoder), on gives them the adapted one", async () => {
+    for (const [phoneAdaptation, adapted] of [
+      [undefined, false],
+      [true, true],
+    ] as const) {
+      const speech = createSpeech({ stt: { provider: 'pocketsphinx', pocketsphinx: phoneAdaptation === undefined ? {} : { phoneAdaptation } } });
+      const engine = speech.stt as PocketsphinxEngine;
+      expect(engine.narrowbandEngine().decoderSettings.mllrMatrix === PHONE_MLLR_MATRIX).toBe(adapted);
+      await speech.close();
+    }
   });
 
   it('hears more of held-out phone utterances (voices and sentences it was not estimated from) than the room decoder', async () => {

@@ -30,11 +30,11 @@ export interface PocketsphinxEngineOptions extends Partial<PocketsphinxOptions> 
   /** Told when the supervisor replaces a crashed or hung decoder worker. */
   onWorkerRestart?: WorkerRestartListener | undefined;
   /**
-   * The transform of the model for narrowband sessions (phone callers, `SttSessionOptions.narrowband`): by default
-   * `PHONE_MLLR_MATRIX` (decision 0124), `null` to hear them with the room's decoders. Those sessions get decoders of
-   * their own (the same pool size), started with the first of them.
+   * Phone callers' sessions (`SttSessionOptions.narrowband`) decoded with the model adapted to G.711 speech
+   * (`PHONE_MLLR_MATRIX`), on decoders of their own (the same pool size) started with the first of them. Off by
+   * default (decision 0124): word error on held-out phone speech 51.8 -> 34.3 %, but more cut-ins into callers' pauses.
    */
-  narrowbandMllrMatrix?: string | null;
+  phoneAdaptation?: boolean;
 }
 
 export const DEFAULT_POCKETSPHINX_OPTIONS: PocketsphinxOptions = {
@@ -117,11 +117,10 @@ export class PocketsphinxEngine implements SttEngine {
     return new PocketsphinxSession(this, options, this.options.interimIntervalMs ?? 150);
   }
 
-  /** The engine narrowband sessions are decoded by: this one's settings with the phone transform (or this one, without). */
+  /** The engine narrowband sessions are decoded by: with `phoneAdaptation`, this one's settings and the phone transform; else this one. */
   narrowbandEngine(): PocketsphinxEngine {
-    const matrix = this.options.narrowbandMllrMatrix === undefined ? PHONE_MLLR_MATRIX : this.options.narrowbandMllrMatrix;
-    if (matrix === null || this.options.mllrMatrix) return this;
-    return (this.narrowband ??= new PocketsphinxEngine({ ...this.options, mllrMatrix: matrix, narrowbandMllrMatrix: null }));
+    if (!this.options.phoneAdaptation || this.options.mllrMatrix) return this;
+    return (this.narrowband ??= new PocketsphinxEngine({ ...this.options, mllrMatrix: PHONE_MLLR_MATRIX, phoneAdaptation: false }));
   }
 
   /**

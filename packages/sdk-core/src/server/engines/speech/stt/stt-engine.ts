@@ -28,7 +28,7 @@ export interface SttSessionOptions {
   language?: string;
   /**
    * The speech came through a telephone channel (G.711, 300-3400 Hz: a SIP caller): engines with a model adapted to
-   * it use it (pocketsphinx: `PHONE_MLLR_MATRIX`, decision 0124), the others ignore it.
+   * it use it (pocketsphinx with `phoneAdaptation`: `PHONE_MLLR_MATRIX`, decision 0124), the others ignore it.
    */
   narrowband?: boolean;
   signal?: AbortSignal;

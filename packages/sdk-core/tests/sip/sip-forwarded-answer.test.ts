@@ -3,6 +3,7 @@ import { ParticipantInfo, ParticipantInfo_Kind, Room, WebhookEvent } from '@live
 import { AccessToken, SipClient } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_IDENTITY, SIP_CALL_ID_ATTRIBUTE, SIP_PHONE_NUMBER_ATTRIBUTE, SIP_RULE_ID_ATTRIBUTE } from '../../src/contract/wire.js';
+import { AnsweredCalls } from '../../src/server/domain/sip/answered-calls.js';
 import { DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
 import { eventually } from '../../src/testing/media-test-support.js';
 import { requireComponent } from '../support/components.js';
@@ -56,6 +57,16 @@ describe.runIf(withPostgres)('SIP service with a LiveKit deployment: the palaver
     );
     urls = await Promise.all(platforms.map((platform) => platform.server.listen(0, '127.0.0.1')));
   }, 60_000);
+  /** The claims recorded for `room` (kind `sip_call_answer`), in the instances' shared database. */
+  async function claimsOf(room: string): Promise<number> {
+    const rows = await platforms[0]!.server.services.store.db
+      .selectFrom('documents')
+      .select('id')
+      .where('kind', '=', 'sip_call_answer')
+      .where('id', '=', room)
+      .execute();
+    return rows.length;
+  }
   afterAll(async () => {
     await Promise.all(platforms.map((platform) => platform.close()));
     await deployment?.close();
@@ -116,7 +127,33 @@ describe.runIf(withPostgres)('SIP service with a LiveKit deployment: the palaver
       async () => expect((await usage.consumption(store.db, platforms[0]!.server.project, '+15559801', 'conversational_seconds')).used).toBeGreaterThan(0),
       20_000,
     );
+
+    // No record of the call is left to pile up: the ended session is what remains of it.
+    expect(await claimsOf(room)).toBe(0);
+    // A late duplicate of the webhook, on either instance, starts nothing for the ended call.
+    for (const url of urls) expect((await post(url, joined)).json).toMatchObject({ outcome: 'already_answered', room });
+    expect((await platforms[1]!.server.services.realtime.retrieve(principal, room)).state).toBe('ended');
+    expect(await claimsOf(room)).toBe(0);
   }, 90_000);
+
+  it('a claim left by an instance that died while starting an answer is swept once stale, by any instance', async () => {
+    const room = 'call_+15559804_St4le';
+    const stale = new Date(Date.now() - 11 * 60_000).toISOString();
+    const { store } = platforms[0]!.server.services;
+    const claim = { kind: 'sip_call_answer', project: platforms[0]!.server.project, human: null, parent: null, name: null, tags: null, deleted_at: null };
+    await store.db
+      .insertInto('documents')
+      .values([
+        { ...claim, id: room, data: '{}', created_at: stale, updated_at: stale },
+        { ...claim, id: `${room}_fresh`, data: '{}', created_at: new Date().toISOString(), updated_at: new Date().toISOString() },
+      ])
+      .execute();
+    const answered = new AnsweredCalls(store);
+    await Promise.all([answered.sweep(), new AnsweredCalls(platforms[1]!.server.services.store).sweep()]);
+    expect(await claimsOf(room)).toBe(0);
+    expect(await claimsOf(`${room}_fresh`)).toBe(1);
+    await answered.release(`${room}_fresh`);
+  });
 
   it('an app run answers a caller the same way, metered to the human the rule names', async () => {
     const sip = new SipClient(urls[1]!, DEVELOPMENT_API_KEY, DEVELOPMENT_API_SECRET);

@@ -23,7 +23,8 @@ export interface ForwardedAnswerDependencies {
  * room of the deployment and tells the platform by webhook (`participant_joined`, participant kind SIP, with
  * `sip.ruleID`); the rule's realtime session or app run then starts in that room, its id being the room's name, as the
  * call's human in the project, exactly as the platform's own endpoint answers (`answerInboundCall`). One answer per
- * room, whichever delivery or instance comes first ({@link AnsweredCalls}). The caller leaving ends a session at once
+ * room, whichever delivery or instance comes first, and none for a call whose answer already started or ended
+ * ({@link AnsweredCalls}). The caller leaving ends a session at once
  * (the agent sees a SIP participant leave); an app run ends by its empty-room rule.
  *
  * @example
@@ -61,6 +62,10 @@ export class ForwardedCallAnswers {
     if (!claimed) return { outcome: 'already_answered', room };
     try {
       const started = await answerInboundCall(this.dependencies.answering, route);
+      // The session or run (named after the room) now stands for the answer: the claim would only pile up.
+      await this.dependencies.answered.settle(room).catch((error: unknown) => {
+        this.dependencies.answering.logger.warn({ err: error, room }, 'the claim of an answered SIP call was not removed (swept later)');
+      });
       return {
         outcome: 'answered',
         room,

@@ -1,4 +1,4 @@
 export { SipEndpoint, type SipEndpointOptions } from './sip-endpoint.js';
-export { speechPrompts, type PromptSpeaker } from './prompts/speech-prompts.js';
+export { speechPrompts, type CachedPromptSpeaker, type PromptSpeaker } from './prompts/speech-prompts.js';
 export type { SipTlsOptions } from './transport/sip-transport.js';
 export { createCallCodec, ROOM_FRAME_SAMPLES, type CallCodec } from './rtp/call-codec.js';

@@ -8,6 +8,7 @@ import { handleInDialogRequest, type TransferWaiters } from './dialog/in-dialog-
 import type { SipCall } from './dialog/sip-call.js';
 import { DEFAULT_SESSION_TIMER, type SessionTimerSettings } from './dialog/session-timer.js';
 import type { EndpointContext } from './endpoint-context.js';
+import { PIN_PROMPTS } from './inbound/pin-prompts.js';
 import type { PromptSpeaker } from './prompts/speech-prompts.js';
 import { ALLOW, handleInboundInvite, newPendingInvite, type PendingInvite } from './inbound/inbound-invite.js';
 import { parseNameAddress } from './message/sip-address.js';
@@ -146,6 +147,20 @@ export class SipEndpoint implements SipCalls {
       { port: this.sip.port, host: this.options.host, ...(this.options.tls ? { tlsPort: this.sip.tlsPort } : {}) },
       this.options.tls ? 'SIP endpoint listening (UDP, TCP and TLS)' : 'SIP endpoint listening (UDP and TCP)',
     );
+    void this.warmPrompts();
+  }
+
+  /**
+   * Synthesises the fixed prompts now, in the background, so the first caller asked for a PIN hears it at once
+   * (instead of waiting for its synthesis after the answer). A failure is logged; the prompt is tried again when asked.
+   */
+  private async warmPrompts(): Promise<void> {
+    const prompts = this.options.prompts;
+    if (!prompts) return;
+    for (const text of Object.values(PIN_PROMPTS)) {
+      // One at a time: the start-up's other work keeps its CPU.
+      await prompts(text).catch((error: unknown) => this.options.logger.warn({ err: error, prompt: text }, 'SIP prompt could not be synthesised ahead'));
+    }
   }
 
   async close(): Promise<void> {

@@ -48,9 +48,12 @@ export function goertzelPower(samples: Int16Array, sampleRate: number, frequency
   return power / (samples.length * samples.length || 1);
 }
 
+/** Below this RMS (about -54 dBFS) nothing is audible: the answer is frequency 0, so silence never passes for a tone. */
+export const AUDIBLE_TONE_RMS = 0.002;
+
 /**
  * The strongest of the candidate frequencies and how dominant it is (its power over the next
- * strongest). A clean tone gives a ratio well above 10.
+ * strongest). A clean tone gives a ratio well above 10. Silence (RMS below `AUDIBLE_TONE_RMS`) answers frequency 0.
  *
  * @example
  * const { frequency, dominance } = dominantFrequency(pcm, 48_000, [440, 1000, 2000]);
@@ -61,10 +64,11 @@ export function dominantFrequency(samples: Int16Array, sampleRate: number, candi
   const [best, second] = powers;
   let sum = 0;
   for (const sample of samples) sum += (sample / 32768) ** 2;
+  const rms = Math.sqrt(sum / (samples.length || 1));
   return {
-    frequency: best?.frequency ?? 0,
+    frequency: best && rms >= AUDIBLE_TONE_RMS ? best.frequency : 0,
     dominance: best && second ? best.power / Math.max(second.power, 1e-12) : Number.POSITIVE_INFINITY,
-    rms: Math.sqrt(sum / (samples.length || 1)),
+    rms,
   };
 }
 

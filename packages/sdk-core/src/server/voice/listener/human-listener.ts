@@ -183,7 +183,7 @@ export class HumanListener {
     this.stallTimer = setInterval(() => this.fillStall(), STALL_CHECK_MS);
     this.stallTimer.unref();
     if (options.stt instanceof StreamingListeningStt) this.trackStream = this.openTrackStream(options.stt);
-    // A phone caller's decoders (adapted to narrowband speech) load now, not at the caller's first words.
+    // A phone caller's decoders (adapted to narrowband speech with `phoneAdaptation`) load now, not at its first words.
     else if (this.narrowband) options.stt?.warmUp?.({ narrowband: true }).catch(() => undefined);
   }
 

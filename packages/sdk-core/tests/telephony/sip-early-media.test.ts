@@ -127,4 +127,25 @@ describe.skipIf(!hasSipp)('outbound early media (SIPp callee)', () => {
     await eventually(() => expect(endpoint.activeCalls).toBe(0));
     await watcher.leave();
   }, 60_000);
+
+  it('through a forking proxy: PRACKs each early dialog, takes the callee whose 200 OK comes first, ACKs and BYEs a second one', async () => {
+    const port = await freeUdpPort();
+    const callee = runSippServer(port, ['-sf', scenario('forked-callees.xml'), '-m', '1']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const transport = test.server.services.media.transport;
+    await transport.ensureRoom({ room: 'room-forked' });
+    const watcher = await transport.join({ room: 'room-forked', identity: 'watcher', hidden: true });
+    const statuses: string[] = [];
+    watcher.on('participantJoined', (participant) => participant.kind === 'sip' && statuses.push(participant.attributes[SIP_CALL_STATUS_ATTRIBUTE] ?? ''));
+    watcher.on('participantUpdated', (participant) => participant.kind === 'sip' && statuses.push(participant.attributes[SIP_CALL_STATUS_ATTRIBUTE] ?? ''));
+    await endpoint.placeCall({ ...outboundCall(port, 'room-forked'), waitUntilAnswered: true });
+    await eventually(() => expect(statuses).toEqual(['dialing', 'ringing', 'active']));
+    // SIPp checks each PRACK, ACK and BYE went to its callee (Request-URI and To tag); callee A, the call, hangs up last.
+    const result = await callee;
+    expect(result.code, result.output).toBe(0);
+    await eventually(() => expect(endpoint.activeCalls).toBe(0));
+    await eventually(() => expect(watcher.participants().map((participant) => participant.identity)).not.toContain('callee'));
+    await watcher.leave();
+    await transport.deleteRoom('room-forked');
+  }, 60_000);
 });

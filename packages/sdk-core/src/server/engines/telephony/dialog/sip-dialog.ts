@@ -13,7 +13,8 @@ export function newTag(): string {
  * builds the in-dialog requests (BYE, re-INVITE, REFER) and checks the other side's CSeq order.
  */
 export class SipDialog {
-  private localSeq: number;
+  /** Our CSeq counter: one object shared with the early dialogs {@link early} makes, so every request's CSeq is above the last. */
+  private readonly seq: { local: number };
   private remoteSeq: number | undefined;
   /** The proxies our in-dialog requests go through (Route headers, RFC 3261 12.2.1.1); {@link peer} is the first. */
   routeSet: string[] = [];
@@ -29,9 +30,20 @@ export class SipDialog {
     /** The transport and address in-dialog requests are sent to. */
     public peer: SipPeer,
     readonly contact: string,
-    initialSeq = 1,
+    /** Our first CSeq less one, or the counter of the dialog this one is an early sibling of. */
+    initialSeq: number | { local: number } = 1,
   ) {
-    this.localSeq = initialSeq;
+    this.seq = typeof initialSeq === 'number' ? { local: initialSeq } : initialSeq;
+  }
+
+  /**
+   * Another early dialog of the same INVITE (RFC 3261 12.1.2, 13.2.2.4: a forking proxy's callees each answer with
+   * their own To tag): ours, theirs from `remote`, sharing this dialog's CSeq counter.
+   */
+  early(remote: string, remoteTarget: string, routeSet: string[], peer: SipPeer): SipDialog {
+    const dialog = new SipDialog(this.callId, this.local, formatNameAddress(parseNameAddress(remote)), remoteTarget, peer, this.contact, this.seq);
+    dialog.routeSet = routeSet;
+    return dialog;
   }
 
   get localTag(): string {
@@ -56,7 +68,7 @@ export class SipDialog {
   }
 
   request(method: string, options: { headers?: Array<[string, string]>; body?: Buffer; seq?: number } = {}): SipRequest {
-    const seq = options.seq ?? (this.localSeq += 1);
+    const seq = options.seq ?? (this.seq.local += 1);
     const target = this.target();
     const headers = new SipHeaders([
       ['From', this.local],

@@ -16,6 +16,7 @@ import { nextHop, routeSetOfResponse } from '../dialog/route-set.js';
 import { allowsUpdate, sessionTimerFor } from '../dialog/session-refresh.js';
 import { sessionRequestHeaders, sessionTermsAsUac } from '../dialog/session-timer.js';
 import { ALLOW } from '../inbound/inbound-invite.js';
+import { endOtherFork } from './forked-answers.js';
 import { provisionalAcknowledger } from './reliable-provisionals.js';
 import { negotiate, OFFERED_CODECS, OFFERED_DTMF_PAYLOAD_TYPE, offerSecurity, SdpError, writeSdp } from '../sdp/sdp-negotiation.js';
 import type { SipPeer } from '../transport/sip-transport.js';
@@ -38,7 +39,9 @@ function calleeUri(callTo: string, trunkAddress: string, transport: SipPeer['pro
 /**
  * Dials out through an outbound trunk (LiveKit's `CreateSIPParticipant`): the callee's participant joins the
  * room at once with `sip.callStatus` = `dialing`, then `ringing` on 180/183, `active` on 200 OK (media
- * starts, DTMF digits are sent), or `hangup` when the call fails (busy, declined, unreachable, no answer).
+ * starts, DTMF digits are sent), or `hangup` when the call fails (busy, declined, unreachable, no answer). Through a
+ * forking proxy, each callee's 18x is an early dialog of its own (PRACKed in it); the callee whose 2xx comes first is
+ * the call (its early answer, when its 2xx has none), and any other callee answering is ACKed and sent BYE.
  */
 export async function placeOutboundCall(context: EndpointContext, request: OutboundCallRequest): Promise<PlacedCall> {
   const { trunk } = request;
@@ -136,11 +139,17 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
   let sent = invite();
   let ringingTimer: NodeJS.Timeout | undefined;
   let timedOut = false;
-  const acknowledgeReliable = provisionalAcknowledger(call, peer);
+  const acknowledgeReliable = provisionalAcknowledger(call, peer, (message, to) => context.client.request(message, to));
+  // Each early dialog's answer (a forking proxy's callees each send theirs), and whose was taken last.
+  const earlyAnswers = new Map<string, string>();
+  let earlyTag: string | undefined;
   const onProvisional = (response: SipResponse) => {
     acknowledgeReliable(response);
     if (response.status === 180 || response.status === 183) void bridge.setAttributes({ [SIP_CALL_STATUS_ATTRIBUTE]: 'ringing' }).catch(() => undefined);
-    acceptEarlyMedia(context, call, response);
+    if (acceptEarlyMedia(context, call, response)) {
+      earlyTag = toTagOf(response);
+      earlyAnswers.set(earlyTag, response.body.toString('utf8'));
+    }
   };
   const send = (message: SipRequest): Promise<SipResponse> => {
     clearTimeout(ringingTimer);
@@ -148,7 +157,12 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
       timedOut = true;
       context.client.cancel(message.headers.get('call-id')!);
     }, request.ringingTimeoutMs);
-    return context.client.request(message, peer, onProvisional);
+    // A second callee answering (another To tag) is ACKed and sent BYE: the call keeps the first.
+    return context.client.request(message, peer, onProvisional, (other) => {
+      void endOtherFork(context, call, message, other, peer).catch((error: unknown) =>
+        context.logger.warn({ callId: call.callId, err: error }, 'the other callee of a forked INVITE could not be ended'),
+      );
+    });
   };
   let response = await send(sent);
   if ((response.status === 401 || response.status === 407) && (trunk.authUsername || trunk.authPassword)) {
@@ -184,8 +198,9 @@ async function dial(context: EndpointContext, call: SipCall, request: OutboundCa
   context.sendStateless(ack, call.dialog.peer);
   context.client.rememberAck(sent, ack, call.dialog.peer);
   try {
-    // The 2xx's answer wins; without one, the early media's answer (a 183's SDP) stands.
-    const answer = response.body.length > 0 ? response.body.toString('utf8') : undefined;
+    // The 2xx's answer wins; without one, the early answer (a 183's SDP) of the callee who answered stands.
+    const tag = toTagOf(response);
+    const answer = response.body.length > 0 ? response.body.toString('utf8') : tag !== earlyTag ? earlyAnswers.get(tag) : undefined;
     if (answer || !call.rtp.negotiated) call.rtp.configure(negotiate(answer ?? '', ['PCMU', 'PCMA'], trunk.mediaEncryption ?? 'disabled'));
     // An early answer taken plain does not satisfy a trunk that requires SRTP.
     if (trunk.mediaEncryption === 'required' && !call.rtp.encrypted) throw new SdpError(488, 'Media encryption is required and the callee answered plain RTP');
@@ -223,12 +238,19 @@ function authorization(request: SipRequest): [string, string] | undefined {
  * Early media (RFC 3960): a 183 (or 180) with SDP is the callee's answer before the call is answered (carrier
  * announcements, ringback). Its audio goes to the room at once; the room's audio waits for the 200 OK.
  */
-function acceptEarlyMedia(context: EndpointContext, call: SipCall, response: SipResponse): void {
-  if (response.body.length === 0 || !/^application\/sdp/i.test(response.headers.get('content-type') ?? '') || call.state !== 'setup') return;
+function acceptEarlyMedia(context: EndpointContext, call: SipCall, response: SipResponse): boolean {
+  if (response.body.length === 0 || !/^application\/sdp/i.test(response.headers.get('content-type') ?? '') || call.state !== 'setup') return false;
   try {
     call.rtp.configure(negotiate(response.body.toString('utf8'), ['PCMU', 'PCMA']));
     context.logger.debug({ callId: call.callId, status: response.status }, 'SIP early media');
+    return true;
   } catch {
     // An early answer we cannot use: the 2xx's answer will decide.
+    return false;
   }
+}
+
+/** The To tag of a response: which callee (early dialog) it is from. */
+function toTagOf(response: SipResponse): string {
+  return parseNameAddress(response.headers.get('to') ?? '').params['tag'] ?? '';
 }

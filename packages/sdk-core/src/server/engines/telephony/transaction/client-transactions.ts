@@ -18,8 +18,12 @@ interface Pending {
   retransmitTimer: NodeJS.Timeout | undefined;
   timeoutTimer: NodeJS.Timeout | undefined;
   final: SipResponse | undefined;
-  /** The ACK sent for a 2xx: re-sent when the 2xx is retransmitted. */
-  ack: { request: SipRequest; peer: SipPeer } | undefined;
+  /** The ACK sent for each 2xx, by its To tag (a forked INVITE may get several): re-sent when that 2xx is retransmitted. */
+  acks: Map<string, { request: SipRequest; peer: SipPeer }>;
+  /** A 2xx of another fork after the first (its To tag differs): the dialog ACKs and ends it. */
+  onOtherAnswer: ((response: SipResponse) => void) | undefined;
+  /** The To tags of the other forks' 2xx already handed to {@link onOtherAnswer}. */
+  otherTags: Set<string>;
 }
 
 /**
@@ -35,8 +39,16 @@ export class ClientTransactions {
     private readonly via: (peer: SipPeer) => string,
   ) {}
 
-  /** Sends `request` (its top Via is added here) and resolves with the final response (408 on timeout). */
-  request(request: SipRequest, peer: SipPeer, onProvisional?: (response: SipResponse) => void): Promise<SipResponse> {
+  /**
+   * Sends `request` (its top Via is added here) and resolves with the final response (408 on timeout). For an INVITE
+   * through a forking proxy, `onOtherAnswer` gets each 2xx of another callee (another To tag) after the first.
+   */
+  request(
+    request: SipRequest,
+    peer: SipPeer,
+    onProvisional?: (response: SipResponse) => void,
+    onOtherAnswer?: (response: SipResponse) => void,
+  ): Promise<SipResponse> {
     const branch = newBranch();
     const headers = new SipHeaders([['Via', `${this.via(peer)};branch=${branch};rport`], ...request.headers.list().filter(([name]) => name !== 'via')]);
     const sent: SipRequest = { ...request, headers };
@@ -50,7 +62,9 @@ export class ClientTransactions {
         retransmitTimer: undefined,
         timeoutTimer: undefined,
         final: undefined,
-        ack: undefined,
+        acks: new Map(),
+        onOtherAnswer,
+        otherTags: new Set(),
       };
       this.pending.set(key, entry);
       this.send(sent, peer);
@@ -67,7 +81,7 @@ export class ClientTransactions {
   rememberAck(invite: SipRequest, ack: SipRequest, peer: SipPeer): void {
     for (const entry of this.pending.values()) {
       const same = entry.request.headers.get('call-id') === invite.headers.get('call-id') && entry.request.headers.get('cseq') === invite.headers.get('cseq');
-      if (same && entry.request.method === 'INVITE') entry.ack = { request: ack, peer };
+      if (same && entry.request.method === 'INVITE') entry.acks.set(toTag(ack.headers.get('to')), { request: ack, peer });
     }
   }
 
@@ -104,19 +118,21 @@ export class ClientTransactions {
       return true;
     }
     if (entry.final) {
-      // A retransmitted final answer: repeat our ACK.
+      // A retransmitted final answer: repeat our ACK. A 2xx of another fork: its own dialog, which we end.
       if (entry.request.method === 'INVITE') {
         if (response.status >= 300) this.send(this.nonSuccessAck(entry.request, response), entry.peer);
-        else if (entry.ack) this.send(entry.ack.request, entry.ack.peer);
+        else if (response.status < 300) this.otherAnswer(entry, response);
       }
       return true;
     }
     entry.final = response;
     clearTimeout(entry.retransmitTimer);
     if (entry.request.method === 'INVITE' && response.status >= 300) this.send(this.nonSuccessAck(entry.request, response), entry.peer);
-    // Keep the entry a while to absorb retransmissions of the final answer (timers D/K), INVITE 2xx included.
+    // Keep the entry a while to absorb retransmissions of the final answer (timers D/K), and, after an INVITE's 2xx,
+    // other forks' 2xx (64*T1 on any transport, RFC 3261 13.2.2.4).
     clearTimeout(entry.timeoutTimer);
-    entry.timeoutTimer = setTimeout(() => this.pending.delete(key), entry.peer.protocol === 'udp' ? SIP_TRANSACTION_TIMEOUT : 0);
+    const forks = entry.request.method === 'INVITE' && response.status < 300;
+    entry.timeoutTimer = setTimeout(() => this.pending.delete(key), entry.peer.protocol === 'udp' || forks ? SIP_TRANSACTION_TIMEOUT : 0);
     entry.resolve(response);
     return true;
   }
@@ -145,6 +161,16 @@ export class ClientTransactions {
     this.pending.clear();
   }
 
+  /** A 2xx after the first: our ACK again when it is the same fork's, else handed over once per other fork. */
+  private otherAnswer(entry: Pending, response: SipResponse): void {
+    const tag = toTag(response.headers.get('to'));
+    const ack = entry.acks.get(tag);
+    if (ack) return this.send(ack.request, ack.peer);
+    if (tag === toTag(entry.final!.headers.get('to')) || entry.otherTags.has(tag)) return;
+    entry.otherTags.add(tag);
+    entry.onOtherAnswer?.(response);
+  }
+
   private retransmit(entry: Pending, interval: number): void {
     entry.retransmitTimer = setTimeout(() => {
       if (entry.final) return;
@@ -167,6 +193,11 @@ export class ClientTransactions {
     ]);
     return { kind: 'request', method: 'ACK', uri: invite.uri, headers, body: Buffer.alloc(0) };
   }
+}
+
+/** The tag of a To header value ('' when it has none). */
+function toTag(to: string | undefined): string {
+  return /;\s*tag=([^;>\s]+)/i.exec(to ?? '')?.[1] ?? '';
 }
 
 function timeoutResponse(request: SipRequest): SipResponse {

@@ -10,10 +10,7 @@
  * Run by sip-security.bench.ts: `node --import tsx srtp-load-child.ts <sipPort> <number> <plain|srtp> <calls> <holdS>`.
  */
 import { createSocket, type Socket } from 'node:dgram';
-import { createCallCodec } from '../packages/sdk-core/src/server/engines/telephony/rtp/call-codec.js';
-import { SrtpProtection } from '../packages/sdk-core/src/server/engines/telephony/rtp/srtp-protection.js';
-import { newSrtpKeys } from '../packages/sdk-core/src/server/engines/telephony/sdp/sdp-crypto.js';
-import { negotiate, offerSecurity, writeSdp } from '../packages/sdk-core/src/server/engines/telephony/sdp/sdp-negotiation.js';
+import { createCallCodec, negotiate, newSrtpKeys, offerSecurity, SrtpProtection, writeSdp } from '@palaver/sdk-core/testing';
 
 const [sipPort, number, mode, callCount, holdSeconds] = process.argv.slice(2);
 const calls = Number(callCount);

@@ -50,6 +50,8 @@ export { startHostedStreamingStt } from './testing/streaming-stt/hosted-streamin
 export type { HostedStreamingStt, HostedStreamingSttOptions } from './testing/streaming-stt/hosted-streaming-stt.js';
 export { HELD_OUT_VOICES, TUNING_VOICES, voicedTurnCorpus } from './testing/voiced-turn-corpus.js';
 export { phoneLine } from './testing/phone-line.js';
+// A phone's media parts (G.711, SDES-SRTP, SDP offer/answer), for callers that stand in for phones in benches.
+export { createCallCodec, negotiate, newSrtpKeys, offerSecurity, SrtpProtection, writeSdp } from './server/engines/telephony/index.js';
 export { startUdpRelay } from './testing/udp-relay.js';
 export type { UdpRelay, UdpRelayOptions } from './testing/udp-relay.js';
 export type { CorpusVoice, VoicedTurnCorpus } from './testing/voiced-turn-corpus.js';

@@ -14,6 +14,7 @@ import type {
   SDKSessionTranscription,
   ToolCallMessage,
 } from '../../contract/sdk.js';
+import { LEGACY_CHAT_TOPIC } from '../../contract/wire.js';
 import type { ToolDefinition } from '../../contract/tools.js';
 import type { RealtimeSessionConfigCreate } from '../../contract/realtime.js';
 import {
@@ -98,7 +99,7 @@ const topicChecks: { [Topic in DataTopic]: Check<Payload<Topic>> } = {
   tool_call: toolCallMessage,
   runtime_api: runtimeApiMessage,
   turn_metrics: turnMetrics,
-  'lk-chat-topic': object({
+  [LEGACY_CHAT_TOPIC]: object({
     id: string(),
     timestamp: number(),
     message: string(0, 10_000),

@@ -80,9 +80,9 @@ test('the connector follows a scripted agent: states, transcripts, chat, audio b
   await agent.setState('listening', 56);
   await eventually(async () =>
     expect((await snapshot(page)).transcriptions).toEqual([
-      { id: 'utt_human_0', agent: false, final: true, text: 'Hello?', created_at: at(0) },
-      { id: 'utt_human_1', agent: false, final: true, text: 'What time is it?', created_at: at(1) },
-      { id: 'utt_agent_1', agent: true, final: true, text: 'It is noon.', created_at: at(3) },
+      { id: 'utt_human_0', agent: false, final: true, text: 'Hello?', created_at: at(0), speaking_ended_at: at(1) },
+      { id: 'utt_human_1', agent: false, final: true, text: 'What time is it?', created_at: at(1), speaking_ended_at: at(2) },
+      { id: 'utt_agent_1', agent: true, final: true, text: 'It is noon.', created_at: at(3), speaking_ended_at: at(5) },
     ]),
   );
   await eventually(async () => expect((await snapshot(page)).agentState).toBe('listening'));

@@ -9,15 +9,12 @@
  *
  * Run: `pnpm bench sip-security`; SECURE_CALLS (50), SECURE_HOLD_S (40). Needs openssl (a throwaway certificate).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type TLSSocket } from 'node:tls';
 import { SipClient, type CreateSipInboundTrunkOptions } from 'livekit-server-sdk';
-import { createTestPlatform } from '@palaver/sdk-core/testing';
+import { createTestPlatform, opensslAvailable, selfSignedCertificate } from '@palaver/sdk-core/testing';
 import { fixed, median, percentile } from './statistics.js';
 
 const CALLS = Number(process.env.SECURE_CALLS ?? 50);
@@ -25,37 +22,11 @@ const HOLD_S = Number(process.env.SECURE_HOLD_S ?? 40);
 const NUMBER = '+15554000';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-try {
-  execFileSync('openssl', ['version'], { stdio: 'ignore' });
-} catch {
+if (!opensslAvailable()) {
   console.log('[skip] sip-security bench: openssl is not installed (apt-get install -y openssl)');
   process.exit(0);
 }
-const work = mkdtempSync(join(tmpdir(), 'sip-security-bench-'));
-const [certFile, keyFile] = [join(work, 'cert.pem'), join(work, 'key.pem')];
-execFileSync(
-  'openssl',
-  [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-    '-keyout',
-    keyFile,
-    '-out',
-    certFile,
-  ],
-  { stdio: 'ignore' },
-);
+const { certFile, keyFile, cert } = selfSignedCertificate();
 
 const keys = { apiKey: 'bench-sip-security', apiSecret: 'bench-sip-security-secret-0123456789abcdef' };
 const test = await createTestPlatform({
@@ -133,7 +104,7 @@ function tlsAnswers(socket: TLSSocket): () => Promise<string> {
 }
 
 async function openTls(): Promise<TLSSocket> {
-  const socket = connect({ host: '127.0.0.1', port: telephony.tlsPort, ca: readFileSync(certFile) });
+  const socket = connect({ host: '127.0.0.1', port: telephony.tlsPort, ca: cert });
   await new Promise<void>((resolve, reject) => {
     socket.once('secureConnect', resolve);
     socket.once('error', reject);

@@ -53,6 +53,7 @@ export { phoneLine } from './testing/phone-line.js';
 // A phone's media parts (G.711, SDES-SRTP, SDP offer/answer), for callers that stand in for phones in benches.
 export { createCallCodec, negotiate, newSrtpKeys, offerSecurity, SrtpProtection, writeSdp } from './server/engines/telephony/index.js';
 export { startUdpRelay } from './testing/udp-relay.js';
+export { opensslAvailable, selfSignedCertificate, type TestCertificate } from './testing/tls-certificate.js';
 export type { UdpRelay, UdpRelayOptions } from './testing/udp-relay.js';
 export type { CorpusVoice, VoicedTurnCorpus } from './testing/voiced-turn-corpus.js';
 export type { RecordedStream, RecordedSttEvent } from './testing/streaming-stt/recorded-stream.js';

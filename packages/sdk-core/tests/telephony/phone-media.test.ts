@@ -4,6 +4,7 @@ import { LivekitAgentTransport } from '../../src/server/engines/media/livekit/li
 import { DEVELOPMENT_API_SECRET } from '../../src/server/engines/media/media-service.js';
 import { SipEndpoint, speechPrompts } from '../../src/server/engines/telephony/index.js';
 import { createLogger } from '../../src/server/kernel/logger.js';
+import { startTestEndpoint } from './support/test-endpoint.js';
 import { analyseFrames, eventually, nextAudioTrack, playTone } from '../../src/testing/media-test-support.js';
 import { dominantFrequency, sineTone } from '../../src/testing/tone-analysis.js';
 import { AUDIBLE_RMS, rms } from '../../src/testing/agent-harness.js';
@@ -46,15 +47,11 @@ describe.skipIf(!hasBaresip)('phone call media with baresip', () => {
       watchers.push(await watcher.join({ room: route.roomName, identity: 'watcher', hidden: false }));
       return route;
     };
-    endpoint = new SipEndpoint({
-      host: '127.0.0.1',
-      port: 0,
+    endpoint = await startTestEndpoint({
       directory,
       transport: media.transport,
-      logger: createLogger('silent'),
       prompts: speechPrompts(test.server.services.speech.tts),
     });
-    await endpoint.start();
   });
 
   afterAll(async () => {

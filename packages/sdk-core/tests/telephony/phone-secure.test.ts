@@ -3,7 +3,7 @@ import { connect as connectTls } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentRoomConnection } from '../../src/server/engines/media/agent-transport.js';
 import { SipEndpoint } from '../../src/server/engines/telephony/index.js';
-import { createLogger } from '../../src/server/kernel/logger.js';
+import { startTestEndpoint } from './support/test-endpoint.js';
 import type { SipMediaEncryption } from '../../src/server/kernel/ports/sip-directory.js';
 import { analyseFrames, eventually, nextAudioTrack, playTone } from '../../src/testing/media-test-support.js';
 import { dominantFrequency, sineTone } from '../../src/testing/tone-analysis.js';
@@ -56,15 +56,11 @@ describe.skipIf(!hasTools)('secure phone calls (TLS, SRTP) with baresip', () => 
       void playTone(await agent.publishAudio(), ROOM_TONE_HZ, 15_000).catch(() => undefined);
       return route;
     };
-    endpoint = new SipEndpoint({
-      host: '127.0.0.1',
-      port: 0,
+    endpoint = await startTestEndpoint({
       tls: { port: 0, cert: certificate.cert, key: certificate.key },
       directory,
       transport: media.transport,
-      logger: createLogger('silent'),
     });
-    await endpoint.start();
   });
 
   afterAll(async () => {

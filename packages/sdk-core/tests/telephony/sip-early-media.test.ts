@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIP_CALL_STATUS_ATTRIBUTE } from '../../src/contract/wire.js';
 import { SipEndpoint } from '../../src/server/engines/telephony/index.js';
-import { createLogger } from '../../src/server/kernel/logger.js';
+import { startTestEndpoint } from './support/test-endpoint.js';
 import type { OutboundCallRequest } from '../../src/server/kernel/ports/sip-calls.js';
 import { analyseFrames, eventually, nextAudioTrack } from '../../src/testing/media-test-support.js';
 import { sineTone } from '../../src/testing/tone-analysis.js';
@@ -54,14 +54,10 @@ describe.skipIf(!hasSipp)('outbound early media (SIPp callee)', () => {
 
   beforeAll(async () => {
     test = await startTestServer('sqlite');
-    endpoint = new SipEndpoint({
-      host: '127.0.0.1',
-      port: 0,
+    endpoint = await startTestEndpoint({
       directory: testDirectory(),
       transport: test.server.services.media.transport,
-      logger: createLogger('silent'),
     });
-    await endpoint.start();
   });
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { eventually } from '../../src/testing/media-test-support.js';
 import { SipEndpoint } from '../../src/server/engines/telephony/index.js';
-import { createLogger } from '../../src/server/kernel/logger.js';
+import { startTestEndpoint } from './support/test-endpoint.js';
 import { ForwardingProxy, headerValues } from './support/forwarding-proxy.js';
 import { inviteText, RawSipPeer, requireSipp, runSipp, scenario, statusOf } from './support/sip-tools.js';
 import { OPEN_NUMBER, testDirectory } from './support/test-directory.js';
@@ -25,15 +25,11 @@ describe.skipIf(!hasSipp)('SIP endpoint extensions: route sets, session timers, 
 
   beforeAll(async () => {
     test = await startTestServer('sqlite');
-    endpoint = new SipEndpoint({
-      host: '127.0.0.1',
-      port: 0,
+    endpoint = await startTestEndpoint({
       directory,
       transport: test.server.services.media.transport,
-      logger: createLogger('silent'),
       sessionTimer: { minSeconds: MIN_SESSION_SECONDS },
     });
-    await endpoint.start();
   });
 
   afterAll(async () => {

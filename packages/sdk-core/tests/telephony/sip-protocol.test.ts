@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { eventually } from '../../src/testing/media-test-support.js';
 import { SipEndpoint } from '../../src/server/engines/telephony/index.js';
 import { answerChallenge } from '../../src/server/engines/telephony/auth/digest.js';
-import { createLogger } from '../../src/server/kernel/logger.js';
+import { startTestEndpoint } from './support/test-endpoint.js';
 import { inviteText, RawSipPeer, requireSipp, runSipp, scenario, statusOf } from './support/sip-tools.js';
 import { AUTH, AUTH_NUMBER, OPEN_NUMBER, REFUSED_ADDRESS_NUMBER, SLOW_NUMBER, testDirectory } from './support/test-directory.js';
 
@@ -30,15 +30,11 @@ describe.skipIf(!hasSipp)('SIP endpoint protocol (SIPp and raw SIP as the other 
 
   beforeAll(async () => {
     test = await startTestServer('sqlite');
-    endpoint = new SipEndpoint({
-      host: '127.0.0.1',
-      port: 0,
+    endpoint = await startTestEndpoint({
       directory,
       transport: test.server.services.media.transport,
-      logger: createLogger('silent'),
       invitesPerSecond: 20,
     });
-    await endpoint.start();
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AgentRoomConnection, AgentTransport, RemoteAudioTrack } from '../engines/media/index.js';
 import type { AgentSessionSpec } from '../kernel/ports/agent-session-host.js';
 import type { SessionRecordings } from '../kernel/ports/session-recordings.js';
-import { observedRecording, SessionRecorder } from '../voice/index.js';
+import { observedRecording, SessionRecorder, storeRecording } from '../voice/index.js';
 
 /**
  * The agent's room connection, recording the conversation when the session asked for it (`general.recording: true`,
@@ -22,12 +22,7 @@ export function recordedConnection(
   if (spec.session.config.general.recording !== true || !recordings) return connection;
   const recorder = new SessionRecorder();
   const tapped = (track: RemoteAudioTrack) => (track.participant.identity === spec.humanIdentity ? recorder.tapTrack(track) : track);
-  const save = async () => {
-    const { wav, channels, sampleRate, durationMs } = recorder.finish();
-    await recordings
-      .save({ sessionId: spec.session.id, project: spec.principal.project, wav, channels, sampleRate, durationMs })
-      .catch((error: unknown) => logger.error({ err: error }, 'saving the recording failed'));
-  };
+  const save = () => storeRecording(recorder, { id: spec.session.id, project: spec.principal.project }, recordings, logger);
   const overrides: Partial<AgentRoomConnection> = {
     publishAudio: async (options) => recorder.tapOutput(await connection.publishAudio(options)),
     audioTracks: () => connection.audioTracks().map(tapped),

@@ -33,4 +33,4 @@ export { UtteranceTranscript } from './transcript/utterance-transcript.js';
 export { wireTurnMetrics } from './metrics/turn-metrics-wire.js';
 export { phonemesOf, type FramePhoneme, type SpokenFrame } from './speaker/spoken-phonemes.js';
 export { SessionRecorder, RECORDING_SAMPLE_RATE, type RecordedConversation, type RecordedSideName } from './recording/session-recorder.js';
-export { observedRecording, type RecordingTarget } from './recording/observed-recording.js';
+export { observedRecording, storeRecording, type RecordingTarget } from './recording/observed-recording.js';

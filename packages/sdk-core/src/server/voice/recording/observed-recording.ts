@@ -49,10 +49,7 @@ export function observedRecording(
   const save = (): Promise<void> =>
     (saved ??= (async () => {
       for (const stop of unsubscribe) stop();
-      const { wav, channels, sampleRate, durationMs } = recorder.finish();
-      await recordings
-        .save({ sessionId: target.id, project: target.project, wav, channels, sampleRate, durationMs })
-        .catch((error: unknown) => logger.error({ err: error }, 'saving the recording failed'));
+      await storeRecording(recorder, target, recordings, logger);
     })());
   const leave = async () => {
     try {
@@ -68,4 +65,17 @@ export function observedRecording(
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(subject) : value;
     },
   });
+}
+
+/** Finishes `recorder` and stores its file as `target`'s recording; a failed save is logged, not thrown. */
+export async function storeRecording(
+  recorder: SessionRecorder,
+  target: Pick<RecordingTarget, 'id' | 'project'>,
+  recordings: SessionRecordings,
+  logger: Pick<Logger, 'error'>,
+): Promise<void> {
+  const { wav, channels, sampleRate, durationMs } = recorder.finish();
+  await recordings
+    .save({ sessionId: target.id, project: target.project, wav, channels, sampleRate, durationMs })
+    .catch((error: unknown) => logger.error({ err: error }, 'saving the recording failed'));
 }

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { createClient } from '@palaver/sdk-core';
 import { chromiumAvailable, eventually, expect, test } from './support/connector-fixture.js';
+import { joinBuiltInSession } from './support/built-in-session.js';
 
 /**
  * A laptop sleeping 20 s (issue 30 part 3): the page's network goes away (Playwright's offline mode, CDP's emulated
@@ -18,18 +18,8 @@ const key = (line: Line) => `${line.agent ? 'agent' : 'human'}:${line.id}`;
 
 test('a 20 s sleep: resuming with its reason, connected again, and every line the agent sent shows once, in order', async ({ palaver, newPage }) => {
   test.setTimeout(150_000);
-  const { server } = palaver;
-  const client = createClient({ baseUrl: server.url!, apiKey: server.apiKey });
-  const { token } = await client.usage.createToken({ human: 'human_sleeping' });
   const page = await newPage();
-  const config = { general: {}, input: {}, output: {}, generative: { llm: 'builtin-offline' } };
-  const joined = await page.evaluate(([jwt, url, body]) => window.connector.connect('', jwt, { baseUrl: url, config: body, microphone: false }), [
-    token,
-    server.url!,
-    config,
-  ] as const);
-  expect(joined.ok).toBe(true);
-  await eventually(async () => expect((await snapshot(page)).agentState).toBe('listening'), 30_000);
+  await joinBuiltInSession(page, palaver.server, 'human_sleeping');
   await page.evaluate(() => window.connector.sendChat('please tell me a long story about a laptop that falls asleep'));
   await eventually(async () => expect((await snapshot(page)).transcriptions.some((line) => !line.agent)).toBe(true), 30_000);
 

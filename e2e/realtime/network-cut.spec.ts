@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { createClient } from '@palaver/sdk-core';
 import { chromiumAvailable, eventually, expect, test } from './support/connector-fixture.js';
+import { joinBuiltInSession } from './support/built-in-session.js';
 import { cutNetwork, startCuttableServer, type CuttableServer } from './support/cut-network.js';
 
 /**
@@ -20,17 +21,7 @@ const lines = async (page: Page) => (await snapshot(page)).transcriptions as Lin
 const key = (line: Line) => `${line.agent ? 'agent' : 'human'}:${line.id}`;
 
 async function join(page: Page, platform: CuttableServer, human: string, output: object): Promise<void> {
-  const { server } = platform;
-  const client = createClient({ baseUrl: server.url!, apiKey: server.apiKey });
-  const { token } = await client.usage.createToken({ human });
-  const config = { general: {}, input: {}, output, generative: { llm: 'builtin-offline' } };
-  const joined = await page.evaluate(([jwt, url, body]) => window.connector.connect('', jwt, { baseUrl: url, config: body, microphone: false }), [
-    token,
-    server.url!,
-    config,
-  ] as const);
-  expect(joined.ok).toBe(true);
-  await eventually(async () => expect((await snapshot(page)).agentState).toBe('listening'), 30_000);
+  await joinBuiltInSession(page, platform.server, human, output);
   // The page's WebRTC flows cross the relay (nothing else reaches the endpoint's sockets).
   expect(platform.relay.counts().forwarded).toBeGreaterThan(0);
 }
